@@ -1,0 +1,46 @@
+// hetperf: probe a machine, calibrate a platform profile, predict a workload's response times.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/version.hpp"
+
+int main(int argc, char** argv) {
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(i ? argv[i] : "hetperf");
+
+  CLI::App app{"hetperf: predicts how parallel programs perform on a cluster of unlike machines.\n"
+               "  hetperf probe      measure this machine (CPU, disk, network) -> measurement file\n"
+               "  hetperf calibrate  fit measurement files -> platform profile\n"
+               "  hetperf predict    simulate a workload on a profile -> predicted response times",
+               "hetperf"};
+  app.set_version_flag("--version", std::string("hetperf ") + hetperf::kVersion);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  hetperf::cli::Action action;
+  hetperf::cli::add_probe_command(app, command_line, action);
+  hetperf::cli::add_calibrate_command(app, command_line, action);
+  hetperf::cli::add_predict_command(app, command_line, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // every usage error is a bad input
+  }
+  try {
+    return action();
+  } catch (const hetperf::InputError& e) {
+    std::cerr << "hetperf: error: " << e.what() << "\n";
+    return 2;
+  } catch (const hetperf::EnvironmentError& e) {
+    std::cerr << "hetperf: cannot run here: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,97 @@
+// `hetperf predict`: simulate a workload on a platform profile and write the predicted response times.
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/simulator/placement.hpp"
+#include "hetperf/simulator/unimpp_simulation.hpp"
+#include "output.hpp"
+
+namespace hetperf::cli {
+namespace {
+
+struct PredictArgs {
+  std::string platform;
+  std::string workload;
+  std::string out = "prediction.json";
+  std::string csv;
+  std::string policy;
+  std::int64_t seed = -1;
+  std::size_t rows = 20;
+};
+
+std::string to_csv(const Prediction& p) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s\n";
+  for (const auto& r : p.processes) {
+    const auto& b = r.breakdown;
+    os << r.name << ',' << r.computer << ',' << r.arrival_s << ',' << r.start_s << ',' << r.finish_s << ','
+       << r.response_s << ',' << b.cpu_s << ',' << b.memory_s << ',' << b.disk_s << ',' << b.network_s << ','
+       << b.sleep_s << ',' << b.waiting_s << '\n';
+  }
+  return os.str();
+}
+
+void print_table(const Prediction& p, std::size_t rows) {
+  std::printf("%-16s %-14s %10s %10s %10s %9s %9s %9s %9s %9s\n", "process", "computer", "arrival_s", "finish_s",
+              "response_s", "cpu_s", "memory_s", "disk_s", "net_s", "wait_s");
+  std::size_t shown = 0;
+  for (const auto& r : p.processes) {
+    if (shown++ == rows) {
+      std::printf("... %zu more processes (all of them are in the output files)\n", p.processes.size() - rows);
+      break;
+    }
+    const auto& b = r.breakdown;
+    std::printf("%-16s %-14s %10.4f %10.4f %10.4f %9.4f %9.4f %9.4f %9.4f %9.4f\n", r.name.c_str(), r.computer.c_str(),
+                r.arrival_s, r.finish_s, r.response_s, b.cpu_s, b.memory_s, b.disk_s, b.network_s, b.waiting_s);
+  }
+  const auto& s = p.summary;
+  std::printf("\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s\n",
+              s.processes, p.placement.c_str(), static_cast<unsigned long long>(p.seed), s.mean_response_s,
+              s.median_response_s, s.p95_response_s, s.makespan_s);
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app, const std::string& command_line, Action& action) {
+  auto args = std::make_shared<PredictArgs>();
+  std::string policies;
+  for (const auto& [name, description] : sim::placement_policies()) policies += "\n    " + name + ": " + description;
+  CLI::App* cmd = app.add_subcommand("predict", "Simulate a workload on a platform profile (UniMPP model, seed 001 "
+                                                "eq. 2-8) and predict each process's response time.");
+  cmd->add_option("-p,--platform", args->platform, "Platform profile written by `hetperf calibrate`")->required();
+  cmd->add_option("-w,--workload", args->workload, "Workload file (see docs/formats.md)")->required();
+  cmd->add_option("-o,--out", args->out, "Prediction JSON to write (atomically)")->capture_default_str();
+  cmd->add_option("--csv", args->csv, "Also write per-process results as CSV to this file (default: none)");
+  cmd->add_option("--policy", args->policy, "Placement policy, overriding the workload's (default: the workload's "
+                                            "policy.placement, else round_robin):" + policies);
+  cmd->add_option("--seed", args->seed, "Random seed, overriding the workload's (default: the workload's seed, else 1)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--rows", args->rows, "Processes shown in the table on stdout")->capture_default_str();
+  cmd->callback([&action, args, command_line] {
+    action = [args, command_line] {
+      Profile profile = read_profile(args->platform);
+      Workload workload = read_workload(args->workload);
+      sim::SimulationOptions options;
+      if (!args->policy.empty()) options.placement = args->policy;
+      if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
+      Prediction p = sim::simulate(profile, workload, args->workload, options);
+      p.command = command_line;
+      p.platform_file = args->platform;
+      // Both outputs are rendered before either is written, so an error leaves neither behind.
+      std::string json = to_json(p).dump(2) + "\n";
+      std::string csv = args->csv.empty() ? std::string() : to_csv(p);
+      write_file_atomic(args->out, json);
+      if (!args->csv.empty()) write_file_atomic(args->csv, csv);
+      print_table(p, args->rows);
+      for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
+      std::cout << "wrote " << args->out << (args->csv.empty() ? "" : " and " + args->csv) << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace hetperf::cli

@@ -1,0 +1,32 @@
+// Facts about the machine a measurement or run was made on, recorded in every output for provenance.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hetperf {
+
+class JsonNode;
+
+struct HostInfo {
+  std::string hostname;
+  std::string cpu_model;
+  int cores = 0;                       // online logical CPUs
+  std::uint64_t memory_bytes = 0;      // MemTotal
+  std::uint64_t swap_bytes = 0;        // SwapTotal
+  std::string kernel;                  // uname -sr
+  std::string compiler;                // compiler that built hetperf
+  std::map<std::string, std::string> libraries;  // library -> version
+  std::string time_utc;                // ISO 8601, when the facts were taken
+};
+
+nlohmann::json to_json(const HostInfo& h);
+HostInfo host_info_from_json(const JsonNode& node);
+
+// Current UTC time as ISO 8601 ("2026-11-21T14:16:00Z"). Not used inside the simulator.
+std::string utc_now_iso8601();
+
+}  // namespace hetperf

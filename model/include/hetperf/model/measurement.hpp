@@ -1,0 +1,100 @@
+// The measurement file (schema hetperf.measurement/1): what `hetperf probe` measured on one machine.
+// Every figure is a SampleSummary of repeated samples; probes that did not run are listed in `skipped`.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetperf/model/host.hpp"
+#include "hetperf/model/statistics.hpp"
+
+namespace hetperf {
+
+inline constexpr int kMeasurementSchemaVersion = 1;
+
+// Time of one call of a BLAS/LAPACK kernel the apps use, at one block size (seed 000 sections 5-7).
+struct KernelTiming {
+  std::string kernel;        // "dgemm", "dtrsm", "dgetrf", "dlaswp"
+  std::uint64_t block = 0;   // block size r (the kernel runs on r x r blocks; dgetrf on an n x r panel
+                             // with n given in `rows`, 0 meaning r)
+  std::uint64_t rows = 0;
+  SampleSummary time_s;
+};
+
+struct CpuMeasurement {
+  nlohmann::json settings = nlohmann::json::object();
+  SampleSummary mips;             // millions of instructions per second of the integer workload
+  std::string mips_method;        // how instructions were counted: "perf_event" or "estimate: ..."
+  SampleSummary mflops;           // millions of floating-point operations per second, scalar loop
+  std::vector<KernelTiming> kernels;        // may be empty (not measured)
+  std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
+};
+
+// The memory slowdown curve (the seed's "memo", seed 001 section 3): the slowdown α of a fixed
+// reference task, (t_loaded - t_idle) / t_idle, as other processes occupy more and more memory.
+struct MemoryPoint {
+  double occupied_mb = 0;   // memory held and touched by the load processes
+  SampleSummary slowdown;   // α at that occupation (a fraction, 0 = no slowdown)
+};
+
+struct MemoryMeasurement {
+  nlohmann::json settings = nlohmann::json::object();
+  std::optional<double> main_memory_mb;  // capacity of the (emulated) main memory, when known
+  double swap_mb = 0;                    // swap available to the experiment
+  bool swap_measured = false;            // false: the points stop below main memory
+  std::string confinement;               // e.g. "cgroup v1 memory.limit_in_bytes=512M" or "none"
+  std::vector<MemoryPoint> points;       // ascending occupied_mb
+  std::vector<std::string> notes;
+};
+
+struct DiskMeasurement {
+  nlohmann::json settings = nlohmann::json::object();
+  std::string directory;
+  bool direct_io = false;                     // O_DIRECT was accepted by the file system
+  SampleSummary write_buffered_bytes_per_s;   // write() + fdatasync() inside the timed region
+  SampleSummary write_direct_bytes_per_s;     // O_DIRECT writes (or buffered + fdatasync if refused)
+  SampleSummary read_direct_bytes_per_s;      // O_DIRECT reads (or reads after dropping the file's cache)
+  std::vector<std::string> notes;             // fallbacks taken, with reasons
+};
+
+struct PingPongPoint {
+  std::uint64_t size_bytes = 0;
+  SampleSummary one_way_s;  // half the round-trip time
+};
+
+struct NetMeasurement {
+  nlohmann::json settings = nlohmann::json::object();
+  std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec)
+  std::vector<std::string> hosts;         // the two endpoints; equal for loopback
+  std::vector<PingPongPoint> pingpong;    // ascending size
+};
+
+struct SkippedProbe {
+  std::string probe;
+  std::string reason;
+};
+
+struct Measurement {
+  std::string machine;        // the name the profile will give this computer (default: hostname)
+  std::string hetperf_version;
+  std::string command;        // the command line that produced the file
+  bool complete = true;       // false when interrupted (SIGINT) before every probe finished
+  HostInfo host;
+  std::optional<CpuMeasurement> cpu;
+  std::optional<MemoryMeasurement> memory;
+  std::optional<DiskMeasurement> disk;
+  std::optional<NetMeasurement> net;
+  std::vector<SkippedProbe> skipped;
+};
+
+nlohmann::json to_json(const Measurement& m);
+// Validates every field; InputError names `file` and the JSON path of the first bad field.
+Measurement measurement_from_json(const nlohmann::json& j, const std::string& file);
+Measurement read_measurement(const std::filesystem::path& path);
+
+}  // namespace hetperf

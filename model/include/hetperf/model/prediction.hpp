@@ -1,0 +1,73 @@
+// The prediction result (schema hetperf.prediction/1): what `hetperf predict` writes.
+// Per process: when it arrived, started and finished, its response time SL (seed 001 eq. 8) and how
+// much of it came from each cause; a summary over all processes.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hetperf {
+
+inline constexpr int kPredictionSchemaVersion = 1;
+
+// Where a process's response time went; the parts add up to response_s.
+struct ResponseBreakdown {
+  double cpu_s = 0;      // TE = mp / pc (eq. 2), the ideal computing time
+  double memory_s = 0;   // TEM - TE (eq. 3), the memory slowdown
+  double disk_s = 0;     // Σ bsize / d (eq. 4, 5) without waiting
+  double network_s = 0;  // Σ θ (eq. 6, 7) without waiting
+  double sleep_s = 0;    // lz
+  double waiting_s = 0;  // sharing the processor with other processes, and queueing for disk and network
+};
+
+struct ProcessResult {
+  std::string name;
+  std::string computer;
+  double arrival_s = 0;
+  double start_s = 0;
+  double finish_s = 0;
+  double response_s = 0;  // finish - arrival
+  ResponseBreakdown breakdown;
+};
+
+struct ComputerResult {
+  std::string name;
+  double busy_s = 0;          // time with at least one process computing
+  double utilisation = 0;     // busy_s / makespan, in [0, 1]
+  double peak_memory_mb = 0;  // highest occupied memory
+  std::size_t processes = 0;  // processes placed here
+};
+
+struct PredictionSummary {
+  std::size_t processes = 0;
+  double mean_response_s = 0;
+  double median_response_s = 0;
+  double p95_response_s = 0;
+  double makespan_s = 0;      // last finish - first arrival
+  std::uint64_t events = 0;   // simulation events processed
+};
+
+struct Prediction {
+  std::string hetperf_version;
+  std::string command;
+  std::string platform_file;
+  std::string workload_file;
+  std::string workload_name;
+  std::uint64_t seed = 0;
+  std::string placement;
+  std::vector<ProcessResult> processes;
+  std::vector<ComputerResult> computers;
+  PredictionSummary summary;
+};
+
+nlohmann::json to_json(const Prediction& p);
+Prediction prediction_from_json(const nlohmann::json& j, const std::string& file);
+Prediction read_prediction(const std::filesystem::path& path);
+
+// Fills summary statistics from `processes` (mean, median, p95 by nearest rank, makespan).
+PredictionSummary summarize_responses(const std::vector<ProcessResult>& processes);
+
+}  // namespace hetperf

@@ -1,0 +1,40 @@
+// Summary statistics of repeated samples, with the 95% confidence interval of the mean
+// (Student's t), as the probes report every figure.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hetperf {
+
+struct SampleSummary {
+  std::size_t n = 0;
+  double mean = 0;
+  double median = 0;
+  double stddev = 0;          // sample standard deviation (n - 1 denominator)
+  double ci95_low = 0;        // mean -/+ t(0.975, n-1) * stddev / sqrt(n)
+  double ci95_high = 0;
+  bool precise = false;       // the stopping rule reached its target half-width (set by the caller)
+  std::vector<double> samples;  // raw samples, in the order measured (warm-up excluded)
+
+  double half_width() const { return (ci95_high - ci95_low) / 2; }
+  // Half-width relative to the mean; infinity for a zero mean.
+  double relative_half_width() const;
+};
+
+// Two-sided 95% quantile of Student's t distribution with `df` degrees of freedom, t(0.975, df).
+// Exact table to df = 30, then a Cornish-Fisher expansion (error < 1e-4). df >= 1.
+double t_quantile_975(std::size_t df);
+
+// Summarises `samples` (at least one). With one sample the interval is [mean, mean] and stddev 0.
+SampleSummary summarize(std::vector<double> samples);
+
+// Summary JSON: {"n", "mean", "median", "stddev", "ci95": [low, high], "precise", "samples": [...]}.
+nlohmann::json to_json(const SampleSummary& s, bool with_samples = true);
+
+class JsonNode;
+SampleSummary sample_summary_from_json(const JsonNode& node);
+
+}  // namespace hetperf

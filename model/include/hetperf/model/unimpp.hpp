@@ -1,0 +1,65 @@
+// The UniMPP response-time equations (seed 001, de Mello and Senger, section 2, eq. 2-9) and the
+// memory slowdown function α(occupied memory) of eq. 3. Pure functions: the simulator composes them
+// with contention (processor sharing, FIFO disk and network interface) to produce waiting times.
+#pragma once
+
+#include <optional>
+#include <span>
+
+namespace hetperf::unimpp {
+
+// α as a function of the memory occupied on a computer, in MB (seed 001 eq. 3 and Tables 2, 5, 6):
+// linear a·x + b while the occupation fits in main memory, exponential c·e^(d·x) beyond it.
+// α is a fraction: TEM = TE·(1 + α). It is never negative.
+struct LinearSlowdown {
+  double a_per_mb = 0;  // slope, 1/MB
+  double b = 0;         // intercept
+};
+struct ExponentialSlowdown {
+  double c = 0;         // scale
+  double d_per_mb = 0;  // rate, 1/MB
+};
+struct SlowdownFunction {
+  double main_memory_mb = 0;  // the knee: main-memory capacity
+  LinearSlowdown main;
+  std::optional<ExponentialSlowdown> virtual_memory;  // absent: swap region not measured
+
+  // α at `occupied_mb`. Beyond the knee without an exponential part the linear part is extended
+  // (the only honest choice when the swap region was not measured; the profile says so).
+  double alpha(double occupied_mb) const;
+};
+
+// eq. 2: TE = mp / pc, execution time without competition or delays. mp in MI, pc in MIPS.
+double te(double mp_mi, double pc_mips);
+
+// eq. 3: TEM = TE · (1 + α).
+double tem(double te_s, double alpha);
+
+// One disk access (eq. 4 and 5 summands): bsize / throughput + waiting time.
+struct DiskAccess {
+  double bytes = 0;
+  double wait_s = 0;
+};
+// eq. 4 (reads, throughput dr) and eq. 5 (writes, throughput dw): Σ bsize_k / d + wt_k.
+double disk_delay(std::span<const DiskAccess> accesses, double throughput_bytes_per_s);
+
+// eq. 7: θ = 2·o + l, the time to send and receive one message without waiting. The profile's lo
+// (the seed's "overhead + latency", measured at 32 B) is θ itself; the DPS extension t = l + s/b adds
+// the size-dependent part s / b (seed 000 section 4), so θ(s) = lo + s / b.
+double theta(double overhead_s, double latency_s);
+double message_time(double lo_s, double size_bytes, double bandwidth_bytes_per_s);
+
+// eq. 6: SLN = Σ θ_k + wtn_k.
+struct MessageCost {
+  double theta_s = 0;
+  double wait_s = 0;
+};
+double network_delay(std::span<const MessageCost> messages);
+
+// eq. 8: SL = TEM + SLDR + SLDW + SLN + lz.
+double response_time(double tem_s, double sldr_s, double sldw_s, double sln_s, double lz_s);
+
+// eq. 9: a process migrated across computers: SL = Σ_k SL_k.
+double migrated_response_time(std::span<const double> per_computer_sl_s);
+
+}  // namespace hetperf::unimpp

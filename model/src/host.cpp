@@ -1,0 +1,44 @@
+// HostInfo <-> JSON.
+#include "hetperf/model/host.hpp"
+
+#include <ctime>
+
+#include "hetperf/model/json_node.hpp"
+
+namespace hetperf {
+
+nlohmann::json to_json(const HostInfo& h) {
+  return {{"hostname", h.hostname},         {"cpu_model", h.cpu_model}, {"cores", h.cores},
+          {"memory_bytes", h.memory_bytes}, {"swap_bytes", h.swap_bytes}, {"kernel", h.kernel},
+          {"compiler", h.compiler},         {"libraries", h.libraries},  {"time_utc", h.time_utc}};
+}
+
+HostInfo host_info_from_json(const JsonNode& node) {
+  node.known_fields({"hostname", "cpu_model", "cores", "memory_bytes", "swap_bytes", "kernel", "compiler",
+                     "libraries", "time_utc"});
+  HostInfo h;
+  h.hostname = node.string("hostname");
+  h.cpu_model = node.string_or("cpu_model", "");
+  h.cores = static_cast<int>(node.integer("cores", 1, 1 << 20));
+  h.memory_bytes = static_cast<std::uint64_t>(node.integer_or("memory_bytes", 0, 0, INT64_MAX));
+  h.swap_bytes = static_cast<std::uint64_t>(node.integer_or("swap_bytes", 0, 0, INT64_MAX));
+  h.kernel = node.string_or("kernel", "");
+  h.compiler = node.string_or("compiler", "");
+  if (auto libs = node.optional("libraries")) {
+    if (!libs->is_object()) libs->fail("an object of library -> version strings");
+    for (auto& [name, version] : libs->value().items()) h.libraries[name] = libs->string(name);
+  }
+  h.time_utc = node.string_or("time_utc", "");
+  return h;
+}
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace hetperf

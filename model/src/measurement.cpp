@@ -1,0 +1,184 @@
+// Measurement file reader and writer.
+#include "hetperf/model/measurement.hpp"
+
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/version.hpp"
+
+namespace hetperf {
+namespace {
+
+// A summary whose mean must lie in `range` (throughputs and rates are positive, times non-negative).
+SampleSummary summary(const JsonNode& parent, std::string_view key, Range range) {
+  SampleSummary s = sample_summary_from_json(parent.object(key));
+  if (auto bad = range_violation(s.mean, range)) parent.object(key).object("mean").fail(*bad);
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Measurement& m) {
+  nlohmann::json probes = nlohmann::json::object();
+  if (m.cpu) {
+    probes["cpu"] = {{"settings", m.cpu->settings},
+                     {"mips", to_json(m.cpu->mips)},
+                     {"mips_method", m.cpu->mips_method},
+                     {"mflops", to_json(m.cpu->mflops)}};
+    if (!m.cpu->kernels.empty()) {
+      nlohmann::json kernels = nlohmann::json::array();
+      for (const auto& k : m.cpu->kernels) {
+        kernels.push_back({{"kernel", k.kernel}, {"block", k.block}, {"rows", k.rows}, {"time_s", to_json(k.time_s)}});
+      }
+      probes["cpu"]["kernels"] = kernels;
+    }
+    if (m.cpu->integration_step_s) probes["cpu"]["integration_step_s"] = to_json(*m.cpu->integration_step_s);
+  }
+  if (m.memory) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : m.memory->points) {
+      points.push_back({{"occupied_mb", p.occupied_mb}, {"slowdown", to_json(p.slowdown)}});
+    }
+    probes["memory"] = {{"settings", m.memory->settings},
+                        {"main_memory_mb", m.memory->main_memory_mb ? nlohmann::json(*m.memory->main_memory_mb) : nlohmann::json()},
+                        {"swap_mb", m.memory->swap_mb},
+                        {"swap_measured", m.memory->swap_measured},
+                        {"confinement", m.memory->confinement},
+                        {"points", points},
+                        {"notes", m.memory->notes}};
+  }
+  if (m.disk) {
+    probes["disk"] = {{"settings", m.disk->settings},
+                      {"directory", m.disk->directory},
+                      {"direct_io", m.disk->direct_io},
+                      {"write_buffered_bytes_per_s", to_json(m.disk->write_buffered_bytes_per_s)},
+                      {"write_direct_bytes_per_s", to_json(m.disk->write_direct_bytes_per_s)},
+                      {"read_direct_bytes_per_s", to_json(m.disk->read_direct_bytes_per_s)},
+                      {"notes", m.disk->notes}};
+  }
+  if (m.net) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : m.net->pingpong) {
+      points.push_back({{"size_bytes", p.size_bytes}, {"one_way_s", to_json(p.one_way_s)}});
+    }
+    probes["net"] = {{"settings", m.net->settings},
+                     {"transport", m.net->transport},
+                     {"hosts", m.net->hosts},
+                     {"pingpong", points}};
+  }
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& s : m.skipped) skipped.push_back({{"probe", s.probe}, {"reason", s.reason}});
+  return {{"schema", "hetperf.measurement/" + std::to_string(kMeasurementSchemaVersion)},
+          {"hetperf_version", m.hetperf_version.empty() ? kVersion : m.hetperf_version},
+          {"command", m.command},
+          {"machine", m.machine},
+          {"complete", m.complete},
+          {"host", to_json(m.host)},
+          {"probes", probes},
+          {"skipped", skipped}};
+}
+
+Measurement measurement_from_json(const nlohmann::json& j, const std::string& file) {
+  JsonNode root(j, file);
+  if (!root.is_object()) root.fail("a JSON object (a hetperf.measurement file)");
+  root.schema("measurement", kMeasurementSchemaVersion);
+  root.known_fields({"schema", "hetperf_version", "command", "machine", "complete", "host", "probes", "skipped"});
+  Measurement m;
+  m.hetperf_version = root.string_or("hetperf_version", "");
+  m.command = root.string_or("command", "");
+  m.host = host_info_from_json(root.object("host"));
+  m.machine = root.string_or("machine", m.host.hostname);
+  if (m.machine.empty()) root.field("machine").fail("a non-empty machine name");
+  m.complete = root.boolean_or("complete", true);
+  JsonNode probes = root.object("probes");
+  probes.known_fields({"cpu", "memory", "disk", "net"});
+  if (auto cpu = probes.optional("cpu")) {
+    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s"});
+    CpuMeasurement c;
+    if (auto s = cpu->optional("settings")) c.settings = s->value();
+    c.mips = summary(*cpu, "mips", Range::kPositive);
+    c.mips_method = cpu->string_or("mips_method", "");
+    c.mflops = summary(*cpu, "mflops", Range::kPositive);
+    if (auto kernels = cpu->optional("kernels")) {
+      for (const JsonNode& k : kernels->items()) {
+        k.known_fields({"kernel", "block", "rows", "time_s"});
+        c.kernels.push_back({k.choice("kernel", {"dgemm", "dtrsm", "dgetrf", "dlaswp"}),
+                             static_cast<std::uint64_t>(k.integer("block", 1, 1 << 20)),
+                             static_cast<std::uint64_t>(k.integer_or("rows", 0, 0, 1 << 30)),
+                             summary(k, "time_s", Range::kPositive)});
+      }
+    }
+    if (cpu->has("integration_step_s")) c.integration_step_s = summary(*cpu, "integration_step_s", Range::kPositive);
+    m.cpu = c;
+  }
+  if (auto mem = probes.optional("memory")) {
+    mem->known_fields({"settings", "main_memory_mb", "swap_mb", "swap_measured", "confinement", "points", "notes"});
+    MemoryMeasurement mm;
+    if (auto s = mem->optional("settings")) mm.settings = s->value();
+    if (mem->has("main_memory_mb")) mm.main_memory_mb = mem->number("main_memory_mb", Range::kPositive);
+    mm.swap_mb = mem->number_or("swap_mb", 0, Range::kNonNegative);
+    mm.swap_measured = mem->boolean_or("swap_measured", false);
+    mm.confinement = mem->string_or("confinement", "");
+    double previous = -1;
+    for (const JsonNode& p : mem->array("points")) {
+      p.known_fields({"occupied_mb", "slowdown"});
+      MemoryPoint point{p.number("occupied_mb", Range::kNonNegative), summary(p, "slowdown", Range::kAny)};
+      if (point.occupied_mb <= previous) p.field("occupied_mb").fail("occupations in strictly ascending order");
+      previous = point.occupied_mb;
+      mm.points.push_back(point);
+    }
+    if (auto notes = mem->optional("notes")) {
+      for (const auto& n : notes->items()) mm.notes.push_back(n.as_string());
+    }
+    m.memory = mm;
+  }
+  if (auto disk = probes.optional("disk")) {
+    disk->known_fields({"settings", "directory", "direct_io", "write_buffered_bytes_per_s",
+                        "write_direct_bytes_per_s", "read_direct_bytes_per_s", "notes"});
+    DiskMeasurement d;
+    if (auto s = disk->optional("settings")) d.settings = s->value();
+    d.directory = disk->string_or("directory", "");
+    d.direct_io = disk->boolean_or("direct_io", false);
+    d.write_buffered_bytes_per_s = summary(*disk, "write_buffered_bytes_per_s", Range::kPositive);
+    d.write_direct_bytes_per_s = summary(*disk, "write_direct_bytes_per_s", Range::kPositive);
+    d.read_direct_bytes_per_s = summary(*disk, "read_direct_bytes_per_s", Range::kPositive);
+    if (auto notes = disk->optional("notes")) {
+      for (const auto& n : notes->items()) d.notes.push_back(n.as_string());
+    }
+    m.disk = d;
+  }
+  if (auto net = probes.optional("net")) {
+    net->known_fields({"settings", "transport", "hosts", "pingpong"});
+    NetMeasurement n;
+    if (auto s = net->optional("settings")) n.settings = s->value();
+    n.transport = net->string_or("transport", "mpi");
+    if (auto hosts = net->optional("hosts")) {
+      for (const auto& h : hosts->items()) n.hosts.push_back(h.as_string());
+    }
+    std::uint64_t previous = 0;
+    for (const JsonNode& p : net->array("pingpong", 1)) {
+      p.known_fields({"size_bytes", "one_way_s"});
+      PingPongPoint point;
+      point.size_bytes = static_cast<std::uint64_t>(p.integer("size_bytes", 0, INT64_MAX));
+      if (!n.pingpong.empty() && point.size_bytes <= previous) {
+        p.field("size_bytes").fail("sizes in strictly ascending order");
+      }
+      previous = point.size_bytes;
+      point.one_way_s = summary(p, "one_way_s", Range::kPositive);
+      n.pingpong.push_back(point);
+    }
+    m.net = n;
+  }
+  if (auto skipped = root.optional("skipped")) {
+    for (const JsonNode& s : skipped->items()) {
+      s.known_fields({"probe", "reason"});
+      m.skipped.push_back({s.string("probe"), s.string("reason")});
+    }
+  }
+  return m;
+}
+
+Measurement read_measurement(const std::filesystem::path& path) {
+  return measurement_from_json(read_json_file(path), path.string());
+}
+
+}  // namespace hetperf

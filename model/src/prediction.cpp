@@ -1,0 +1,135 @@
+// Prediction result reader and writer.
+#include "hetperf/model/prediction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/version.hpp"
+
+namespace hetperf {
+
+PredictionSummary summarize_responses(const std::vector<ProcessResult>& processes) {
+  PredictionSummary s;
+  s.processes = processes.size();
+  if (processes.empty()) return s;
+  std::vector<double> r;
+  r.reserve(processes.size());
+  double first_arrival = processes.front().arrival_s, last_finish = 0;
+  for (const auto& p : processes) {
+    r.push_back(p.response_s);
+    first_arrival = std::min(first_arrival, p.arrival_s);
+    last_finish = std::max(last_finish, p.finish_s);
+  }
+  std::sort(r.begin(), r.end());
+  std::size_t n = r.size();
+  s.mean_response_s = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(n);
+  s.median_response_s = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+  // Nearest-rank percentile: the smallest value with at least 95% of the samples at or below it.
+  std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
+  s.p95_response_s = r[std::max<std::size_t>(rank, 1) - 1];
+  s.makespan_s = last_finish - first_arrival;
+  return s;
+}
+
+nlohmann::json to_json(const Prediction& p) {
+  nlohmann::json processes = nlohmann::json::array();
+  for (const auto& r : p.processes) {
+    const auto& b = r.breakdown;
+    processes.push_back({{"name", r.name},
+                         {"computer", r.computer},
+                         {"arrival_s", r.arrival_s},
+                         {"start_s", r.start_s},
+                         {"finish_s", r.finish_s},
+                         {"response_s", r.response_s},
+                         {"breakdown_s",
+                          {{"cpu", b.cpu_s},
+                           {"memory", b.memory_s},
+                           {"disk", b.disk_s},
+                           {"network", b.network_s},
+                           {"sleep", b.sleep_s},
+                           {"waiting", b.waiting_s}}}});
+  }
+  nlohmann::json computers = nlohmann::json::array();
+  for (const auto& c : p.computers) {
+    computers.push_back({{"name", c.name},
+                         {"busy_s", c.busy_s},
+                         {"utilisation", c.utilisation},
+                         {"peak_memory_mb", c.peak_memory_mb},
+                         {"processes", c.processes}});
+  }
+  const auto& s = p.summary;
+  return {{"schema", "hetperf.prediction/" + std::to_string(kPredictionSchemaVersion)},
+          {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
+          {"command", p.command},
+          {"platform_file", p.platform_file},
+          {"workload_file", p.workload_file},
+          {"workload_name", p.workload_name},
+          {"seed", p.seed},
+          {"placement", p.placement},
+          {"summary",
+           {{"processes", s.processes},
+            {"mean_response_s", s.mean_response_s},
+            {"median_response_s", s.median_response_s},
+            {"p95_response_s", s.p95_response_s},
+            {"makespan_s", s.makespan_s},
+            {"events", s.events}}},
+          {"computers", computers},
+          {"processes", processes}};
+}
+
+Prediction prediction_from_json(const nlohmann::json& j, const std::string& file) {
+  JsonNode root(j, file);
+  if (!root.is_object()) root.fail("a JSON object (a hetperf.prediction file)");
+  root.schema("prediction", kPredictionSchemaVersion);
+  root.known_fields({"schema", "hetperf_version", "command", "platform_file", "workload_file", "workload_name",
+                     "seed", "placement", "summary", "computers", "processes"});
+  Prediction p;
+  p.hetperf_version = root.string_or("hetperf_version", "");
+  p.command = root.string_or("command", "");
+  p.platform_file = root.string_or("platform_file", "");
+  p.workload_file = root.string_or("workload_file", "");
+  p.workload_name = root.string_or("workload_name", "");
+  p.seed = static_cast<std::uint64_t>(root.integer_or("seed", 0, 0, INT64_MAX));
+  p.placement = root.string_or("placement", "");
+  for (const JsonNode& r : root.array("processes")) {
+    r.known_fields({"name", "computer", "arrival_s", "start_s", "finish_s", "response_s", "breakdown_s"});
+    ProcessResult pr;
+    pr.name = r.string("name");
+    pr.computer = r.string("computer");
+    pr.arrival_s = r.number("arrival_s", Range::kNonNegative);
+    pr.start_s = r.number("start_s", Range::kNonNegative);
+    pr.finish_s = r.number("finish_s", Range::kNonNegative);
+    pr.response_s = r.number("response_s", Range::kNonNegative);
+    if (pr.finish_s < pr.start_s || pr.start_s < pr.arrival_s) r.field("finish_s").fail("arrival_s <= start_s <= finish_s");
+    JsonNode b = r.object("breakdown_s");
+    b.known_fields({"cpu", "memory", "disk", "network", "sleep", "waiting"});
+    pr.breakdown = {b.number("cpu", Range::kNonNegative),     b.number("memory", Range::kNonNegative),
+                    b.number("disk", Range::kNonNegative),    b.number("network", Range::kNonNegative),
+                    b.number("sleep", Range::kNonNegative),   b.number("waiting", Range::kNonNegative)};
+    p.processes.push_back(pr);
+  }
+  for (const JsonNode& c : root.array("computers")) {
+    c.known_fields({"name", "busy_s", "utilisation", "peak_memory_mb", "processes"});
+    p.computers.push_back({c.string("name"), c.number("busy_s", Range::kNonNegative),
+                           c.number("utilisation", Range::kFraction), c.number("peak_memory_mb", Range::kNonNegative),
+                           static_cast<std::size_t>(c.integer("processes", 0, INT64_MAX))});
+  }
+  JsonNode s = root.object("summary");
+  s.known_fields({"processes", "mean_response_s", "median_response_s", "p95_response_s", "makespan_s", "events"});
+  p.summary.processes = static_cast<std::size_t>(s.integer("processes", 0, INT64_MAX));
+  p.summary.mean_response_s = s.number("mean_response_s", Range::kNonNegative);
+  p.summary.median_response_s = s.number("median_response_s", Range::kNonNegative);
+  p.summary.p95_response_s = s.number("p95_response_s", Range::kNonNegative);
+  p.summary.makespan_s = s.number("makespan_s", Range::kNonNegative);
+  p.summary.events = static_cast<std::uint64_t>(s.integer_or("events", 0, 0, INT64_MAX));
+  return p;
+}
+
+Prediction read_prediction(const std::filesystem::path& path) {
+  return prediction_from_json(read_json_file(path), path.string());
+}
+
+}  // namespace hetperf

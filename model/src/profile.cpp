@@ -1,0 +1,139 @@
+// Platform profile reader and writer.
+#include "hetperf/model/profile.hpp"
+
+#include <set>
+
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/version.hpp"
+
+namespace hetperf {
+namespace {
+
+nlohmann::json slowdown_to_json(const unimpp::SlowdownFunction& s) {
+  nlohmann::json j = {{"knee_mb", s.main_memory_mb},
+                      {"main", {{"kind", "linear"}, {"a_per_mb", s.main.a_per_mb}, {"b", s.main.b}}}};
+  if (s.virtual_memory) {
+    j["virtual"] = {{"kind", "exponential"}, {"c", s.virtual_memory->c}, {"d_per_mb", s.virtual_memory->d_per_mb}};
+  }
+  return j;
+}
+
+unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memory_mb) {
+  n.known_fields({"knee_mb", "main", "virtual"});
+  unimpp::SlowdownFunction s;
+  s.main_memory_mb = n.number_or("knee_mb", main_memory_mb, Range::kPositive);
+  JsonNode main = n.object("main");
+  main.known_fields({"kind", "a_per_mb", "b"});
+  main.choice("kind", {"linear"});
+  s.main.a_per_mb = main.number("a_per_mb");
+  s.main.b = main.number("b");
+  if (auto v = n.optional("virtual")) {
+    v->known_fields({"kind", "c", "d_per_mb"});
+    v->choice("kind", {"exponential"});
+    s.virtual_memory = unimpp::ExponentialSlowdown{v->number("c", Range::kNonNegative), v->number("d_per_mb")};
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::size_t> Profile::find(const std::string& name) const {
+  for (std::size_t i = 0; i < computers.size(); ++i) {
+    if (computers[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+nlohmann::json to_json(const Profile& p) {
+  nlohmann::json computers = nlohmann::json::array();
+  for (const Computer& c : p.computers) {
+    nlohmann::json j = {{"name", c.name},
+                        {"cores", c.cores},
+                        {"mips", c.mips},
+                        {"main_memory_mb", c.main_memory_mb},
+                        {"virtual_memory_mb", c.virtual_memory_mb},
+                        {"disk_read_bytes_per_s", c.disk_read_bytes_per_s},
+                        {"disk_write_bytes_per_s", c.disk_write_bytes_per_s},
+                        {"overhead_latency_s", c.overhead_latency_s}};
+    if (!c.group.empty()) j["group"] = c.group;
+    if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
+    if (!c.fits.empty()) j["fits"] = c.fits;
+    computers.push_back(j);
+  }
+  nlohmann::json provenance = nlohmann::json::array();
+  for (const auto& e : p.provenance) {
+    provenance.push_back(
+        {{"file", e.file}, {"machine", e.machine}, {"measured_utc", e.measured_utc}, {"sha256", e.sha256}});
+  }
+  nlohmann::json network = {{"latency_s", p.network.latency_s},
+                            {"bandwidth_bytes_per_s", p.network.bandwidth_bytes_per_s}};
+  if (!p.network.fit.empty()) network["fit"] = p.network.fit;
+  return {{"schema", "hetperf.profile/" + std::to_string(kProfileSchemaVersion)},
+          {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
+          {"command", p.command},
+          {"created_utc", p.created_utc},
+          {"computers", computers},
+          {"network", network},
+          {"provenance", provenance},
+          {"warnings", p.warnings}};
+}
+
+Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
+  JsonNode root(j, file);
+  if (!root.is_object()) root.fail("a JSON object (a hetperf.profile file)");
+  root.schema("profile", kProfileSchemaVersion);
+  root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
+                     "provenance", "warnings"});
+  Profile p;
+  p.hetperf_version = root.string_or("hetperf_version", "");
+  p.command = root.string_or("command", "");
+  p.created_utc = root.string_or("created_utc", "");
+  std::set<std::string> names;
+  for (const JsonNode& c : root.array("computers", 1)) {
+    c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
+                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits"});
+    Computer computer;
+    computer.name = c.string("name");
+    if (computer.name.empty()) c.field("name").fail("a non-empty name");
+    computer.group = c.string_or("group", "");
+    computer.cores = static_cast<int>(c.integer_or("cores", 1, 1, 1 << 20));
+    computer.mips = c.number("mips", Range::kPositive);
+    computer.main_memory_mb = c.number("main_memory_mb", Range::kPositive);
+    computer.virtual_memory_mb = c.number_or("virtual_memory_mb", 0, Range::kNonNegative);
+    computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
+    computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
+    computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
+    if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
+    if (auto f = c.optional("fits")) computer.fits = f->value();
+    std::int64_t count = c.integer_or("count", 1, 1, 10'000'000);
+    for (std::int64_t k = 1; k <= count; ++k) {
+      Computer copy = computer;
+      if (c.has("count")) copy.name = computer.name + "-" + std::to_string(k);
+      if (!names.insert(copy.name).second) c.field("name").fail("a name not used by another computer");
+      p.computers.push_back(std::move(copy));
+    }
+  }
+  JsonNode net = root.object("network");
+  net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit"});
+  p.network.latency_s = net.number("latency_s", Range::kNonNegative);
+  p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
+  if (auto f = net.optional("fit")) p.network.fit = f->value();
+  if (auto prov = root.optional("provenance")) {
+    for (const JsonNode& e : prov->items()) {
+      e.known_fields({"file", "machine", "measured_utc", "sha256"});
+      p.provenance.push_back({e.string_or("file", ""), e.string_or("machine", ""), e.string_or("measured_utc", ""),
+                              e.string_or("sha256", "")});
+    }
+  }
+  if (auto w = root.optional("warnings")) {
+    for (const JsonNode& x : w->items()) p.warnings.push_back(x.as_string());
+  }
+  return p;
+}
+
+Profile read_profile(const std::filesystem::path& path) {
+  return profile_from_json(read_json_file(path), path.string());
+}
+
+}  // namespace hetperf
