@@ -89,6 +89,8 @@ nlohmann::json to_json(const Workload& w) {
                       {"processes", processes}};
   if (!w.description.empty()) j["description"] = w.description;
   if (!w.generators.empty()) j["generators"] = generators;
+  if (w.jobs) j["jobs"] = *w.jobs;
+  if (w.scheduler) j["scheduler"] = *w.scheduler;
   return j;
 }
 
@@ -96,8 +98,9 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.workload file)");
   root.schema("workload", kWorkloadSchemaVersion);
-  root.known_fields({"schema", "name", "description", "seed", "policy", "processes", "generators"});
+  root.known_fields({"schema", "name", "description", "seed", "policy", "processes", "generators", "jobs", "scheduler"});
   Workload w;
+  w.file = file;
   w.name = root.string_or("name", "");
   w.description = root.string_or("description", "");
   w.seed = static_cast<std::uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
@@ -127,8 +130,16 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
       w.generators.push_back(gen);
     }
   }
-  if (w.processes.empty() && w.generators.empty()) {
-    root.fail("a workload with at least one entry in \"processes\" or \"generators\"");
+  if (auto jobs = root.optional("jobs")) {
+    jobs->items(1);  // an array; its elements are checked by the batch reader
+    w.jobs = jobs->value();
+  }
+  if (auto scheduler = root.optional("scheduler")) {
+    if (!scheduler->is_object()) scheduler->fail("an object");
+    w.scheduler = scheduler->value();
+  }
+  if (w.processes.empty() && w.generators.empty() && !w.jobs) {
+    root.fail("a workload with at least one entry in \"processes\", \"generators\" or \"jobs\"");
   }
   return w;
 }

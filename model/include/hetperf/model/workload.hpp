@@ -57,12 +57,18 @@ struct PolicySpec {
 };
 
 struct Workload {
+  std::string file;         // the file it was read from, for error messages of later readers
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
   PolicySpec policy;
   std::vector<ProcessSpec> processes;
   std::vector<ArrivalGenerator> generators;
+  // Parallel jobs ("jobs") and the batch scheduler ("scheduler"), validated by the batch-scheduling
+  // reader (simulator/batch) with JSON paths $.jobs and $.scheduler; kept as JSON here so this
+  // reader does not depend on the scheduler's types.
+  std::optional<nlohmann::json> jobs;
+  std::optional<nlohmann::json> scheduler;
 };
 
 nlohmann::json to_json(const Workload& w);
