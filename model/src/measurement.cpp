@@ -11,7 +11,7 @@ namespace {
 // A summary whose mean must lie in `range` (throughputs and rates are positive, times non-negative).
 SampleSummary summary(const JsonNode& parent, std::string_view key, Range range) {
   SampleSummary s = sample_summary_from_json(parent.object(key));
-  if (auto bad = range_violation(s.mean, range)) parent.object(key).object("mean").fail(*bad);
+  if (auto bad = range_violation(s.mean, range)) parent.object(key).field("mean").fail(*bad);
   return s;
 }
 

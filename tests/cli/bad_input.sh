@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Bad input: one clear message naming file, JSON path and expectation; exit code 2; no partial
+# output; an existing output file is left as it was.
+set -uo pipefail
+hetperf=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+platform=$src/tests/data/two_computers.json
+fail() { echo "FAIL: $*"; exit 1; }
+
+expect_error() {  # expect_error <workload text> <substring of message>
+  printf '%s' "$1" >w.json
+  echo "previous" >out.json
+  "$hetperf" predict --platform "$platform" --workload w.json --out out.json >stdout.txt 2>stderr.txt
+  rc=$?
+  [[ $rc -eq 2 ]] || fail "exit code $rc for: $1"
+  grep -qF -- "$2" stderr.txt || fail "message lacks '$2': $(cat stderr.txt)"
+  [[ $(wc -l <stderr.txt) -eq 1 ]] || fail "more than one line of error: $(cat stderr.txt)"
+  [[ $(cat out.json) == previous ]] || fail "existing output was overwritten"
+  [[ -z $(ls -A | grep -v -E '^(w.json|out.json|stdout.txt|stderr.txt)$') ]] || fail "left files: $(ls -A)"
+}
+
+head='"schema": "hetperf.workload/1"'
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": -1}]}" 'w.json: $.processes[0].mi: expected a non-negative number, got -1'
+expect_error "{$head, \"processes\": [{\"name\": \"a\"}]}" "w.json: \$.processes[0].mi: missing required field 'mi'"
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": \"lots\"}]}" 'w.json: $.processes[0].mi: expected a number or a distribution object'
+expect_error "{\"schema\": \"hetperf.profile/1\", \"processes\": []}" 'w.json: $.schema: expected a hetperf.workload file'
+expect_error "{\"schema\": \"hetperf.workload/9\", \"processes\": []}" 'version 9 of hetperf.workload'
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5,}]}" 'w.json:1:'
+expect_error "{$head, \"policy\": {\"placement\": \"psychic\"}, \"processes\": [{\"name\": \"a\", \"mi\": 5}]}" "w.json: \$.policy.placement: unknown placement policy 'psychic'"
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5, \"static_memory_mb\": 5000}]}" 'w.json: $.processes[0].static_memory_mb: process needs 5000'
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5, \"computer\": \"c9\"}]}" 'w.json: $.processes[0].computer: expected the name of a computer'
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": {\"distribution\": \"exponential\", \"mean\": -2}}]}" 'w.json: $.processes[0].mi.mean: expected a positive number, got -2'
+
+# An unreadable file.
+echo previous >out.json
+"$hetperf" predict --platform "$platform" --workload absent.json --out out.json 2>stderr.txt
+[[ $? -eq 2 ]] || fail "missing workload file: wrong exit code"
+grep -q "absent.json: cannot read" stderr.txt || fail "missing file message: $(cat stderr.txt)"
+# A bad measurement file for calibrate.
+printf '{"schema": "hetperf.measurement/1", "host": {"hostname": "x", "cores": 0}, "probes": {}}' >m.json
+"$hetperf" calibrate m.json --out p.json 2>stderr.txt
+[[ $? -eq 2 ]] || fail "bad measurement: wrong exit code"
+grep -qF 'm.json: $.host.cores: expected an integer in [1' stderr.txt || fail "bad measurement message: $(cat stderr.txt)"
+[[ ! -e p.json ]] || fail "calibrate wrote output despite the error"
+echo "bad_input: ok"

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# probe -> calibrate -> predict on this machine with small settings; outputs exist and parse, the
+# disk probe leaves no scratch file behind.
+set -euo pipefail
+hetperf=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+"$hetperf" probe --quick --disk-size 4194304 --time-cap 0.5 --dir "$work" --machine testbox --out m.json >probe.txt
+grep -q "MIPS" probe.txt
+[[ -z $(ls -A "$work" | grep -v -E '^(m.json|probe.txt)$') ]] || { echo "probe left files behind:"; ls -A "$work"; exit 1; }
+"$hetperf" calibrate m.json --out platform.json >cal.txt 2>cal.err
+grep -q "testbox" cal.txt
+"$hetperf" predict --platform platform.json --workload "$src/examples/workloads/quickstart.json" --out p.json --csv p.csv >pred.txt
+grep -q "mean response" pred.txt
+grep -q '"schema": "hetperf.prediction/1"' p.json
+[[ $(wc -l <p.csv) -eq 21 ]] || { echo "expected 20 processes + header in CSV"; exit 1; }
+# The profile and prediction read back (predict re-reads the profile; a second predict must agree).
+"$hetperf" predict --platform platform.json --workload "$src/examples/workloads/quickstart.json" --out p2.json >/dev/null
+diff <(grep -v '"command"' p.json) <(grep -v '"command"' p2.json)
+echo "pipeline: ok"

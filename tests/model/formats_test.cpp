@@ -1,0 +1,262 @@
+// Round trips and malformed-input cases for the four file formats (measurement, profile, workload,
+// prediction): every reader names the file, the JSON path and what it expected.
+#include <catch2/catch.hpp>
+
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/measurement.hpp"
+#include "hetperf/model/prediction.hpp"
+#include "hetperf/model/profile.hpp"
+#include "hetperf/model/workload.hpp"
+#include "test_support.hpp"
+
+using namespace hetperf;
+using hetperf::test::input_error;
+
+namespace {
+
+Measurement sample_measurement() {
+  Measurement m;
+  m.machine = "node-a";
+  m.command = "hetperf probe --quick";
+  m.host.hostname = "node-a";
+  m.host.cpu_model = "Test CPU";
+  m.host.cores = 4;
+  m.host.memory_bytes = 8ull << 30;
+  m.host.swap_bytes = 1ull << 30;
+  m.host.libraries["x"] = "1.0";
+  CpuMeasurement c;
+  c.mips = summarize({1000, 1010, 990});
+  c.mips_method = "estimate: test";
+  c.mflops = summarize({500, 510});
+  c.kernels.push_back({"dgemm", 64, 0, summarize({1e-4, 1.1e-4})});
+  c.integration_step_s = summarize({2e-8, 2.1e-8});
+  m.cpu = c;
+  MemoryMeasurement mem;
+  mem.main_memory_mb = 512;
+  mem.confinement = "cgroup";
+  mem.points = {{64, summarize({0.01, 0.02})}, {128, summarize({0.1, 0.12})}};
+  m.memory = mem;
+  DiskMeasurement d;
+  d.directory = "/tmp";
+  d.direct_io = true;
+  d.write_buffered_bytes_per_s = summarize({1e8, 1.1e8});
+  d.write_direct_bytes_per_s = summarize({2e8, 2.1e8});
+  d.read_direct_bytes_per_s = summarize({3e8, 3.1e8});
+  m.disk = d;
+  NetMeasurement n;
+  n.transport = "mpi";
+  n.hosts = {"node-a", "node-a"};
+  n.pingpong = {{0, summarize({4e-7, 4.1e-7})}, {1024, summarize({7e-7, 7.2e-7})}};
+  m.net = n;
+  m.skipped.push_back({"memory", "no root"});
+  return m;
+}
+
+Profile sample_profile() {
+  Profile p;
+  p.command = "hetperf calibrate";
+  Computer c;
+  c.name = "c1";
+  c.cores = 2;
+  c.mips = 1145.86;
+  c.main_memory_mb = 1024;
+  c.virtual_memory_mb = 1024;
+  c.disk_read_bytes_per_s = 76.28e6;
+  c.disk_write_bytes_per_s = 65.55e6;
+  c.overhead_latency_s = 40e-6;
+  c.slowdown = unimpp::SlowdownFunction{1024, {0.0012, -0.0065}, unimpp::ExponentialSlowdown{0.0938, 0.0039}};
+  p.computers.push_back(c);
+  c.name = "c2";
+  c.slowdown.reset();
+  p.computers.push_back(c);
+  p.network = {40e-6, 12.5e6, {{"r2", 0.99}}};
+  p.provenance.push_back({"a.json", "c1", "2026-01-01T00:00:00Z", "ab"});
+  p.warnings.push_back("c2: memory slowdown not measured");
+  return p;
+}
+
+const char* kWorkload = R"({
+  "schema": "hetperf.workload/1",
+  "name": "w",
+  "seed": 7,
+  "policy": {"placement": "least_loaded"},
+  "processes": [
+    {"name": "a", "count": 3, "arrival_s": 1.5, "mi": 100, "static_memory_mb": 10,
+     "dynamic_memory_mb": {"distribution": "uniform", "min": 1, "max": 2},
+     "disk_read": {"ops": 2, "bytes_per_op": 4096}, "messages": {"count": 2, "bytes": 32}, "sleep_s": 0.5}
+  ],
+  "generators": [
+    {"process": {"name": "g", "mi": {"distribution": "exponential", "mean": 50}},
+     "interarrival_s": {"distribution": "weibull", "shape": 1.5, "scale": 2}, "count": 10}
+  ]
+})";
+
+// Applies `patch` (a JSON merge patch) to `base` and returns the reader's error message.
+template <typename Reader>
+std::string error_after_patch(const nlohmann::json& base, const nlohmann::json& patch, Reader read) {
+  nlohmann::json j = base;
+  j.merge_patch(patch);
+  return input_error([&] { read(j); });
+}
+
+}  // namespace
+
+TEST_CASE("model: formats: a measurement file round-trips") {
+  Measurement m = sample_measurement();
+  nlohmann::json j = to_json(m);
+  Measurement back = measurement_from_json(j, "m.json");
+  CHECK(to_json(back) == j);
+  CHECK(back.cpu->kernels.at(0).kernel == "dgemm");
+  CHECK(back.memory->points.at(1).occupied_mb == 128);
+  CHECK(back.net->pingpong.at(1).size_bytes == 1024);
+}
+
+TEST_CASE("model: formats: malformed measurement files name the field") {
+  nlohmann::json base = to_json(sample_measurement());
+  auto read = [](const nlohmann::json& j) { measurement_from_json(j, "m.json"); };
+  CHECK(error_after_patch(base, {{"schema", "hetperf.profile/1"}}, read).find("expected a hetperf.measurement file") != std::string::npos);
+  CHECK(error_after_patch(base, {{"host", {{"cores", 0}}}}, read) == "m.json: $.host.cores: expected an integer in [1, 1048576], got 0");
+  CHECK(error_after_patch(base, {{"probes", {{"cpu", {{"mips", {{"mean", -1}}}}}}}}, read) ==
+        "m.json: $.probes.cpu.mips.mean: expected a positive number, got -1");
+  CHECK(error_after_patch(base, {{"probes", {{"disk", {{"read_direct_bytes_per_s", nullptr}}}}}}, read).find(
+            "$.probes.disk.read_direct_bytes_per_s: missing required field") != std::string::npos);
+  CHECK(error_after_patch(base, {{"probes", {{"gpu", nlohmann::json::object()}}}}, read).find("$.probes.gpu: unknown field") != std::string::npos);
+  nlohmann::json unordered = base;
+  unordered["probes"]["net"]["pingpong"][1]["size_bytes"] = 0;
+  CHECK(input_error([&] { read(unordered); }).find("$.probes.net.pingpong[1].size_bytes: expected sizes in strictly ascending order") !=
+        std::string::npos);
+  nlohmann::json nan = base;
+  nan["probes"]["cpu"]["mflops"]["ci95"] = {1, "x"};
+  CHECK(input_error([&] { read(nan); }).find("$.probes.cpu.mflops.ci95[1]: expected a number") != std::string::npos);
+}
+
+TEST_CASE("model: formats: a profile round-trips, including slowdown functions and count expansion") {
+  Profile p = sample_profile();
+  nlohmann::json j = to_json(p);
+  Profile back = profile_from_json(j, "p.json");
+  CHECK(to_json(back) == j);
+  REQUIRE(back.computers[0].slowdown);
+  CHECK(back.computers[0].alpha(1500) == Approx(0.0938 * std::exp(0.0039 * 1500)));
+  CHECK_FALSE(back.computers[1].slowdown);
+
+  nlohmann::json many = j;
+  many["computers"] = {j["computers"][0]};
+  many["computers"][0]["count"] = 3;
+  Profile expanded = profile_from_json(many, "p.json");
+  REQUIRE(expanded.computers.size() == 3);
+  CHECK(expanded.computers[2].name == "c1-3");
+}
+
+TEST_CASE("model: formats: malformed profiles name the field") {
+  nlohmann::json base = to_json(sample_profile());
+  auto read = [](const nlohmann::json& j) { profile_from_json(j, "p.json"); };
+  CHECK(error_after_patch(base, {{"schema", "hetperf.profile/2"}}, read).find("version 2") != std::string::npos);
+  CHECK(error_after_patch(base, {{"network", {{"bandwidth_bytes_per_s", 0}}}}, read) ==
+        "p.json: $.network.bandwidth_bytes_per_s: expected a positive number, got 0");
+  nlohmann::json j = base;
+  j["computers"][1]["mips"] = -3;
+  CHECK(input_error([&] { read(j); }) == "p.json: $.computers[1].mips: expected a positive number, got -3");
+  j = base;
+  j["computers"][1]["name"] = "c1";
+  CHECK(input_error([&] { read(j); }).find("$.computers[1].name: expected a name not used by another computer") != std::string::npos);
+  j = base;
+  j["computers"][0]["slowdown"]["main"]["kind"] = "cubic";
+  CHECK(input_error([&] { read(j); }).find("$.computers[0].slowdown.main.kind") != std::string::npos);
+  j = base;
+  j["computers"][0].erase("main_memory_mb");
+  CHECK(input_error([&] { read(j); }).find("$.computers[0].main_memory_mb: missing required field") != std::string::npos);
+  CHECK(error_after_patch(base, {{"computers", nlohmann::json::array()}}, read).find("$.computers: expected an array of at least 1") !=
+        std::string::npos);
+}
+
+TEST_CASE("model: formats: a workload round-trips, with distributions and generators") {
+  nlohmann::json j = nlohmann::json::parse(kWorkload);
+  Workload w = workload_from_json(j, "w.json");
+  CHECK(w.seed == 7);
+  CHECK(w.processes.at(0).count == 3);
+  CHECK(w.processes[0].dynamic_memory_mb.kind == Distribution::Kind::kUniform);
+  CHECK(w.generators.at(0).count == 10);
+  nlohmann::json out = to_json(w);
+  Workload back = workload_from_json(out, "w2.json");
+  CHECK(to_json(back) == out);
+}
+
+TEST_CASE("model: formats: malformed workloads name the field") {
+  nlohmann::json base = nlohmann::json::parse(kWorkload);
+  auto read = [](const nlohmann::json& j) { workload_from_json(j, "w.json"); };
+  nlohmann::json j = base;
+  j["processes"][0]["mi"] = -5;
+  CHECK(input_error([&] { read(j); }) == "w.json: $.processes[0].mi: expected a non-negative number, got -5");
+  j = base;
+  j["processes"][0]["dynamic_memory_mb"] = {{"distribution", "uniform"}, {"min", 5}, {"max", 1}};
+  CHECK(input_error([&] { read(j); }) == "w.json: $.processes[0].dynamic_memory_mb.max: expected max >= min, got 1");
+  j = base;
+  j["processes"][0]["dynamic_memory_mb"] = {{"distribution", "normal"}, {"mean", 5}, {"stddev", 1}};
+  CHECK(input_error([&] { read(j); }).find("$.processes[0].dynamic_memory_mb.distribution: expected a distribution with non-negative support") !=
+        std::string::npos);
+  j = base;
+  j["generators"][0]["interarrival_s"] = {{"distribution", "hyperexponential"}, {"weights", {0.5, 0.2}}, {"means", {1, 2}}};
+  CHECK(input_error([&] { read(j); }).find("$.generators[0].interarrival_s.weights: expected weights that sum to 1") !=
+        std::string::npos);
+  j = base;
+  j["generators"][0].erase("count");
+  CHECK(input_error([&] { read(j); }).find("$.generators[0]: expected an object with \"count\" or \"horizon_s\"") !=
+        std::string::npos);
+  CHECK(error_after_patch(base, {{"seed", "x"}}, read).find("$.seed: expected an integer") != std::string::npos);
+  CHECK(error_after_patch(base, {{"schema", "hetperf.workloads/1"}}, read).find("expected a hetperf.workload file") != std::string::npos);
+  j = base;
+  j["processes"][0]["memory_mb"] = 3;
+  CHECK(input_error([&] { read(j); }).find("$.processes[0].memory_mb: unknown field 'memory_mb'") != std::string::npos);
+}
+
+TEST_CASE("model: formats: distributions sample deterministically from the seed and match their means") {
+  nlohmann::json j = nlohmann::json::parse(
+      R"([{"distribution": "exponential", "mean": 2}, {"distribution": "uniform", "min": 1, "max": 3},
+          {"distribution": "weibull", "shape": 2, "scale": 1}, {"distribution": "lognormal", "mu": 0, "sigma": 0.5},
+          {"distribution": "hyperexponential", "weights": [0.3, 0.7], "means": [1, 5]},
+          {"distribution": "empirical", "samples": [1, 2, 3, 10]}, 4.5])");
+  for (const JsonNode& node : JsonNode(j, "d.json").items()) {
+    Distribution d = distribution_from_json(node, Range::kNonNegative);
+    Rng a(123), b(123);
+    double sum = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+      double x = d.sample(a);
+      REQUIRE(x == d.sample(b));
+      REQUIRE(x >= 0);
+      sum += x;
+    }
+    CHECK(sum / n == Approx(d.mean()).epsilon(0.02));
+  }
+}
+
+TEST_CASE("model: formats: a prediction round-trips and malformed predictions name the field") {
+  Prediction p;
+  p.command = "hetperf predict";
+  p.workload_name = "w";
+  p.seed = 3;
+  p.placement = "round_robin";
+  p.processes.push_back({"a", "c1", 0, 0, 2.5, 2.5, {1, 0.5, 0.25, 0.25, 0, 0.5}});
+  p.processes.push_back({"b", "c1", 1, 1, 2.0, 1.0, {1, 0, 0, 0, 0, 0}});
+  p.computers.push_back({"c1", 2.5, 1.0, 10, 2});
+  p.summary = summarize_responses(p.processes);
+  CHECK(p.summary.mean_response_s == Approx(1.75));
+  CHECK(p.summary.makespan_s == Approx(2.5));
+  nlohmann::json j = to_json(p);
+  Prediction back = prediction_from_json(j, "r.json");
+  CHECK(to_json(back) == j);
+  auto read = [](const nlohmann::json& x) { prediction_from_json(x, "r.json"); };
+  nlohmann::json bad = j;
+  bad["processes"][1]["finish_s"] = 0.5;
+  CHECK(input_error([&] { read(bad); }).find("$.processes[1].finish_s: expected arrival_s <= start_s <= finish_s") != std::string::npos);
+  bad = j;
+  bad["computers"][0]["utilisation"] = 1.5;
+  CHECK(input_error([&] { read(bad); }) == "r.json: $.computers[0].utilisation: expected a number in [0, 1], got 1.5");
+  bad = j;
+  bad["summary"].erase("makespan_s");
+  CHECK(input_error([&] { read(bad); }).find("$.summary.makespan_s: missing required field") != std::string::npos);
+  bad = j;
+  bad["processes"][0]["breakdown_s"]["cpu"] = "fast";
+  CHECK(input_error([&] { read(bad); }).find("$.processes[0].breakdown_s.cpu: expected a non-negative number") != std::string::npos);
+  CHECK(error_after_patch(j, {{"schema", "hetperf.prediction/9"}}, read).find("version 9") != std::string::npos);
+}

@@ -1,0 +1,78 @@
+// Tests for model/src/json_node.cpp and file_io.cpp: error messages name file, path and expectation;
+// outputs are written atomically.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "test_support.hpp"
+
+using namespace hetperf;
+using hetperf::test::input_error;
+
+TEST_CASE("model: json: a wrong value names the file, the JSON path and what was expected") {
+  auto j = nlohmann::json::parse(R"({"computers": [{"mips": 5}, {"mips": -3}]})");
+  JsonNode root(j, "p.json");
+  auto computers = root.array("computers");
+  CHECK(computers[0].number("mips", Range::kPositive) == 5);
+  CHECK(input_error([&] { computers[1].number("mips", Range::kPositive); }) ==
+        "p.json: $.computers[1].mips: expected a positive number, got -3");
+}
+
+TEST_CASE("model: json: a missing field names the field and its expected content") {
+  auto j = nlohmann::json::parse(R"({"a": {}})");
+  JsonNode root(j, "f.json");
+  CHECK(input_error([&] { root.object("a").string("name"); }) ==
+        "f.json: $.a.name: missing required field 'name' (expected a string)");
+}
+
+TEST_CASE("model: json: wrong types, unknown fields, bad choices and integers are rejected clearly") {
+  auto j = nlohmann::json::parse(R"({"n": "3", "k": 2.5, "kind": "cubic", "extra": 1})");
+  JsonNode root(j, "f.json");
+  CHECK(input_error([&] { root.number("n"); }) == "f.json: $.n: expected a number, got the string \"3\"");
+  CHECK(input_error([&] { root.integer("k", 0, 10); }) == "f.json: $.k: expected an integer in [0, 10], got 2.5");
+  CHECK(input_error([&] { root.choice("kind", {"linear", "exponential"}); }) ==
+        "f.json: $.kind: expected one of \"linear\", \"exponential\", got the string \"cubic\"");
+  CHECK(input_error([&] { root.known_fields({"n", "k", "kind"}); }) ==
+        "f.json: $.extra: unknown field 'extra' (expected one of: n, k, kind)");
+}
+
+TEST_CASE("model: json: schema kind and version are checked") {
+  auto ok = nlohmann::json::parse(R"({"schema": "hetperf.profile/1"})");
+  CHECK(JsonNode(ok, "f").schema("profile", 1) == 1);
+  auto other = nlohmann::json::parse(R"({"schema": "hetperf.workload/1"})");
+  CHECK(input_error([&] { JsonNode(other, "f").schema("profile", 1); }).find("expected a hetperf.profile file") !=
+        std::string::npos);
+  auto newer = nlohmann::json::parse(R"({"schema": "hetperf.profile/7"})");
+  CHECK(input_error([&] { JsonNode(newer, "f").schema("profile", 1); }).find("version 7") != std::string::npos);
+  auto garbage = nlohmann::json::parse(R"({"schema": "hetperf.profile/x"})");
+  CHECK(input_error([&] { JsonNode(garbage, "f").schema("profile", 1); }).find("$.schema") != std::string::npos);
+}
+
+TEST_CASE("model: file io: invalid JSON reports line and column, a missing file says it cannot be read") {
+  hetperf::test::TempDir dir("json_node_test");
+  auto bad = dir.write("bad.json", "{\n  \"a\": 1,\n  \"b\": ,\n}\n");
+  std::string msg = input_error([&] { read_json_file(bad); });
+  CHECK(msg.find("bad.json:3:") != std::string::npos);
+  CHECK(msg.find("invalid JSON") != std::string::npos);
+  CHECK(input_error([&] { read_json_file(dir.path() / "absent.json"); }).find("cannot read") != std::string::npos);
+  CHECK(input_error([&] { read_json_file(dir.path()); }).find("is a directory") != std::string::npos);
+}
+
+TEST_CASE("model: file io: atomic writes replace the file whole and leave no temporary behind") {
+  hetperf::test::TempDir dir("atomic_test");
+  auto target = dir.path() / "sub" / "out.json";
+  write_json_file(target, {{"a", 1}});
+  write_json_file(target, {{"a", 2}});
+  CHECK(read_json_file(target)["a"] == 2);
+  std::size_t files = 0;
+  for ([[maybe_unused]] auto& e : std::filesystem::directory_iterator(target.parent_path())) ++files;
+  CHECK(files == 1);
+  // A write into a directory that cannot be created fails without touching anything.
+  auto blocker = dir.write("blocker", "x");
+  CHECK_THROWS_AS(write_file_atomic(blocker / "out.json", "y"), EnvironmentError);
+  std::ifstream in(blocker);
+  std::string content((std::istreambuf_iterator<char>(in)), {});
+  CHECK(content == "x");
+}

@@ -1,0 +1,54 @@
+// Tests for model/src/statistics.cpp: summaries and Student's t quantiles against known values.
+#include <catch2/catch.hpp>
+
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/statistics.hpp"
+
+using namespace hetperf;
+
+TEST_CASE("model: statistics: t quantiles match the standard table and approach the normal quantile") {
+  CHECK(t_quantile_975(1) == Approx(12.7062).epsilon(1e-4));
+  CHECK(t_quantile_975(9) == Approx(2.2622).epsilon(1e-4));
+  CHECK(t_quantile_975(30) == Approx(2.0423).epsilon(1e-4));
+  // Beyond the table: t(0.975, 40) = 2.0211, t(0.975, 120) = 1.9799, t(0.975, 1000) = 1.9623.
+  CHECK(t_quantile_975(40) == Approx(2.0211).epsilon(2e-4));
+  CHECK(t_quantile_975(120) == Approx(1.9799).epsilon(2e-4));
+  CHECK(t_quantile_975(1000) == Approx(1.9623).epsilon(2e-4));
+}
+
+TEST_CASE("model: statistics: summary of a known sample gives its mean, median, deviation and interval") {
+  SampleSummary s = summarize({2, 4, 4, 4, 5, 5, 7, 9});
+  CHECK(s.n == 8);
+  CHECK(s.mean == Approx(5.0));
+  CHECK(s.median == Approx(4.5));
+  CHECK(s.stddev == Approx(std::sqrt(32.0 / 7.0)));
+  double h = 2.3646 * std::sqrt(32.0 / 7.0) / std::sqrt(8.0);
+  CHECK(s.ci95_low == Approx(5.0 - h).epsilon(1e-4));
+  CHECK(s.ci95_high == Approx(5.0 + h).epsilon(1e-4));
+  CHECK(s.relative_half_width() == Approx(h / 5.0).epsilon(1e-4));
+  CHECK(s.samples.size() == 8);
+}
+
+TEST_CASE("model: statistics: a single sample has a zero-width interval") {
+  SampleSummary s = summarize({3.5});
+  CHECK(s.mean == 3.5);
+  CHECK(s.median == 3.5);
+  CHECK(s.stddev == 0);
+  CHECK(s.ci95_low == 3.5);
+  CHECK(s.ci95_high == 3.5);
+}
+
+TEST_CASE("model: statistics: a summary round-trips through JSON") {
+  SampleSummary s = summarize({1.5, 2.5, 2.0, 3.0});
+  s.precise = true;
+  nlohmann::json j = to_json(s);
+  SampleSummary back = sample_summary_from_json(JsonNode(j, "mem"));
+  CHECK(back.n == s.n);
+  CHECK(back.mean == s.mean);
+  CHECK(back.median == s.median);
+  CHECK(back.stddev == s.stddev);
+  CHECK(back.ci95_low == s.ci95_low);
+  CHECK(back.ci95_high == s.ci95_high);
+  CHECK(back.precise);
+  CHECK(back.samples == s.samples);
+}
