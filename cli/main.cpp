@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
   CLI::App app{"hetperf: predicts how parallel programs perform on a cluster of unlike machines.\n"
                "  hetperf probe      measure this machine (CPU, disk, network) -> measurement file\n"
                "  hetperf calibrate  fit measurement files -> platform profile\n"
-               "  hetperf predict    simulate a workload on a profile -> predicted response times",
+               "  hetperf predict    simulate a workload on a profile -> predicted response times\n"
+               "  hetperf check      validate hetperf files",
                "hetperf"};
   app.set_version_flag("--version", std::string("hetperf ") + hetperf::kVersion);
   app.require_subcommand(1);
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
   hetperf::cli::add_probe_command(app, command_line, action);
   hetperf::cli::add_calibrate_command(app, command_line, action);
   hetperf::cli::add_predict_command(app, command_line, action);
+  hetperf::cli::add_check_command(app, command_line, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
