@@ -1,0 +1,54 @@
+// Block LU factorisation with partial pivoting of an n x n matrix distributed over the ranks in column
+// blocks of width r (block j on rank j mod P), after the DPS paper's test application (seed 003
+// sections 5-6): per iteration k the owner of block k factors the panel (getrf) and sends it with its
+// pivots to every other rank; each rank flips rows (laswp), solves the triangular system (trsm) and
+// updates the trailing part (gemm) of its blocks to the right, and flips the rows of its blocks to the
+// left. Written once against Runtime, so the real and the simulated back-end run the same operations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hetperf/apps/runtime.hpp"
+#include "hetperf/apps/task.hpp"
+
+namespace hetperf::apps {
+
+enum class LuVariant {
+  kBasic,      // a barrier closes every iteration: no overlap between iterations
+  kPipelined,  // look-ahead: the owner of the next panel updates and factors it before its other blocks
+};
+
+struct LuConfig {
+  int n = 1024;                 // matrix order
+  int r = 128;                  // block width; must divide n
+  LuVariant variant = LuVariant::kBasic;
+  int remove = 0;               // ranks that leave (the highest-numbered ones) ...
+  int remove_after_iteration = -1;  // ... after this iteration (-1: never)
+  std::uint64_t seed = 1;       // of the random matrix
+
+  // Empty when valid for `ranks` ranks, else the message naming the option and the rule.
+  std::string validate(int ranks) const;
+};
+
+LuVariant parse_lu_variant(const std::string& name);  // InputError for an unknown name
+const char* to_string(LuVariant v);
+
+// The element (i, j) of the random test matrix: uniform in [-0.5, 0.5), from the seed alone, so any
+// rank can regenerate any part of it.
+double lu_matrix_element(std::uint64_t seed, int i, int j);
+
+// What one rank ends with. On rank 0 after the run: `factors` holds the whole n x n result (L below
+// the diagonal, unit diagonal implied, U on and above) column-major, and `pivots` the n global row
+// interchanges (1-based), when the back-end holds data.
+struct LuResult {
+  std::vector<double> factors;
+  std::vector<int> pivots;
+  double factorization_end_s = 0;  // when this rank finished its part of the factorisation
+};
+
+// The application: every rank runs it with the same config.
+Task lu_rank(Runtime& rt, const LuConfig& config, LuResult& result);
+
+}  // namespace hetperf::apps

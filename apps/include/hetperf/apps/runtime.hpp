@@ -1,0 +1,93 @@
+// The small runtime interface the applications are written against (issue 6; after the DPS
+// simulator's partial direct execution, seed 000/003 sections 3-5, and MPI-Sim, seed 004): rank,
+// size, send, receive, barrier, and the named compute kernels. Every operation is awaited:
+//   co_await rt.send(1, kTagPanel, panel.data(), bytes);
+// A real back-end performs the operation and the await never suspends; a simulated back-end charges
+// the operation's modelled time and resumes the coroutine later. Data pointers may be null in a
+// back-end that does not hold data (the paper's "NOALLOC" mode): applications allocate matrices only
+// when holds_data() is true.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hetperf/apps/trace.hpp"
+
+namespace hetperf::apps {
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+
+  // What `co_await` on an operation returns: ready when the back-end completed it synchronously.
+  struct Operation {
+    Runtime* runtime;
+    bool completed;
+    bool await_ready() const noexcept { return completed; }
+    void await_suspend(std::coroutine_handle<> h) { runtime->park(h); }
+    void await_resume() const noexcept {}
+  };
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // True when buffers hold real data (real back-end); false when only sizes matter.
+  virtual bool holds_data() const = 0;
+  // Seconds since the run started (wall clock for real runs, simulated time otherwise).
+  virtual double now() const = 0;
+
+  Operation send(int dest, int tag, const void* data, std::uint64_t bytes);
+  Operation recv(int source, int tag, void* data, std::uint64_t bytes);
+  Operation barrier();
+
+  // Kernels on column-major double matrices (BLAS/LAPACK argument conventions).
+  // getrf: LU with partial pivoting of the m x n panel a (lda), pivots into ipiv (1-based, n of them).
+  Operation getrf(int m, int n, double* a, int lda, int* ipiv);
+  // laswp: apply the row interchanges ipiv[k1-1 .. k2-1] (1-based) to the n columns of a.
+  Operation laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv);
+  // trsm: b (m x n) := L^-1 b with L the unit lower triangle of the m x m matrix a.
+  Operation trsm(int m, int n, const double* a, int lda, double* b, int ldb);
+  // gemm: c (m x n) -= a (m x k) * b (k x n).
+  Operation gemm(int m, int n, int k, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
+  // integrate: trapezium rule of 2 sin x + e^x over [a, b] with `steps` steps; the result in *sum.
+  Operation integrate(double a, double b, std::uint64_t steps, double* sum);
+  // disk_write: write `bytes` bytes to local scratch storage (and make them durable).
+  Operation disk_write(std::uint64_t bytes);
+
+  const std::vector<TraceEvent>& trace() const { return trace_; }
+  // Tags the following operations with an application iteration (-1: none).
+  void set_iteration(int iteration) { iteration_ = iteration; }
+
+ protected:
+  enum class Op { kSend, kRecv, kBarrier, kGetrf, kLaswp, kTrsm, kGemm, kIntegrate, kDiskWrite };
+  struct Request {
+    Op op;
+    int peer = -1, tag = 0;
+    const void* in = nullptr;
+    void* out = nullptr;
+    std::uint64_t bytes = 0;
+    int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0, k1 = 0, k2 = 0;
+    const double* a = nullptr;
+    const double* b = nullptr;
+    double* c = nullptr;
+    int* ipiv = nullptr;
+    const int* ipiv_in = nullptr;
+    double x0 = 0, x1 = 0;
+    std::uint64_t steps = 0;
+    double* result = nullptr;
+  };
+  // Performs or schedules `r`; returns true when it completed synchronously. A back-end that
+  // returns false resumes the parked coroutine when the operation ends, and records its trace event.
+  virtual bool start(const Request& r, TraceEvent& event) = 0;
+  // Called when a coroutine suspends on an incomplete operation.
+  virtual void park(std::coroutine_handle<> h) = 0;
+
+  std::vector<TraceEvent> trace_;
+  int iteration_ = -1;
+
+ private:
+  Operation submit(const Request& r, TraceEvent event);
+};
+
+}  // namespace hetperf::apps

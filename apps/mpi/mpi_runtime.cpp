@@ -1,0 +1,137 @@
+// Real back-end: MPI messages and OpenBLAS/LAPACKE kernels.
+#include "mpi_runtime.hpp"
+
+#include <cblas.h>
+#include <fcntl.h>
+#include <lapacke.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "hetperf/apps/integrate.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/host.hpp"
+
+namespace hetperf::apps {
+
+MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir) : comm_(comm), scratch_dir_(std::move(scratch_dir)) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  MPI_Barrier(comm_);
+  t0_ = MPI_Wtime();
+}
+
+void MpiRuntime::run(Task& task) {
+  task.resume();
+  HETPERF_CHECK(task.done(), "an operation of the real back-end suspended");
+  task.rethrow_if_failed();
+}
+
+void MpiRuntime::park(std::coroutine_handle<>) {
+  HETPERF_CHECK(false, "the real back-end completes every operation synchronously");
+}
+
+bool MpiRuntime::start(const Request& r, TraceEvent&) {
+  switch (r.op) {
+    case Op::kSend:
+      MPI_Send(r.in, static_cast<int>(r.bytes), MPI_BYTE, r.peer, r.tag, comm_);
+      break;
+    case Op::kRecv:
+      MPI_Recv(r.out, static_cast<int>(r.bytes), MPI_BYTE, r.peer, r.tag, comm_, MPI_STATUS_IGNORE);
+      break;
+    case Op::kBarrier:
+      MPI_Barrier(comm_);
+      break;
+    case Op::kGetrf: {
+      int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, r.m, r.n, r.c, r.lda, r.ipiv);
+      HETPERF_CHECK(info >= 0, "dgetrf rejected its arguments");
+      break;
+    }
+    case Op::kLaswp:
+      LAPACKE_dlaswp(LAPACK_COL_MAJOR, r.n, r.c, r.lda, r.k1, r.k2, r.ipiv_in, 1);
+      break;
+    case Op::kTrsm:
+      cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r.m, r.n, 1.0, r.a, r.lda, r.c, r.ldb);
+      break;
+    case Op::kGemm:
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r.m, r.n, r.k, -1.0, r.a, r.lda, r.b, r.ldb, 1.0, r.c, r.ldc);
+      break;
+    case Op::kIntegrate:
+      *r.result = trapezium(r.x0, r.x1, r.steps);
+      break;
+    case Op::kDiskWrite: {
+      std::filesystem::path file = scratch_dir_ / (".hetperf-app-" + std::to_string(::getpid()));
+      int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd < 0) throw EnvironmentError(file.string() + ": cannot create: " + std::strerror(errno));
+      std::vector<char> buf(1 << 20, 'x');
+      for (std::uint64_t done = 0; done < r.bytes;) {
+        ssize_t w = ::write(fd, buf.data(), std::min<std::uint64_t>(buf.size(), r.bytes - done));
+        if (w <= 0) break;
+        done += static_cast<std::uint64_t>(w);
+      }
+      ::fdatasync(fd);
+      ::close(fd);
+      ::unlink(file.c_str());
+      break;
+    }
+  }
+  return true;
+}
+
+nlohmann::json gather_traces(const MpiRuntime& rt) {
+  nlohmann::json mine = nlohmann::json::array();
+  for (const TraceEvent& e : rt.trace()) mine.push_back(to_json(e));
+  std::string text = mine.dump();
+  int len = static_cast<int>(text.size());
+  std::vector<int> lens(rt.size()), offsets(rt.size());
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, rt.comm());
+  std::string all;
+  if (rt.rank() == 0) {
+    int total = 0;
+    for (int i = 0; i < rt.size(); ++i) offsets[i] = total, total += lens[i];
+    all.resize(total);
+  }
+  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0, rt.comm());
+  nlohmann::json ranks = nlohmann::json::array();
+  if (rt.rank() == 0) {
+    for (int i = 0; i < rt.size(); ++i) {
+      ranks.push_back({{"rank", i}, {"events", nlohmann::json::parse(all.substr(offsets[i], lens[i]))}});
+    }
+  }
+  return ranks;
+}
+
+nlohmann::json run_facts(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  char host[MPI_MAX_PROCESSOR_NAME] = {};
+  int len = 0;
+  MPI_Get_processor_name(host, &len);
+  unsigned cores = std::thread::hardware_concurrency();
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int vlen = 0;
+  MPI_Get_library_version(version, &vlen);
+  std::string v(version, static_cast<std::size_t>(vlen));
+  if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
+  return {{"host", host},
+          {"cores", cores},
+          {"ranks", size},
+          {"oversubscribed", static_cast<unsigned>(size) > cores},
+          {"mpi_library", v},
+          {"blas", openblas_get_config()},
+          {"blas_threads", openblas_get_num_threads()},
+          {"time_utc", utc_now_iso8601()}};
+}
+
+void fail_on_all_ranks(MPI_Comm comm, const std::string& message) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0) std::fprintf(stderr, "error: %s\n", message.c_str());
+  MPI_Finalize();
+  std::exit(2);
+}
+
+}  // namespace hetperf::apps

@@ -1,0 +1,51 @@
+// The real back-end: MPI over MPICH for messages, OpenBLAS/LAPACKE for the kernels, the trapezium
+// loop for integration, a scratch file for disk writes. Every operation completes before it returns,
+// so an application's coroutine never suspends.
+#pragma once
+
+#include <mpi.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hetperf/apps/runtime.hpp"
+#include "hetperf/apps/task.hpp"
+
+namespace hetperf::apps {
+
+class MpiRuntime final : public Runtime {
+ public:
+  // `scratch_dir`: where disk_write puts (and removes) its file.
+  MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir);
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  bool holds_data() const override { return true; }
+  double now() const override { return MPI_Wtime() - t0_; }
+  MPI_Comm comm() const { return comm_; }
+
+  // Runs a task to its end; a real back-end never suspends, so anything else is a bug.
+  static void run(Task& task);
+
+ protected:
+  bool start(const Request& r, TraceEvent& event) override;
+  void park(std::coroutine_handle<> h) override;
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 0;
+  double t0_ = 0;
+  std::filesystem::path scratch_dir_;
+};
+
+// Collects every rank's trace on rank 0 as JSON: [{"rank": r, "events": [...]}, ...] (empty elsewhere).
+nlohmann::json gather_traces(const MpiRuntime& rt);
+
+// Facts about the run's host and MPI set-up recorded in every trace.
+nlohmann::json run_facts(MPI_Comm comm);
+
+// Prints a usage error on rank 0 and ends every rank cleanly with exit code 2.
+[[noreturn]] void fail_on_all_ranks(MPI_Comm comm, const std::string& message);
+
+}  // namespace hetperf::apps

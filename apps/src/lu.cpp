@@ -1,0 +1,215 @@
+// Block LU factorisation, written once against Runtime (see lu.hpp).
+#include "hetperf/apps/lu.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hetperf/model/error.hpp"
+
+namespace hetperf::apps {
+namespace {
+
+enum Tag : int { kTagPanel = 1, kTagPivots = 2, kTagHandOff = 3, kTagGather = 4, kTagSync = 5 };
+
+// Owner of each block column, and which ranks are still in the computation.
+struct Layout {
+  std::vector<int> owner;
+  std::vector<int> active;
+  bool is_active(int rank) const { return std::find(active.begin(), active.end(), rank) != active.end(); }
+};
+
+// A barrier among the active ranks only, by messages (ranks that left take no part): everyone
+// reports to the first active rank, which releases them.
+Task group_barrier(Runtime& rt, const Layout& layout) {
+  int root = layout.active.front();
+  if (rt.rank() == root) {
+    for (int p : layout.active) {
+      if (p != root) co_await rt.recv(p, kTagSync, nullptr, 0);
+    }
+    for (int p : layout.active) {
+      if (p != root) co_await rt.send(p, kTagSync, nullptr, 0);
+    }
+  } else {
+    co_await rt.send(root, kTagSync, nullptr, 0);
+    co_await rt.recv(root, kTagSync, nullptr, 0);
+  }
+}
+
+}  // namespace
+
+std::string LuConfig::validate(int ranks) const {
+  if (n <= 0) return "--n " + std::to_string(n) + ": expected a positive matrix order";
+  if (r <= 0) return "--r " + std::to_string(r) + ": expected a positive block width";
+  if (r > n) return "--r " + std::to_string(r) + ": expected a block width no larger than n = " + std::to_string(n);
+  if (n % r != 0) return "--r " + std::to_string(r) + ": expected a block width that divides n = " + std::to_string(n);
+  if (remove < 0) return "--remove " + std::to_string(remove) + ": expected a non-negative count";
+  if (remove > 0 && remove >= ranks) {
+    return "--remove " + std::to_string(remove) + ": expected fewer ranks to leave than the " + std::to_string(ranks) +
+           " running";
+  }
+  if (remove > 0 && (remove_after_iteration < 0 || remove_after_iteration >= n / r - 1)) {
+    return "--after-iteration " + std::to_string(remove_after_iteration) + ": expected an iteration in [0, " +
+           std::to_string(n / r - 2) + "] (there are " + std::to_string(n / r) + " iterations)";
+  }
+  return {};
+}
+
+LuVariant parse_lu_variant(const std::string& name) {
+  if (name == "basic") return LuVariant::kBasic;
+  if (name == "pipelined") return LuVariant::kPipelined;
+  throw InputError("--variant " + name + ": expected basic or pipelined");
+}
+
+const char* to_string(LuVariant v) { return v == LuVariant::kBasic ? "basic" : "pipelined"; }
+
+double lu_matrix_element(std::uint64_t seed, int i, int j) {
+  std::uint64_t z = seed * 0x9e3779b97f4a7c15ULL + (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(j));
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53 - 0.5;
+}
+
+Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
+  const int n = cfg.n, r = cfg.r, blocks = n / r, me = rt.rank(), ranks = rt.size();
+  const bool data = rt.holds_data();
+  Layout layout;
+  for (int j = 0; j < blocks; ++j) layout.owner.push_back(j % ranks);
+  for (int p = 0; p < ranks; ++p) layout.active.push_back(p);
+
+  // My block columns, each n x r column-major (lda = n), allocated only when data is held.
+  std::vector<std::vector<double>> block(blocks);
+  auto mine = [&](int j) { return layout.owner[j] == me; };
+  for (int j = 0; j < blocks; ++j) {
+    if (!mine(j) || !data) continue;
+    block[j].resize(static_cast<std::size_t>(n) * r);
+    for (int c = 0; c < r; ++c) {
+      for (int i = 0; i < n; ++i) block[j][static_cast<std::size_t>(c) * n + i] = lu_matrix_element(cfg.seed, i, j * r + c);
+    }
+  }
+  auto at = [&](int j, int row) -> double* { return data ? block[j].data() + row : nullptr; };
+  std::vector<int> pivots(data ? n : 0);
+  std::vector<double> panel;
+  std::vector<int> panel_pivots(r);
+
+  // Factors panel k on its owner and sends it (rows k*r .. n-1 of block k, with its pivots) to every
+  // other active rank.
+  // The look-ahead panel of the pipelined variant is factored while panel k is still being applied,
+  // so it has buffers of its own.
+  std::vector<double> next_panel;
+  std::vector<int> next_pivots(r);
+  auto factor_and_send = [&](int k, std::vector<double>& out, std::vector<int>& out_pivots) -> Task {
+    const int rows = n - k * r;
+    co_await rt.getrf(rows, r, at(k, k * r), n, data ? out_pivots.data() : nullptr);
+    if (data) {
+      out.resize(static_cast<std::size_t>(rows) * r);
+      for (int c = 0; c < r; ++c) {
+        std::memcpy(out.data() + static_cast<std::size_t>(c) * rows, at(k, k * r) + static_cast<std::size_t>(c) * n,
+                    sizeof(double) * rows);
+      }
+    }
+    for (int p : layout.active) {
+      if (p == me) continue;
+      co_await rt.send(p, kTagPanel, data ? out.data() : nullptr, sizeof(double) * rows * r);
+      co_await rt.send(p, kTagPivots, data ? out_pivots.data() : nullptr, sizeof(int) * r);
+    }
+  };
+  auto receive_panel = [&](int k) -> Task {
+    const int rows = n - k * r;
+    if (data) panel.resize(static_cast<std::size_t>(rows) * r);
+    co_await rt.recv(layout.owner[k], kTagPanel, data ? panel.data() : nullptr, sizeof(double) * rows * r);
+    co_await rt.recv(layout.owner[k], kTagPivots, data ? panel_pivots.data() : nullptr, sizeof(int) * r);
+  };
+  // Applies panel k to my block j: row flips, then for blocks to the right the triangular solve and
+  // the trailing update (seed 003 section 5, steps 2 and 3).
+  auto update = [&](int k, int j) -> Task {
+    const int rows = n - k * r;
+    // The panel's pivots are relative to its first row k*r: flip rows of the block from there.
+    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr);
+    if (j < k) co_return;
+    const double* l = data ? (layout.owner[k] == me ? at(k, k * r) : panel.data()) : nullptr;
+    const int ldl = layout.owner[k] == me ? n : rows;
+    co_await rt.trsm(r, r, l, ldl, at(j, k * r), n);
+    if (rows > r) co_await rt.gemm(rows - r, r, r, data ? l + r : nullptr, ldl, at(j, k * r), n, at(j, k * r + r), n);
+  };
+
+  bool lookahead_done = false;  // pipelined: panel k was factored and sent during iteration k-1
+  for (int k = 0; k < blocks; ++k) {
+    if (!layout.is_active(me)) break;
+    rt.set_iteration(k);
+    if (mine(k)) {
+      if (lookahead_done) {
+        panel.swap(next_panel);
+        panel_pivots.swap(next_pivots);
+      } else {
+        co_await factor_and_send(k, panel, panel_pivots);
+      }
+    } else {
+      co_await receive_panel(k);
+    }
+    if (data) {
+      for (int i = 0; i < r; ++i) pivots[k * r + i] = panel_pivots[i] + k * r;
+    }
+    lookahead_done = false;
+    // Pipelined: the owner of the next panel brings it up to date and sends it first.
+    if (cfg.variant == LuVariant::kPipelined && k + 1 < blocks && mine(k + 1) &&
+        !(cfg.remove > 0 && k == cfg.remove_after_iteration)) {
+      co_await update(k, k + 1);
+      co_await factor_and_send(k + 1, next_panel, next_pivots);
+      lookahead_done = true;
+    }
+    for (int j = 0; j < blocks; ++j) {
+      if (j == k || !mine(j) || (lookahead_done && j == k + 1)) continue;
+      co_await update(k, j);
+    }
+    // Node removal: after iteration I the last `remove` ranks hand their blocks to the survivors.
+    if (cfg.remove > 0 && k == cfg.remove_after_iteration) {
+      std::vector<int> survivors(layout.active.begin(), layout.active.end() - cfg.remove);
+      std::vector<int> new_owner = layout.owner;
+      int next = 0;
+      for (int j = 0; j < blocks; ++j) {
+        if (std::find(survivors.begin(), survivors.end(), layout.owner[j]) == survivors.end()) {
+          new_owner[j] = survivors[next++ % survivors.size()];
+        }
+      }
+      for (int j = 0; j < blocks; ++j) {
+        if (new_owner[j] == layout.owner[j]) continue;
+        const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(n) * r;
+        if (layout.owner[j] == me) {
+          co_await rt.send(new_owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
+          block[j].clear();
+          block[j].shrink_to_fit();
+        } else if (new_owner[j] == me) {
+          if (data) block[j].resize(static_cast<std::size_t>(n) * r);
+          co_await rt.recv(layout.owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
+        }
+      }
+      layout.owner = new_owner;
+      layout.active = survivors;
+    }
+    if (cfg.variant == LuVariant::kBasic && layout.is_active(me)) co_await group_barrier(rt, layout);
+  }
+  rt.set_iteration(-1);
+  result.factorization_end_s = rt.now();
+
+  // Gather the factors on rank 0 (outside the timed factorisation).
+  const std::uint64_t block_bytes = sizeof(double) * static_cast<std::uint64_t>(n) * r;
+  if (me == 0) {
+    if (data) result.factors.assign(static_cast<std::size_t>(n) * n, 0.0);
+    for (int j = 0; j < blocks; ++j) {
+      double* dest = data ? result.factors.data() + static_cast<std::size_t>(j) * r * n : nullptr;
+      if (layout.owner[j] == 0) {
+        if (data) std::copy(block[j].begin(), block[j].end(), dest);
+      } else {
+        co_await rt.recv(layout.owner[j], kTagGather, dest, block_bytes);
+      }
+    }
+    result.pivots = pivots;
+  } else if (layout.is_active(me)) {
+    for (int j = 0; j < blocks; ++j) {
+      if (mine(j)) co_await rt.send(0, kTagGather, data ? block[j].data() : nullptr, block_bytes);
+    }
+  }
+}
+
+}  // namespace hetperf::apps

@@ -1,0 +1,63 @@
+// Tests for apps/src: configuration checks, the integration kernel, the test matrix and the
+// per-iteration dynamic efficiency of a trace.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "hetperf/apps/integrate.hpp"
+#include "hetperf/apps/lu.hpp"
+#include "hetperf/apps/trace.hpp"
+
+using namespace hetperf::apps;
+
+TEST_CASE("apps: LU configurations that cannot run are rejected with the option named") {
+  LuConfig c;
+  c.n = 256, c.r = 512;
+  CHECK(c.validate(2).find("--r 512: expected a block width no larger than n") == 0);
+  c.r = 48;
+  CHECK(c.validate(2).find("divides n") != std::string::npos);
+  c.r = 32, c.remove = 2, c.remove_after_iteration = 1;
+  CHECK(c.validate(2).find("--remove 2: expected fewer ranks to leave") == 0);
+  c.remove = 1, c.remove_after_iteration = 7;  // 8 iterations: the last removal point is 6
+  CHECK(c.validate(2).find("--after-iteration 7") == 0);
+  c.remove_after_iteration = 6;
+  CHECK(c.validate(2).empty());
+}
+
+TEST_CASE("apps: the test matrix is a pure function of seed and position") {
+  CHECK(lu_matrix_element(1, 3, 4) == lu_matrix_element(1, 3, 4));
+  CHECK(lu_matrix_element(1, 3, 4) != lu_matrix_element(2, 3, 4));
+  CHECK(lu_matrix_element(1, 3, 4) != lu_matrix_element(1, 4, 3));
+  double sum = 0;
+  for (int i = 0; i < 200; ++i) {
+    for (int j = 0; j < 200; ++j) {
+      double v = lu_matrix_element(7, i, j);
+      REQUIRE(v >= -0.5);
+      REQUIRE(v < 0.5);
+      sum += v;
+    }
+  }
+  CHECK(std::fabs(sum / 40000) < 0.01);
+}
+
+TEST_CASE("apps: the trapezium rule converges to the closed form of 2 sin x + e^x") {
+  double exact = integral_closed_form(0.5, 2.0);
+  CHECK(exact == Approx(2 * (std::cos(0.5) - std::cos(2.0)) + std::exp(2.0) - std::exp(0.5)));
+  double coarse = std::fabs(trapezium(0.5, 2.0, 100) - exact);
+  double fine = std::fabs(trapezium(0.5, 2.0, 1000) - exact);
+  CHECK(coarse / fine == Approx(100).epsilon(0.01));  // second order: 10x steps, 100x smaller error
+  CHECK(std::fabs(trapezium(0.5, 2.0, 1000000) - exact) / exact < 1e-10);
+}
+
+TEST_CASE("apps: dynamic efficiency is useful compute time over ranks times iteration time") {
+  // Iteration 0: rank 0 computes 0-3 s, rank 1 computes 1-2 s and waits: 4 s of work in 2 x 3 s.
+  std::vector<TraceEvent> events = {
+      {0, "getrf", 0, -1, 0, 0, 0, 0, 0, 0.0, 3.0}, {1, "recv", 0, 0, 1, 100, 0, 0, 0, 0.0, 1.0},
+      {1, "gemm", 0, -1, 0, 0, 1, 1, 1, 1.0, 2.0},  {0, "gemm", 1, -1, 0, 0, 1, 1, 1, 3.0, 4.0},
+  };
+  auto its = summarize_iterations(events, 2);
+  REQUIRE(its.size() == 2);
+  CHECK(its[0].compute_s == Approx(4.0));
+  CHECK(its[0].efficiency() == Approx(4.0 / 6.0));
+  CHECK(its[1].efficiency() == Approx(1.0 / 2.0));
+}
