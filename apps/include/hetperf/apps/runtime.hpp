@@ -56,10 +56,8 @@ class Runtime {
   Operation disk_write(std::uint64_t bytes);
 
   const std::vector<TraceEvent>& trace() const { return trace_; }
-  // Tags the following operations with an application iteration (-1: none).
-  void set_iteration(int iteration) { iteration_ = iteration; }
 
- protected:
+  // The back-end interface: each call above becomes one Request.
   enum class Op { kSend, kRecv, kBarrier, kGetrf, kLaswp, kTrsm, kGemm, kIntegrate, kDiskWrite };
   struct Request {
     Op op;
@@ -77,6 +75,11 @@ class Runtime {
     std::uint64_t steps = 0;
     double* result = nullptr;
   };
+
+  // Tags the following operations with an application iteration (-1: none).
+  void set_iteration(int iteration) { iteration_ = iteration; }
+
+ protected:
   // Performs or schedules `r`; returns true when it completed synchronously. A back-end that
   // returns false resumes the parked coroutine when the operation ends, and records its trace event.
   virtual bool start(const Request& r, TraceEvent& event) = 0;
