@@ -15,6 +15,7 @@ using Action = std::function<int()>;
 void add_probe_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_calibrate_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_predict_command(CLI::App& app, const std::string& command_line, Action& action);
+void add_schedule_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_check_command(CLI::App& app, const std::string& command_line, Action& action);
 
 }  // namespace hetperf::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   hetperf::cli::add_probe_command(app, command_line, action);
   hetperf::cli::add_calibrate_command(app, command_line, action);
   hetperf::cli::add_predict_command(app, command_line, action);
+  hetperf::cli::add_schedule_command(app, command_line, action);
   hetperf::cli::add_check_command(app, command_line, action);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,111 @@
+// Simulating a stream of parallel jobs on a cluster under a batch policy, with the per-job wait,
+// turnaround and bounded slowdown, the utilisation over time and each job's processor allocation
+// history (seed 002 Figures 4-5). Deterministic: events in (time, sequence) order, no wall clock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetperf/simulator/batch/cluster.hpp"
+#include "hetperf/simulator/batch/job.hpp"
+#include "hetperf/simulator/batch/policy.hpp"
+#include "hetperf/simulator/batch/swf.hpp"
+
+namespace hetperf {
+class JsonNode;
+}
+
+namespace hetperf::sim::batch {
+
+inline constexpr int kScheduleSchemaVersion = 1;
+
+struct ScheduleOptions {
+  std::string policy = "fcfs";                        // a registered batch policy
+  nlohmann::json policy_options = nlohmann::json::object();
+  std::optional<std::int64_t> processors;             // cluster size when no platform is given
+  double slowdown_threshold_s = 10;                   // τ of the bounded slowdown
+};
+
+// Reads the workload's "scheduler" object ($.scheduler):
+// {"policy": "fcfs"|"easy"|"conservative"|"reshape", "options": {...}, "processors": N,
+//  "slowdown_threshold_s": 10}.
+ScheduleOptions schedule_options_from_json(const JsonNode& scheduler);
+
+struct AllocationStep {
+  double time_s = 0;
+  std::int64_t processors = 0;  // held from time_s on (0 after the end)
+};
+
+struct JobResult {
+  std::int64_t id = 0;
+  std::string name;
+  JobKind kind = JobKind::kRigid;
+  double submit_s = 0;
+  double start_s = 0;
+  double end_s = 0;
+  double wait_s = 0;              // start - submit
+  double run_s = 0;               // end - start
+  double turnaround_s = 0;        // end - submit
+  double bounded_slowdown = 1;    // max(1, turnaround / max(run, τ))
+  std::int64_t processors = 0;    // at start
+  std::int64_t max_processors = 0;
+  double estimate_s = 0;          // the run time the scheduler believed at start
+  double slowest_speed = 1;       // of the processors given at start
+  double processor_seconds = 0;   // Σ processors x time held
+  std::int64_t resizes = 0;
+  std::vector<AllocationStep> allocation;
+  std::vector<IterationRecord> iterations;  // malleable jobs: the profiler's record
+  std::optional<std::size_t> swf_record;
+};
+
+struct UtilisationStep {
+  double time_s = 0;
+  std::int64_t busy = 0;  // processors allocated from time_s on
+};
+
+struct ScheduleSummary {
+  std::size_t jobs = 0;
+  std::size_t skipped = 0;
+  double mean_wait_s = 0;
+  double mean_turnaround_s = 0;
+  double mean_bounded_slowdown = 0;
+  double max_bounded_slowdown = 0;
+  double first_submit_s = 0;
+  double last_end_s = 0;
+  double makespan_s = 0;       // last end - first submit
+  double utilisation = 0;      // busy processor-seconds / (processors x makespan), in [0, 1]
+  std::int64_t resizes = 0;
+  std::uint64_t events = 0;
+};
+
+struct ScheduleResult {
+  std::string policy;
+  std::int64_t processors = 0;
+  std::vector<JobResult> jobs;          // in input order, skipped jobs left out
+  std::vector<SkippedJob> skipped;      // too large for the cluster, or incomplete SWF records
+  std::vector<UtilisationStep> utilisation;
+  ScheduleSummary summary;
+};
+
+// Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
+// listed in `skipped`; `pre_skipped` (from the SWF import) are carried into it. InputError, naming
+// the job, for a job whose data must be redistributed without a network model.
+ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
+                                 const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped = {});
+
+// JSON (schema hetperf.schedule/1) without provenance; the CLI adds command, version and inputs.
+nlohmann::json to_json(const ScheduleResult& result);
+// One line per job: id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,...
+std::string to_csv(const ScheduleResult& result);
+// One line per processor-count change of every job: id,name,time_s,processors.
+std::string allocation_csv(const ScheduleResult& result);
+// The simulated schedule as SWF: submit, wait, run, processors at start, requested processors and
+// time, status 1; fields the simulation does not produce are copied from `source` when the jobs came
+// from it, else -1. The header keeps the source's comments and records the policy and cluster size.
+SwfTrace to_swf(const ScheduleResult& result, const SwfTrace* source);
+
+}  // namespace hetperf::sim::batch

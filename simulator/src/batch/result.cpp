@@ -1,0 +1,178 @@
+// Scheduler options from the workload, and the schedule's JSON, CSV and SWF renderings.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <algorithm>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/simulator/batch/schedule.hpp"
+
+namespace hetperf::sim::batch {
+namespace {
+
+// Shortest text that reads back to the same double ("%.17g" would print 0.10000000000000001).
+std::string number(double v) {
+  char buf[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+ScheduleOptions schedule_options_from_json(const JsonNode& n) {
+  if (!n.is_object()) n.fail("a scheduler object");
+  n.known_fields({"policy", "options", "processors", "slowdown_threshold_s"});
+  ScheduleOptions o;
+  std::vector<std::string> names;
+  for (const auto& [name, description] : batch_policies()) names.push_back(name);
+  o.policy = n.string_or("policy", "fcfs");
+  if (std::find(names.begin(), names.end(), o.policy) == names.end()) {
+    std::string known;
+    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
+    n.field("policy").fail("one of " + known);
+  }
+  if (auto opts = n.optional("options")) {
+    if (!opts->is_object()) opts->fail("an object");
+    if (o.policy == "reshape") {
+      opts->known_fields({"queue", "min_improvement"});
+      opts->choice_or("queue", "fcfs", {"fcfs", "easy"});
+      opts->number_or("min_improvement", 0, Range::kFraction);
+    }
+    o.policy_options = opts->value();
+  }
+  if (n.has("processors")) o.processors = n.integer("processors", 1, 100'000'000);
+  o.slowdown_threshold_s = n.number_or("slowdown_threshold_s", 10, Range::kPositive);
+  return o;
+}
+
+nlohmann::json to_json(const ScheduleResult& result) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const auto& r : result.jobs) {
+    nlohmann::json allocation = nlohmann::json::array();
+    for (const auto& a : r.allocation) allocation.push_back({a.time_s, a.processors});
+    nlohmann::json j = {{"id", r.id},
+                        {"name", r.name},
+                        {"type", to_string(r.kind)},
+                        {"submit_s", r.submit_s},
+                        {"start_s", r.start_s},
+                        {"end_s", r.end_s},
+                        {"wait_s", r.wait_s},
+                        {"run_s", r.run_s},
+                        {"turnaround_s", r.turnaround_s},
+                        {"bounded_slowdown", r.bounded_slowdown},
+                        {"processors", r.processors},
+                        {"max_processors", r.max_processors},
+                        {"estimate_s", r.estimate_s},
+                        {"slowest_speed", r.slowest_speed},
+                        {"processor_seconds", r.processor_seconds},
+                        {"resizes", r.resizes},
+                        {"allocation", allocation}};
+    if (r.kind == JobKind::kMalleable) {
+      nlohmann::json its = nlohmann::json::array();
+      for (const auto& it : r.iterations) {
+        its.push_back({{"iteration", it.iteration},
+                       {"processors", it.processors},
+                       {"start_s", it.start_s},
+                       {"iteration_time_s", it.iteration_time_s},
+                       {"redistribution_s", it.redistribution_s}});
+      }
+      j["iterations"] = its;
+    }
+    jobs.push_back(std::move(j));
+  }
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& s : result.skipped) {
+    skipped.push_back({{"id", s.id}, {"name", s.name}, {"where", s.where}, {"reason", s.reason}});
+  }
+  nlohmann::json utilisation = nlohmann::json::array();
+  for (const auto& u : result.utilisation) utilisation.push_back({u.time_s, u.busy});
+  const ScheduleSummary& s = result.summary;
+  return {{"schema", "hetperf.schedule/" + std::to_string(kScheduleSchemaVersion)},
+          {"policy", result.policy},
+          {"processors", result.processors},
+          {"summary",
+           {{"jobs", s.jobs},
+            {"skipped", s.skipped},
+            {"mean_wait_s", s.mean_wait_s},
+            {"mean_turnaround_s", s.mean_turnaround_s},
+            {"mean_bounded_slowdown", s.mean_bounded_slowdown},
+            {"max_bounded_slowdown", s.max_bounded_slowdown},
+            {"first_submit_s", s.first_submit_s},
+            {"last_end_s", s.last_end_s},
+            {"makespan_s", s.makespan_s},
+            {"utilisation", s.utilisation},
+            {"resizes", s.resizes},
+            {"events", s.events}}},
+          {"jobs", jobs},
+          {"skipped", skipped},
+          {"utilisation", utilisation}};
+}
+
+std::string to_csv(const ScheduleResult& result) {
+  std::string out =
+      "id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
+      "estimate_s,processor_seconds,resizes\n";
+  for (const auto& r : result.jobs) {
+    out += std::to_string(r.id) + ',' + csv_field(r.name) + ',' + to_string(r.kind) + ',' + number(r.submit_s) + ',' +
+           number(r.start_s) + ',' + number(r.end_s) + ',' + number(r.wait_s) + ',' + number(r.run_s) + ',' +
+           number(r.turnaround_s) + ',' + number(r.bounded_slowdown) + ',' + std::to_string(r.processors) + ',' +
+           std::to_string(r.max_processors) + ',' + number(r.estimate_s) + ',' + number(r.processor_seconds) + ',' +
+           std::to_string(r.resizes) + '\n';
+  }
+  return out;
+}
+
+std::string allocation_csv(const ScheduleResult& result) {
+  std::string out = "id,name,time_s,processors\n";
+  for (const auto& r : result.jobs) {
+    for (const auto& a : r.allocation) {
+      out += std::to_string(r.id) + ',' + csv_field(r.name) + ',' + number(a.time_s) + ',' +
+             std::to_string(a.processors) + '\n';
+    }
+  }
+  return out;
+}
+
+SwfTrace to_swf(const ScheduleResult& result, const SwfTrace* source) {
+  SwfTrace out;
+  if (source) out.header = source->header;
+  out.header.push_back(" hetperf schedule: simulated with policy " + result.policy + " on " +
+                       std::to_string(result.processors) + " processors");
+  out.max_procs = source ? source->max_procs : std::nullopt;
+  out.max_nodes = source ? source->max_nodes : std::nullopt;
+  if (!out.max_procs) {
+    // Jobs from a workload file: give the trace the standard header, so it reads back with its size.
+    out.header.push_back(" MaxProcs: " + std::to_string(result.processors));
+    out.max_procs = result.processors;
+  }
+  out.records.reserve(result.jobs.size());
+  for (const auto& r : result.jobs) {
+    SwfRecord rec;
+    if (source && r.swf_record) rec = source->records[*r.swf_record];
+    else rec.fields.fill(-1);
+    rec.line = 0;
+    rec.set(kJobNumber, static_cast<double>(r.id));
+    rec.set(kSubmitTime, r.submit_s);
+    rec.set(kWaitTime, r.wait_s);
+    rec.set(kRunTime, r.run_s);
+    rec.set(kAllocatedProcs, static_cast<double>(r.processors));
+    if (rec.missing(kRequestedProcs)) rec.set(kRequestedProcs, static_cast<double>(r.processors));
+    if (rec.missing(kRequestedTime)) rec.set(kRequestedTime, r.estimate_s);
+    rec.set(kStatus, 1);
+    out.records.push_back(rec);
+  }
+  return out;
+}
+
+}  // namespace hetperf::sim::batch

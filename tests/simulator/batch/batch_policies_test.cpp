@@ -1,0 +1,197 @@
+// Hand-checked schedules of FCFS, EASY and conservative backfilling on small job sets.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/simulator/batch/schedule.hpp"
+
+using namespace hetperf::sim::batch;
+
+namespace {
+
+std::vector<JobSpec> parse_jobs(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
+  return jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs"));
+}
+
+ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& jobs) {
+  ScheduleOptions o;
+  o.policy = policy;
+  return simulate_schedule(Cluster::homogeneous(processors), parse_jobs(jobs), o);
+}
+
+const JobResult& job(const ScheduleResult& r, const std::string& name) {
+  for (const auto& j : r.jobs) {
+    if (j.name == name) return j;
+  }
+  FAIL("no job " << name);
+  return r.jobs.front();
+}
+
+// 4 processors: A holds 2 until 10; B needs all 4; C is small and short.
+const char* kShortBackfill = R"([
+  {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10},
+  {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
+  {"name": "C", "submit_s": 1, "processors": 1, "run_time_s": 2}])";
+
+}  // namespace
+
+TEST_CASE("simulator: FCFS starts jobs strictly in submit order") {
+  ScheduleResult r = run("fcfs", 4, kShortBackfill);
+  CHECK(job(r, "A").start_s == 0);
+  CHECK(job(r, "B").start_s == 10);
+  CHECK(job(r, "B").end_s == 15);
+  CHECK(job(r, "C").start_s == 15);
+  CHECK(job(r, "C").wait_s == 14);
+  CHECK(job(r, "C").turnaround_s == 16);
+  // Bounded slowdown with τ = 10 s: C ran 2 s, so max(1, 16 / 10).
+  CHECK(job(r, "C").bounded_slowdown == Approx(1.6));
+  CHECK(r.summary.makespan_s == 17);
+  // Busy processor-seconds: 2*10 + 4*5 + 1*2 = 42 of 4*17.
+  CHECK(r.summary.utilisation == Approx(42.0 / 68.0));
+}
+
+TEST_CASE("simulator: EASY backfills a short job that ends before the head's reservation") {
+  ScheduleResult r = run("easy", 4, kShortBackfill);
+  CHECK(job(r, "C").start_s == 1);
+  CHECK(job(r, "C").end_s == 3);
+  CHECK(job(r, "B").start_s == 10);
+}
+
+TEST_CASE("simulator: EASY does not backfill a job that would delay the head of the queue") {
+  ScheduleResult r = run("easy", 4, R"([
+    {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10},
+    {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
+    {"name": "C", "submit_s": 1, "processors": 2, "run_time_s": 20}])");
+  CHECK(job(r, "B").start_s == 10);  // C fits at t=1 but would hold 2 processors past t=10
+  CHECK(job(r, "C").start_s == 15);
+}
+
+TEST_CASE("simulator: EASY backfills a long job onto the processors the head leaves spare") {
+  ScheduleResult r = run("easy", 6, R"([
+    {"name": "A", "submit_s": 0, "processors": 4, "run_time_s": 10},
+    {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
+    {"name": "C", "submit_s": 1, "processors": 2, "run_time_s": 20}])");
+  CHECK(job(r, "C").start_s == 1);   // the 2 "extra" processors at the shadow time 10
+  CHECK(job(r, "B").start_s == 10);
+}
+
+TEST_CASE("simulator: EASY plans with requested times, not the run times it cannot know") {
+  ScheduleResult r = run("easy", 4, R"([
+    {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10, "requested_time_s": 100},
+    {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
+    {"name": "C", "submit_s": 1, "processors": 1, "run_time_s": 30, "requested_time_s": 50}])");
+  CHECK(job(r, "C").start_s == 1);   // 1 + 50 <= 100, A's estimated end
+  CHECK(job(r, "B").start_s == 31);  // A ended at 10, but C holds a processor until 31
+  CHECK(job(r, "A").estimate_s == 100);
+}
+
+TEST_CASE("simulator: conservative backfilling protects every waiting job, EASY only the first") {
+  const char* jobs = R"([
+    {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10},
+    {"name": "B", "submit_s": 0, "processors": 3, "run_time_s": 10},
+    {"name": "C", "submit_s": 0, "processors": 4, "run_time_s": 10},
+    {"name": "D", "submit_s": 1, "processors": 1, "run_time_s": 100}])";
+  ScheduleResult easy = run("easy", 4, jobs);
+  CHECK(job(easy, "D").start_s == 1);    // within the head's spare processor
+  CHECK(job(easy, "B").start_s == 10);
+  CHECK(job(easy, "C").start_s == 101);  // delayed by D
+  ScheduleResult cons = run("conservative", 4, jobs);
+  CHECK(job(cons, "B").start_s == 10);
+  CHECK(job(cons, "C").start_s == 20);
+  CHECK(job(cons, "D").start_s == 30);   // the first hole that delays neither B nor C
+}
+
+TEST_CASE("simulator: conservative backfilling still fills holes that delay nobody") {
+  ScheduleResult r = run("conservative", 4, kShortBackfill);
+  CHECK(job(r, "C").start_s == 1);
+  CHECK(job(r, "B").start_s == 10);
+}
+
+TEST_CASE("simulator: a moldable job starts with the largest allowed count that is idle") {
+  ScheduleResult r = run("fcfs", 8, R"([
+    {"name": "A", "submit_s": 0, "processors": 3, "run_time_s": 10},
+    {"name": "M", "type": "moldable", "submit_s": 0, "processors": [2, 4, 8],
+     "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6, "8": 4}}}])");
+  CHECK(job(r, "M").processors == 4);
+  CHECK(job(r, "M").end_s == 12);
+}
+
+TEST_CASE("simulator: a job larger than the cluster is listed as skipped, not dropped") {
+  ScheduleResult r = run("easy", 4, R"([
+    {"name": "A", "processors": 2, "run_time_s": 10},
+    {"name": "huge", "processors": 5, "run_time_s": 10}])");
+  REQUIRE(r.jobs.size() == 1);
+  REQUIRE(r.skipped.size() == 1);
+  CHECK(r.skipped[0].name == "huge");
+  CHECK(r.skipped[0].reason == "asks for 5 processors; the cluster has 4");
+  CHECK(r.skipped[0].where == "test.json: $.jobs[1]");
+  CHECK(to_json(r)["summary"]["skipped"] == 1);
+}
+
+TEST_CASE("simulator: batch-job errors name the file and the JSON path") {
+  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2, "run_time_s": 1}, {"processors": 0, "run_time_s": 1}])"),
+                    Catch::StartsWith("test.json: $.jobs[1].processors: expected a processor count"));
+  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2}])"),
+                    "test.json: $.jobs[0]: expected a rigid job with exactly one of run_time_s and app, got an object");
+  CHECK_THROWS_WITH(parse_jobs(R"([{"type": "malleable", "processors": 3,
+                                    "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
+                    Catch::StartsWith("test.json: $.jobs[0].processors: expected a processor count listed in app"));
+  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2, "app": {"kind": "lu", "iteration_time_s": {"2": 1}}}])"),
+                    Catch::StartsWith("test.json: $.jobs[0].app.kind: expected one of"));
+}
+
+TEST_CASE("simulator: a batch schedule is byte-identical across runs of the same inputs") {
+  std::ostringstream jobs;
+  jobs << "[";
+  for (int i = 0; i < 60; ++i) {
+    jobs << (i ? "," : "") << R"({"submit_s": )" << i * 3 % 17 << R"(, "processors": )" << 1 + i * 7 % 8
+         << R"(, "run_time_s": )" << 5 + i * 13 % 29 << R"(, "requested_time_s": 40})";
+  }
+  jobs << "]";
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    std::string a = to_json(run(policy, 8, jobs.str())).dump();
+    std::string b = to_json(run(policy, 8, jobs.str())).dump();
+    CHECK(a == b);
+  }
+}
+
+TEST_CASE("simulator: scheduler settings are validated with the file and JSON path") {
+  nlohmann::json good = nlohmann::json::parse(R"({"policy": "easy", "processors": 64, "slowdown_threshold_s": 60})");
+  ScheduleOptions o = schedule_options_from_json(hetperf::JsonNode(good, "w.json", "$.scheduler"));
+  CHECK(o.policy == "easy");
+  CHECK(o.processors == 64);
+  CHECK(o.slowdown_threshold_s == 60);
+  nlohmann::json bad = nlohmann::json::parse(R"({"policy": "sjf"})");
+  CHECK_THROWS_WITH(schedule_options_from_json(hetperf::JsonNode(bad, "w.json", "$.scheduler")),
+                    "w.json: $.scheduler.policy: expected one of conservative, easy, fcfs, reshape, got the string \"sjf\"");
+  nlohmann::json opts = nlohmann::json::parse(R"({"policy": "reshape", "options": {"queue": "lifo"}})");
+  CHECK_THROWS_WITH(schedule_options_from_json(hetperf::JsonNode(opts, "w.json", "$.scheduler")),
+                    Catch::StartsWith("w.json: $.scheduler.options.queue: expected one of"));
+}
+
+TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its waits and run times") {
+  SwfTrace source = parse_swf("; MaxProcs: 4\n"
+                              "1 0 -1 10 2 -1 -1 2 100 -1 1 7 3 -1 -1 -1 -1 -1\n"
+                              "2 0 -1 5 4 -1 -1 4 50 -1 1 8 3 -1 -1 -1 -1 -1\n",
+                              "in.swf");
+  std::vector<SkippedJob> skipped;
+  auto jobs = jobs_from_swf(source, skipped);
+  ScheduleOptions o;
+  o.policy = "fcfs";
+  ScheduleResult r = simulate_schedule(Cluster::homogeneous(4), jobs, o);
+  SwfTrace out = parse_swf(format_swf(to_swf(r, &source)), "out.swf");
+  REQUIRE(out.records.size() == 2);
+  CHECK(out.records[1].get(kWaitTime) == 10);
+  CHECK(out.records[1].get(kRunTime) == 5);
+  CHECK(out.records[1].get(kRequestedTime) == 50);
+  CHECK(out.records[1].get(kUserId) == 8);  // copied from the source
+  CHECK(out.max_procs == 4);
+  CHECK(out.header.back() == " hetperf schedule: simulated with policy fcfs on 4 processors");
+  // Jobs that did not come from a trace get a standard MaxProcs header.
+  SwfTrace bare = parse_swf(format_swf(to_swf(r, nullptr)), "bare.swf");
+  CHECK(bare.cluster_size() == 4);
+  CHECK(bare.records[0].get(kUserId) == -1);
+}

@@ -1,0 +1,198 @@
+// Each rule of the ReSHAPE remap scheduler (seed 002 section 3.1) and the node-removal policies on a
+// constructed case whose schedule is worked out by hand in the comments.
+#include <catch2/catch.hpp>
+
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/simulator/batch/schedule.hpp"
+
+using namespace hetperf::sim::batch;
+
+namespace {
+
+ScheduleResult run(const std::string& policy, const Cluster& cluster, const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
+  ScheduleOptions o;
+  o.policy = policy;
+  return simulate_schedule(cluster, jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs")), o);
+}
+
+ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& text) {
+  return run(policy, Cluster::homogeneous(processors), text);
+}
+
+const JobResult& job(const ScheduleResult& r, const std::string& name) {
+  for (const auto& j : r.jobs) {
+    if (j.name == name) return j;
+  }
+  FAIL("no job " << name);
+  return r.jobs.front();
+}
+
+std::vector<std::pair<double, std::int64_t>> steps(const JobResult& j) {
+  std::vector<std::pair<double, std::int64_t>> out;
+  for (const auto& a : j.allocation) out.emplace_back(a.time_s, a.processors);
+  return out;
+}
+
+using Steps = std::vector<std::pair<double, std::int64_t>>;
+
+}  // namespace
+
+TEST_CASE("simulator: ReSHAPE: a job expands into idle processors while each expansion helps") {
+  const char* jobs = R"([{"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
+      "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 6, "8": 5}}}])";
+  // 0-10 on 2, 10-16 on 4 (helped: 6 < 10), 16-21 on 8 (helped: 5 < 6), 21-26 on 8 (no larger size).
+  ScheduleResult r = run("reshape", 8, jobs);
+  CHECK(steps(job(r, "M")) == Steps{{0, 2}, {10, 4}, {16, 8}, {26, 0}});
+  CHECK(job(r, "M").resizes == 2);
+  // Static scheduling keeps the initial allocation: 4 x 10 s.
+  CHECK(run("fcfs", 8, jobs).jobs[0].end_s == 40);
+}
+
+TEST_CASE("simulator: ReSHAPE: an expansion that did not help is undone and marks the sweet spot") {
+  ScheduleResult r = run("reshape", 8, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"redistribution_s": 0},
+      "app": {"kind": "table", "iterations": 5, "iteration_time_s": {"2": 10, "4": 6, "8": 7}}}])");
+  // 0-10 on 2, 10-16 on 4, 16-23 on 8 (7 >= 6: back to 4, the sweet spot), 23-29 and 29-35 on 4.
+  CHECK(steps(job(r, "M")) == Steps{{0, 2}, {10, 4}, {16, 8}, {23, 4}, {35, 0}});
+}
+
+TEST_CASE("simulator: ReSHAPE: a job shrinks to an earlier size that frees enough processors for a waiting job") {
+  ScheduleResult r = run("reshape", 8, R"([
+      {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 6, "iteration_time_s": {"2": 10, "4": 6, "8": 4}}},
+      {"name": "R", "submit_s": 17, "processors": 4, "run_time_s": 5}])");
+  // M: 0-10 on 2, 10-16 on 4, 16-20 on 8. R waits from 17; at 20 M gives up 4 (8 -> 4, an earlier
+  // size) and R runs 20-25. M: 20-26 on 4; at 26 the queue is empty and 4 are idle: 26-30 and 30-34 on 8.
+  CHECK(job(r, "R").start_s == 20);
+  CHECK(job(r, "R").wait_s == 3);
+  CHECK(steps(job(r, "M")) == Steps{{0, 2}, {10, 4}, {16, 8}, {20, 4}, {26, 8}, {34, 0}});
+}
+
+TEST_CASE("simulator: ReSHAPE: a job that cannot free enough shrinks to its starting size") {
+  ScheduleResult r = run("reshape", 8, R"([
+      {"name": "X", "processors": 2, "run_time_s": 100},
+      {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 6, "6": 5}}},
+      {"name": "W", "submit_s": 18, "processors": 8, "run_time_s": 5}])");
+  // M: 0-10 on 2, 10-16 on 4, 16-21 on 6. W needs 8 (6 more than M could give): M goes back to 2.
+  const auto& m = steps(job(r, "M"));
+  REQUIRE(m.size() >= 4);
+  CHECK(m[3] == std::pair<double, std::int64_t>{21, 2});
+  CHECK(job(r, "W").start_s == 100);
+}
+
+TEST_CASE("simulator: ReSHAPE: no expansion while a job waits") {
+  ScheduleResult r = run("reshape", 8, R"([
+      {"name": "X", "processors": 3, "run_time_s": 30},
+      {"name": "W", "submit_s": 1, "processors": 6, "run_time_s": 5},
+      {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // At 10, 3 processors are idle but W waits for 6: M stays on 2.
+  CHECK(steps(job(r, "M")) == Steps{{0, 2}, {20, 0}});
+}
+
+TEST_CASE("simulator: ReSHAPE: the redistribution cost follows the network model t = l + s/b") {
+  Cluster c = Cluster::homogeneous(4);
+  c.latency_s = 1e-3;
+  c.bandwidth_bytes_per_s = 1e8;
+  ScheduleResult r = run("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9},
+      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // 2 -> 4: half of the 1e9 bytes changes owner, 2.5e8 per kept processor: 1e-3 + 2.5 s.
+  const auto& it = job(r, "M").iterations;
+  REQUIRE(it.size() == 2);
+  CHECK(it[1].redistribution_s == Approx(2.501));
+  CHECK(it[1].start_s == Approx(12.501));
+  CHECK(job(r, "M").end_s == Approx(18.501));
+}
+
+TEST_CASE("simulator: ReSHAPE: data to redistribute without a network model is an input error naming the job") {
+  CHECK_THROWS_WITH(run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iteration_time_s": {"2": 10, "4": 6}}}])"),
+                    Catch::StartsWith("test.json: $.jobs[0].resize.data_bytes: needs a network model"));
+}
+
+TEST_CASE("simulator: ReSHAPE: nearly-square topologies grow the smaller side by a divisor of the problem size") {
+  auto configs = [](std::int64_t n, std::int64_t p0) {
+    JobSpec j;
+    j.kind = JobKind::kMalleable;
+    j.processors = p0;
+    j.app = AppModel{};
+    for (std::int64_t p = 1; p <= 50; ++p) j.app->iteration_time_s[p] = 1;
+    j.resize.topology = Topology::kNearlySquare;
+    j.resize.problem_size = n;
+    return resize_configurations(j);
+  };
+  // Seed 002 Table 2.
+  CHECK(configs(21000, 4) == std::vector<std::int64_t>{4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 49});
+  CHECK(configs(14000, 4) == std::vector<std::int64_t>{4, 8, 16, 20, 25, 35, 49});
+  CHECK(configs(12000, 2) == std::vector<std::int64_t>{2, 4, 6, 9, 12, 16, 20, 25, 30, 36, 48});
+}
+
+TEST_CASE("simulator: ReSHAPE: counts that must divide the problem size") {
+  JobSpec j;
+  j.kind = JobKind::kMalleable;
+  j.processors = 4;
+  j.app = AppModel{};
+  for (std::int64_t p : {3, 4, 5, 6, 8, 10, 12, 16}) j.app->iteration_time_s[p] = 1;
+  j.resize.topology = Topology::kDivides;
+  j.resize.problem_size = 8000;
+  CHECK(resize_configurations(j) == std::vector<std::int64_t>{4, 5, 8, 10, 16});
+}
+
+TEST_CASE("simulator: node removal: K processors leave after iteration I, under any policy") {
+  ScheduleResult r = run("fcfs", 4, R"([{"name": "M", "type": "malleable", "processors": 4,
+      "resize": {"redistribution_s": 1, "remove": {"after_iteration": 2, "processors": 2}},
+      "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 8, "4": 5}}}])");
+  // 0-10 on 4 (two iterations), 1 s to redistribute (processors held), 11-27 on 2.
+  CHECK(steps(job(r, "M")) == Steps{{0, 4}, {11, 2}, {27, 0}});
+}
+
+TEST_CASE("simulator: node removal: an iteration below the efficiency threshold shrinks the job back") {
+  ScheduleResult r = run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"redistribution_s": 0, "min_efficiency": 0.8},
+      "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 7}}}])");
+  // On 4 the efficiency is 10*2 / (7*4) = 0.71 < 0.8 although the iteration time improved.
+  CHECK(steps(job(r, "M")) == Steps{{0, 2}, {10, 4}, {17, 2}, {37, 0}});
+}
+
+TEST_CASE("simulator: on a heterogeneous cluster a job runs at the speed of its slowest processor") {
+  hetperf::Profile p;
+  hetperf::Computer fast, slow;
+  fast.name = "fast";
+  fast.cores = 2;
+  fast.mips = 2000;
+  slow.name = "slow";
+  slow.cores = 2;
+  slow.mips = 1000;
+  p.computers = {slow, fast};
+  Cluster c = Cluster::from_profile(p);
+  REQUIRE(c.groups.front().name == "fast");
+  ScheduleResult r = run("fcfs", c, R"([
+      {"name": "A", "processors": 2, "run_time_s": 10},
+      {"name": "B", "processors": 2, "run_time_s": 10}])");
+  CHECK(job(r, "A").end_s == 10);  // the two fast cores
+  CHECK(job(r, "B").end_s == 20);  // the slow computer at half speed
+  CHECK(job(r, "B").slowest_speed == 0.5);
+}
+
+TEST_CASE("simulator: ReSHAPE: with EASY starts, a short job backfills beside a malleable job") {
+  nlohmann::json jobs = nlohmann::json::parse(R"([
+      {"name": "M", "type": "malleable", "processors": 4, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"4": 10, "8": 6}}},
+      {"name": "W", "submit_s": 1, "processors": 8, "run_time_s": 5},
+      {"name": "S", "submit_s": 2, "processors": 2, "run_time_s": 3}])");
+  ScheduleOptions o;
+  o.policy = "reshape";
+  o.policy_options = {{"queue", "easy"}};
+  ScheduleResult r = simulate_schedule(Cluster::homogeneous(8), jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  // W waits for M (estimate 20 s: shadow time 20); S ends at 5 <= 20, so it backfills at 2.
+  CHECK(job(r, "S").start_s == 2);
+  // At M's resize point (10) W waits: no expansion; M ends at 20 and W starts.
+  CHECK(steps(job(r, "M")) == Steps{{0, 4}, {20, 0}});
+  CHECK(job(r, "W").start_s == 20);
+  o.policy_options = {{"queue", "fcfs"}};
+  r = simulate_schedule(Cluster::homogeneous(8), jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  CHECK(job(r, "S").start_s == 25);
+}

@@ -1,0 +1,120 @@
+// Tests of the Standard Workload Format reader and writer and of the SWF -> job conversion.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/simulator/batch/job.hpp"
+#include "hetperf/simulator/batch/swf.hpp"
+
+using namespace hetperf::sim::batch;
+
+namespace {
+
+const char* kSmall =
+    "; Version: 2.2\n"
+    "; MaxNodes: 64\n"
+    "; MaxProcs: 128\n"
+    ";\n"
+    "    1        0     -1   1451  128     -1    -1   -1     -1    -1 -1   1   1  -1 -1 -1 -1 -1\n"
+    "    2     1460     12   3726   32   10.5    -1   32   4000    -1  1   1   1  -1 -1 -1 -1 -1\n"
+    "\n"
+    "    3     1500     -1      0   -1     -1    -1   -1     -1    -1  5  14  -1 184 -1  1 -1 -1\n";
+
+// The header and the first `records` job lines of a file.
+std::string head_of(const std::string& path, std::size_t records) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  std::string line, out;
+  std::size_t n = 0;
+  while (n < records && std::getline(in, line)) {
+    out += line + "\n";
+    if (!line.empty() && line[0] != ';') ++n;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("simulator: SWF: all 18 fields, -1 values and header comments are read") {
+  SwfTrace t = parse_swf(kSmall, "small.swf");
+  REQUIRE(t.records.size() == 3);
+  CHECK(t.header.size() == 4);
+  CHECK(t.header[0] == " Version: 2.2");
+  CHECK(t.max_procs == 128);
+  CHECK(t.max_nodes == 64);
+  CHECK(t.cluster_size() == 128);
+  CHECK(t.records[1].get(kWaitTime) == 12);
+  CHECK(t.records[1].get(kAverageCpuTime) == 10.5);
+  CHECK(t.records[1].get(kRequestedTime) == 4000);
+  CHECK(t.records[2].missing(kAllocatedProcs));
+  CHECK(t.records[2].get(kStatus) == 5);
+  CHECK(t.records[2].get(kPartition) == 1);
+  CHECK(t.records[2].line == 8);
+}
+
+TEST_CASE("simulator: SWF: MaxNodes is the cluster size when MaxProcs is absent") {
+  SwfTrace t = parse_swf("; MaxNodes: 64\n1 0 -1 5 2 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n", "n.swf");
+  CHECK(t.cluster_size() == 64);
+  CHECK_FALSE(parse_swf("1 0 -1 5 2 -1 -1 -1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n", "n.swf").cluster_size());
+}
+
+TEST_CASE("simulator: SWF: import, export and import again gives an equal trace") {
+  SwfTrace a = parse_swf(kSmall, "small.swf");
+  std::string text = format_swf(a);
+  SwfTrace b = parse_swf(text, "exported.swf");
+  CHECK(a == b);
+  CHECK(format_swf(b) == text);
+  SwfRecord r = a.records[0];
+  r.set(kSubmitTime, 0.1);  // fractional values survive too
+  a.records.push_back(r);
+  CHECK(parse_swf(format_swf(a), "x.swf") == a);
+}
+
+TEST_CASE("simulator: SWF: a malformed field names the line, the field and the token") {
+  std::string text = std::string(kSmall) + "4 1600 -1 10 x -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
+  try {
+    parse_swf(text, "bad.swf");
+    FAIL("no error");
+  } catch (const hetperf::InputError& e) {
+    CHECK(std::string(e.what()) == "bad.swf:9: field 5 (allocated processors): expected an integer >= -1, got 'x'");
+  }
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2.5 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 5 (allocated processors): expected an integer >= -1, got '2.5'");
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 -7 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 4 (run time): expected a number >= -1, got '-7'");
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1\n", "f.swf"), "f.swf:1: expected 18 fields, got 6");
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1 7\n", "f.swf"),
+                    "f.swf:1: expected 18 fields, got 19");
+}
+
+TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
+  const std::string dir = "/work/shared/data/swf/";
+  SECTION("NASA iPSC/860") {
+    SwfTrace t = parse_swf(head_of(dir + "NASA-iPSC-1993-3.1-cln.swf", 500), "nasa.swf");
+    CHECK(t.records.size() == 500);
+    CHECK(t.cluster_size() == 128);
+    CHECK(t.records[0].get(kRunTime) == 1451);
+    CHECK(t.records[0].get(kAllocatedProcs) == 128);
+    std::vector<SkippedJob> skipped;
+    auto jobs = jobs_from_swf(t, skipped);
+    CHECK(jobs.size() + skipped.size() == 500);
+    CHECK(jobs[0].processors == 128);
+    CHECK(*jobs[0].run_time_s == 1451);
+    CHECK(parse_swf(format_swf(t), "again.swf") == t);
+  }
+  SECTION("LLNL Atlas, with missing processor counts") {
+    SwfTrace t = parse_swf(head_of(dir + "LLNL-Atlas-2006-2.1-cln.first5000.swf", 500), "atlas.swf");
+    CHECK(t.records.size() == 500);
+    CHECK(t.max_procs == 9216);
+    CHECK(t.max_nodes == 1152);
+    std::vector<SkippedJob> skipped;
+    auto jobs = jobs_from_swf(t, skipped);
+    REQUIRE_FALSE(skipped.empty());
+    CHECK(jobs.size() + skipped.size() == 500);
+    CHECK(skipped[0].reason == "no processor count (fields 5 and 8 are missing)");
+    CHECK(skipped[0].where.rfind("atlas.swf:", 0) == 0);
+    CHECK(parse_swf(format_swf(t), "again.swf") == t);
+  }
+}
