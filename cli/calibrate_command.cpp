@@ -1,7 +1,9 @@
-// `hetperf calibrate`: measurement files in, platform profile out.
+// `hetperf calibrate`: measurement files in, platform profile out (with --report and --plots).
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
+#include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -14,31 +16,95 @@ struct CalibrateArgs {
   std::vector<std::string> files;
   std::string out = "platform.json";
   std::vector<std::string> names;
+  std::vector<std::string> groups;
+  std::string plots;
+  std::string plot_format = "svg";
+  bool report = false;
 };
+
+// "--group fast=a.json,b.json": labels those files (adding them when not listed positionally).
+void apply_groups(const std::vector<std::string>& groups, std::vector<std::string>& files,
+                  std::vector<std::string>& file_groups) {
+  for (const std::string& g : groups) {
+    auto eq = g.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == g.size()) {
+      throw InputError("--group: expected NAME=FILE[,FILE...], got '" + g + "'");
+    }
+    std::string name = g.substr(0, eq), list = g.substr(eq + 1);
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      std::size_t comma = std::min(list.find(',', start), list.size());
+      std::string file = list.substr(start, comma - start);
+      start = comma + 1;
+      if (file.empty()) continue;
+      auto it = std::find(files.begin(), files.end(), file);
+      if (it == files.end()) {
+        files.push_back(file);
+        file_groups.push_back(name);
+      } else {
+        auto& slot = file_groups[static_cast<std::size_t>(it - files.begin())];
+        if (!slot.empty() && slot != name) throw InputError("--group: " + file + " is in groups '" + slot + "' and '" + name + "'");
+        slot = name;
+      }
+    }
+  }
+}
+
+void print_report(const calibrate::Calibration& cal) {
+  std::cout << "fits (" << cal.fits.size() << "):\n";
+  for (const auto& r : cal.fits) {
+    std::cout << "  " << r.summary.brief_report();
+    if (!r.r2_meaningful) std::cout << " (flat regime: R² not a quality measure)";
+    std::cout << "\n";
+  }
+  for (const Computer& c : cal.profile.computers) {
+    if (!c.fits.contains("mips")) continue;
+    const auto& m = c.fits["mips"];
+    const auto& f = c.fits["mflops"];
+    std::cout << "  " << c.name << ": MIPS " << m["value"].get<double>() << " [" << m["ci95"][0].get<double>() << ", "
+              << m["ci95"][1].get<double>() << "], MFLOPS " << f["value"].get<double>() << " [" << f["ci95"][0].get<double>()
+              << ", " << f["ci95"][1].get<double>() << "]\n";
+    for (const char* key : {"disk_read_direct_bytes_per_s", "disk_write_direct_bytes_per_s", "disk_write_buffered_bytes_per_s"}) {
+      const auto& d = c.fits[key];
+      std::cout << "  " << c.name << ": " << key << " " << si(d["value"].get<double>(), "") << " ["
+                << si(d["ci95"][0].get<double>(), "") << ", " << si(d["ci95"][1].get<double>(), "") << "]\n";
+    }
+  }
+}
 
 }  // namespace
 
 void add_calibrate_command(CLI::App& app, const std::string& command_line, Action& action) {
   auto args = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = app.add_subcommand("calibrate", "Turn measurement files (one per machine) into a platform profile: "
-                                                  "the computers' capacities and the network model t = l + s/b.");
-  cmd->add_option("measurements", args->files, "Measurement files written by `hetperf probe`")->required();
+                                                  "the computers' capacities, memory slowdown and kernel models, and the "
+                                                  "network model t = l + s/b per protocol regime, with fit quality.");
+  cmd->add_option("measurements", args->files, "Measurement files written by `hetperf probe`");
   cmd->add_option("-o,--out", args->out, "Platform profile to write (atomically)")->capture_default_str();
   cmd->add_option("--name", args->names,
-                  "Computer names, comma-separated, one per measurement file in order (default: each file's machine)")
+                  "Computer names, comma-separated, one per positional measurement file in order (default: each file's machine)")
       ->delimiter(',');
+  cmd->add_option("--group", args->groups, "Group label for measurement files: NAME=FILE[,FILE...] (repeatable)");
+  cmd->add_option("--plots", args->plots, "Directory for one picture per fit (data, curve, 95% band), drawn by gnuplot");
+  cmd->add_option("--plot-format", args->plot_format, "Picture format: svg or png")->capture_default_str();
+  cmd->add_flag("--report", args->report, "Print a readable summary of every fit");
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       if (!args->names.empty() && args->names.size() != args->files.size()) {
         throw InputError("--name: expected " + std::to_string(args->files.size()) + " names (one per measurement file), got " +
                          std::to_string(args->names.size()));
       }
+      std::vector<std::string> files = args->files, file_groups(files.size());
+      apply_groups(args->groups, files, file_groups);
+      if (files.empty()) throw InputError("calibrate: expected at least one measurement file");
       std::vector<calibrate::CalibrationInput> inputs;
-      for (std::size_t i = 0; i < args->files.size(); ++i) {
-        inputs.push_back(calibrate::load_measurement(args->files[i]));
-        if (!args->names.empty()) inputs.back().name = args->names[i];
+      for (std::size_t i = 0; i < files.size(); ++i) {
+        inputs.push_back(calibrate::load_measurement(files[i]));
+        if (i < args->names.size()) inputs.back().name = args->names[i];
+        inputs.back().group = file_groups[i];
       }
-      Profile p = calibrate::build_profile(inputs, {command_line});
+      calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {command_line});
+      const Profile& p = cal.profile;
       write_json_file(args->out, to_json(p));
       std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
       for (const Computer& c : p.computers) {
@@ -49,7 +115,16 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         std::cout << line;
       }
       std::cout << "network: l = " << si(p.network.latency_s, "s") << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s")
-                << "\n";
+                << ", " << p.network.regimes.size() << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
+      if (args->report) print_report(cal);
+      if (!args->plots.empty()) {
+        calibrate::PlotOptions po;
+        po.directory = args->plots;
+        po.format = args->plot_format;
+        calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
+        if (!pr.skipped_reason.empty()) std::cout << "plots skipped: " << pr.skipped_reason << "\n";
+        else std::cout << "wrote " << pr.written.size() << " plots to " << args->plots << "\n";
+      }
       for (const auto& w : p.warnings) std::cerr << "hetperf calibrate: warning: " << w << "\n";
       std::cout << "wrote " << args->out << "\n";
       return 0;

@@ -1,9 +1,15 @@
-// Builds a platform profile from measurement files.
+// Builds a platform profile from measurement files: one computer per file, the network per pair of hosts.
 #include "hetperf/calibrate/profile_builder.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <set>
 
+#include "hetperf/calibrate/kernel_model_fit.hpp"
+#include "hetperf/calibrate/memory_slowdown_fit.hpp"
+#include "hetperf/calibrate/network_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
@@ -14,38 +20,246 @@ namespace hetperf::calibrate {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kLoMessageBytes = 32;  // the seed's net benchmark message size (seed 001 section 4)
 
-struct LineFit {
-  double intercept = 0, slope = 0, r2 = 0;
-};
-
-// t = l + s/b by least squares weighted with 1/t² (relative errors), so the latency-bound small
-// messages weigh as much as the bandwidth-bound large ones.
-LineFit fit_latency_bandwidth(const std::vector<PingPongPoint>& points) {
-  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (const auto& p : points) {
-    double x = static_cast<double>(p.size_bytes), y = p.one_way_s.mean, w = 1 / (y * y);
-    sw += w, sx += w * x, sy += w * y, sxx += w * x * x, sxy += w * x * y;
-  }
-  LineFit f;
-  double det = sw * sxx - sx * sx;
-  f.slope = (sw * sxy - sx * sy) / det;
-  f.intercept = (sy - f.slope * sx) / sw;
-  double mean = 0;
-  for (const auto& p : points) mean += p.one_way_s.mean;
-  mean /= static_cast<double>(points.size());
-  double ss_res = 0, ss_tot = 0;
-  for (const auto& p : points) {
-    double pred = f.intercept + f.slope * static_cast<double>(p.size_bytes);
-    ss_res += (p.one_way_s.mean - pred) * (p.one_way_s.mean - pred);
-    ss_tot += (p.one_way_s.mean - mean) * (p.one_way_s.mean - mean);
-  }
-  f.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
-  return f;
+std::string fixed(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
 }
 
-nlohmann::json ci(const SampleSummary& s) {
-  return {{"mean", s.mean}, {"ci95", {s.ci95_low, s.ci95_high}}, {"n", s.n}, {"precise", s.precise}};
+// A measured figure: mean with the standard error and 95% interval of the probe's samples.
+nlohmann::json figure(const SampleSummary& s) {
+  double se = s.n > 1 ? s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
+  return {{"value", s.mean}, {"std_error", se}, {"ci95", {s.ci95_low, s.ci95_high}}, {"n", s.n}, {"precise", s.precise}};
+}
+
+// A fit failing on the data of `file` at JSON `path` becomes an error naming both.
+template <class Fit>
+auto fit_at(const std::string& file, const std::string& path, Fit fit) {
+  try {
+    return fit();
+  } catch (const InputError& e) {
+    throw InputError(file + ": " + path + ": " + e.what());
+  }
+}
+
+void check_finite(const std::string& file, const std::string& path, double v) {
+  if (!std::isfinite(v)) throw InputError(file + ": " + path + ": expected a finite number, got NaN or infinity");
+}
+
+struct Builder {
+  const CalibrationOptions& options;
+  Calibration out;
+
+  void record(FitRecord r) {
+    const FitSummary& s = r.summary;
+    if (r.r2_meaningful && s.r2 < options.poor_fit_r2) {
+      out.profile.warnings.push_back("poor fit: " + s.name + ": R² " + fixed(s.r2) + " < " + fixed(options.poor_fit_r2));
+    }
+    if (!s.converged) out.profile.warnings.push_back("fit did not converge: " + s.name + ": " + s.termination);
+    out.fits.push_back(std::move(r));
+  }
+
+  void cpu(const CalibrationInput& in, const CpuMeasurement& cpu, Computer& c) {
+    check_finite(in.file, "$.probes.cpu.mips.mean", cpu.mips.mean);
+    check_finite(in.file, "$.probes.cpu.mflops.mean", cpu.mflops.mean);
+    c.mips = cpu.mips.mean;
+    c.fits["mips"] = figure(cpu.mips);
+    c.fits["mips_method"] = cpu.mips_method;
+    c.fits["mflops"] = figure(cpu.mflops);
+    std::map<std::string, std::vector<const KernelTiming*>> by_kernel;
+    for (const auto& k : cpu.kernels) by_kernel[k.kernel].push_back(&k);
+    for (const auto& [kernel, timings] : by_kernel) {
+      std::vector<double> x, y;
+      std::set<std::uint64_t> rows;
+      std::vector<const KernelTiming*> sorted = timings;
+      std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->block < b->block; });
+      for (const auto* t : sorted) {
+        check_finite(in.file, "$.probes.cpu.kernels (" + kernel + ").time_s.mean", t->time_s.mean);
+        x.push_back(static_cast<double>(t->block));
+        y.push_back(t->time_s.mean);
+        rows.insert(t->rows);
+      }
+      KernelModelFitOptions o{c.name + ": " + kernel + " time per call", kernel, rows.size() == 1 ? *rows.begin() : 0};
+      auto fit = fit_at(in.file, "$.probes.cpu.kernels (" + kernel + ")", [&] { return fit_kernel_model(x, y, o); });
+      if (rows.size() > 1) {
+        out.profile.warnings.push_back(c.name + ": " + kernel +
+                                       " timings use different panel heights (rows); the model in r alone mixes them");
+      }
+      c.kernels.push_back(fit.model);
+      c.fits["kernels"][kernel] = to_json(fit.fit);
+      record({fit.fit, x, y, "block size r", kernel + " time per call (s)", true, true});
+    }
+    if (cpu.integration_step_s) {
+      check_finite(in.file, "$.probes.cpu.integration_step_s.mean", cpu.integration_step_s->mean);
+      c.integration_step_s = cpu.integration_step_s->mean;
+      c.fits["integration_step_s"] = figure(*cpu.integration_step_s);
+    }
+  }
+
+  void memory(const CalibrationInput& in, const MemoryMeasurement& mem, Computer& c) {
+    std::vector<double> x, y;
+    for (std::size_t i = 0; i < mem.points.size(); ++i) {
+      std::string path = "$.probes.memory.points[" + std::to_string(i) + "]";
+      check_finite(in.file, path + ".occupied_mb", mem.points[i].occupied_mb);
+      check_finite(in.file, path + ".slowdown.mean", mem.points[i].slowdown.mean);
+      x.push_back(mem.points[i].occupied_mb);
+      y.push_back(mem.points[i].slowdown.mean);
+    }
+    MemorySlowdownFitOptions o;
+    o.name = c.name;
+    o.knee_mb = mem.main_memory_mb;
+    auto fit = fit_at(in.file, "$.probes.memory.points", [&] { return fit_memory_slowdown(x, y, o); });
+    if (mem.main_memory_mb) c.main_memory_mb = *mem.main_memory_mb;
+    if (mem.swap_mb > 0) c.virtual_memory_mb = mem.swap_mb;
+    c.slowdown = fit.function();
+    nlohmann::json j = {{"knee_mb", fit.knee_mb},
+                        {"knee_source", fit.knee_source},
+                        {"knee_interval_mb", {fit.knee_low_mb, fit.knee_high_mb}},
+                        {"confinement", mem.confinement},
+                        {"main", to_json(fit.main)}};
+    std::size_t split = 0;
+    while (split < x.size() && x[split] <= fit.knee_mb) ++split;
+    std::vector<double> x_main(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(split)),
+        y_main(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(split));
+    record({fit.main, x_main, y_main, "occupied memory (MB)", "slowdown α (fraction)", false, true});
+    if (fit.swap) {
+      j["swap"] = to_json(*fit.swap);
+      record({*fit.swap, std::vector<double>(x.begin() + static_cast<std::ptrdiff_t>(split), x.end()),
+              std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(split), y.end()), "occupied memory (MB)",
+              "slowdown α (fraction)", false, true});
+    } else {
+      out.profile.warnings.push_back(c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
+    }
+    c.fits["memory_slowdown"] = j;
+  }
+
+  void disk(const CalibrationInput& in, const DiskMeasurement& d, Computer& c) {
+    check_finite(in.file, "$.probes.disk.read_direct_bytes_per_s.mean", d.read_direct_bytes_per_s.mean);
+    check_finite(in.file, "$.probes.disk.write_direct_bytes_per_s.mean", d.write_direct_bytes_per_s.mean);
+    check_finite(in.file, "$.probes.disk.write_buffered_bytes_per_s.mean", d.write_buffered_bytes_per_s.mean);
+    c.disk_read_bytes_per_s = d.read_direct_bytes_per_s.mean;
+    c.disk_write_bytes_per_s = d.write_direct_bytes_per_s.mean;
+    c.fits["disk_read_direct_bytes_per_s"] = figure(d.read_direct_bytes_per_s);
+    c.fits["disk_write_direct_bytes_per_s"] = figure(d.write_direct_bytes_per_s);
+    c.fits["disk_write_buffered_bytes_per_s"] = figure(d.write_buffered_bytes_per_s);
+    c.fits["disk_notes"] = d.notes;
+    if (!d.direct_io) {
+      out.profile.warnings.push_back(c.name + ": disk throughput measured without O_DIRECT" +
+                                     (d.notes.empty() ? std::string() : " (" + d.notes.front() + ")"));
+    }
+  }
+};
+
+// The ping-pong points of one pair of hosts, from every file that measured it.
+struct PairData {
+  std::vector<std::string> hosts;
+  std::map<std::uint64_t, std::vector<double>> times_by_size;
+  std::vector<std::size_t> inputs;
+  const LogGPParameters* loggp = nullptr;  // from the first file of the pair that measured it
+};
+
+std::vector<std::string> pair_hosts(const NetMeasurement& net, const std::string& machine) {
+  std::vector<std::string> h = net.hosts;
+  if (h.empty()) h = {machine};
+  if (h.size() == 1) h.push_back(h.front());
+  h.resize(2);
+  std::sort(h.begin(), h.end());
+  return h;
+}
+
+struct NetworkResult {
+  double latency_s = 0, bandwidth_bytes_per_s = 0;
+  std::vector<MessageRegime> regimes;
+  nlohmann::json fit;
+  NetworkFitSummary summary;
+};
+
+// Fits the per-size means of `times_by_size` and describes the result, including what LogGP
+// parameters a ping-pong determines.
+NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
+                       const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp) {
+  std::vector<double> x, y;
+  for (const auto& [size, times] : times_by_size) {
+    double sum = 0;
+    for (double t : times) sum += t;
+    x.push_back(static_cast<double>(size));
+    y.push_back(sum / static_cast<double>(times.size()));
+  }
+  NetworkFitOptions o;
+  o.name = name;
+  NetworkResult r;
+  r.summary = fit_at(where, "$.probes.net.pingpong", [&] { return fit_network(x, y, o); });
+  const NetworkFitSummary& s = r.summary;
+  double inv_b = s.overall.parameter("seconds_per_byte").value;
+  if (!(inv_b > 0)) {
+    throw InputError(where + ": $.probes.net.pingpong: one-way time does not grow with message size; cannot fit t = l + s/b");
+  }
+  r.latency_s = std::max(0.0, s.overall.parameter("latency_s").value);
+  if (s.overall.parameter("latency_s").value < 0) {
+    b.out.profile.warnings.push_back(name + ": fitted latency is negative (" + fixed(s.overall.parameter("latency_s").value) + " s); set to 0");
+  }
+  r.bandwidth_bytes_per_s = 1 / inv_b;
+  nlohmann::json regimes = nlohmann::json::array();
+  for (const auto& g : s.regimes) {
+    r.regimes.push_back({g.min_size_bytes, g.latency_s, g.seconds_per_byte});
+    bool flat = g.flat || g.fit.parameter("seconds_per_byte").ci95_low <= 0;
+    nlohmann::json j = to_json(g.fit);
+    j["size_range_bytes"] = {g.min_size_bytes, g.max_size_bytes};
+    j["flat"] = g.flat;
+    j["r2_meaningful"] = !flat;
+    regimes.push_back(j);
+    std::vector<double> gx, gy;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (x[i] >= static_cast<double>(g.min_size_bytes) && x[i] <= static_cast<double>(g.max_size_bytes)) {
+        gx.push_back(x[i]), gy.push_back(y[i]);
+      }
+    }
+    b.record({g.fit, gx, gy, "message size (bytes)", "one-way time (s)", true, !flat});
+  }
+  b.record({s.overall, x, y, "message size (bytes)", "one-way time (s)", true, true});
+  const NetworkRegime& last = s.regimes.back();
+  double lo = s.time_s(kLoMessageBytes);
+  if (auto it = times_by_size.find(static_cast<std::uint64_t>(kLoMessageBytes)); it != times_by_size.end()) {
+    lo = y[static_cast<std::size_t>(std::distance(times_by_size.begin(), it))];
+  }
+  r.fit = {{"model", "t = l + s/b per protocol regime, weighted least squares on relative errors (weights 1/t²) "
+                     "over the per-size mean one-way times; breakpoints by dynamic programming"},
+           {"overall", to_json(s.overall)},
+           {"regimes", regimes},
+           {"piecewise_r2", s.piecewise_r2},
+           {"selection", s.selection},
+           {"piecewise_r2_note", "regimes with r2_meaningful false have a slope indistinguishable from 0; their R² "
+                                 "compares noise with noise and raises no warning"}};
+  if (loggp) {
+    // LogGP measured the Netgauge way by the probe; o is the mean of the send and receive overheads.
+    double o = (loggp->send_overhead_s.mean + loggp->receive_overhead_s.mean) / 2;
+    r.fit["loggp"] = {{"source", "measured ($.probes.net.loggp)"},
+                      {"L_s", loggp->latency_s},
+                      {"o_send_s", figure(loggp->send_overhead_s)},
+                      {"o_receive_s", figure(loggp->receive_overhead_s)},
+                      {"o_s", o},
+                      {"g_s", figure(loggp->gap_s)},
+                      {"G_s_per_byte", loggp->gap_per_byte_s},
+                      {"G_s_per_byte_from_fit", last.seconds_per_byte},
+                      {"small_size_bytes", loggp->small_size_bytes},
+                      {"large_size_bytes", loggp->large_size_bytes},
+                      {"lo_s", lo},
+                      {"lo_from_loggp_s", 2 * o + loggp->latency_s}};
+  } else {
+    r.fit["loggp"] = {{"source", "derived from the ping-pong fit"},
+                      {"lo_s", lo},
+                      {"L_plus_2o_s", lo},
+                      {"G_s_per_byte", last.seconds_per_byte},
+                      {"L_s", nullptr},
+                      {"o_s", nullptr},
+                      {"g_s", nullptr},
+                      {"note", "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (seed 001 eq. 7), "
+                               "and the per-byte gap G of the largest-size regime; L, o and g are not separable without "
+                               "the probe's LogGP measurement ($.probes.net.loggp), which this file does not hold"}};
+  }
+  return r;
 }
 
 }  // namespace
@@ -57,6 +271,8 @@ CalibrationInput load_measurement(const std::filesystem::path& path) {
     j = nlohmann::json::parse(bytes);
   } catch (const nlohmann::json::parse_error&) {
     read_json_file(path);  // re-parse through the reader for its line:column message
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path.string() + ": invalid JSON: " + e.what());  // e.g. a number overflowing a double
   }
   CalibrationInput in;
   in.file = path.string();
@@ -65,15 +281,18 @@ CalibrationInput load_measurement(const std::filesystem::path& path) {
   return in;
 }
 
-Profile build_profile(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
+Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
   if (inputs.empty()) throw InputError("calibrate: expected at least one measurement file");
-  Profile p;
+  Builder b{options, {}};
+  Profile& p = b.out.profile;
   p.hetperf_version = kVersion;
   p.command = options.command;
   p.created_utc = utc_now_iso8601();
   std::set<std::string> names;
-  std::vector<LineFit> net_fits;
-  for (const CalibrationInput& in : inputs) {
+  std::map<std::vector<std::string>, PairData> pairs;
+  std::vector<std::optional<double>> measured_lo(inputs.size());
+  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
+    const CalibrationInput& in = inputs[idx];
     const Measurement& m = in.measurement;
     if (!m.cpu) throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
     if (!m.disk) throw InputError(in.file + ": $.probes.disk: missing (a computer needs disk throughputs; run `hetperf probe` with disk)");
@@ -86,63 +305,81 @@ Profile build_profile(const std::vector<CalibrationInput>& inputs, const Calibra
     }
     c.group = in.group;
     c.cores = m.host.cores;
-    c.mips = m.cpu->mips.mean;
     c.main_memory_mb = static_cast<double>(m.host.memory_bytes) / kMiB;
     c.virtual_memory_mb = static_cast<double>(m.host.swap_bytes) / kMiB;
-    if (c.main_memory_mb <= 0) throw InputError(in.file + ": $.host.memory_bytes: expected a positive number");
-    c.disk_read_bytes_per_s = m.disk->read_direct_bytes_per_s.mean;
-    c.disk_write_bytes_per_s = m.disk->write_direct_bytes_per_s.mean;
-    c.fits = {{"mips", ci(m.cpu->mips)},
-              {"mflops", ci(m.cpu->mflops)},
-              {"mips_method", m.cpu->mips_method},
-              {"disk_read_bytes_per_s", ci(m.disk->read_direct_bytes_per_s)},
-              {"disk_write_bytes_per_s", ci(m.disk->write_direct_bytes_per_s)},
-              {"disk_write_buffered_bytes_per_s", ci(m.disk->write_buffered_bytes_per_s)}};
-    if (!m.disk->direct_io) p.warnings.push_back(c.name + ": disk throughput measured without O_DIRECT (" + m.disk->notes.front() + ")");
-    // Memory slowdown is not measured by this probe version: α = 0 and the profile says so.
-    p.warnings.push_back(c.name + ": memory slowdown not measured; α = 0 (no memory slowdown is predicted)");
+    b.cpu(in, *m.cpu, c);
+    if (m.memory) {
+      b.memory(in, *m.memory, c);
+    } else {
+      p.warnings.push_back(c.name + ": memory slowdown not measured; α = 0 (no memory slowdown is predicted)");
+    }
+    if (!(c.main_memory_mb > 0)) throw InputError(in.file + ": $.host.memory_bytes: expected a positive number");
+    b.disk(in, *m.disk, c);
     if (m.net) {
-      const auto& pts = m.net->pingpong;
-      if (pts.size() < 2) {
-        throw InputError(in.file + ": $.probes.net.pingpong: expected at least 2 message sizes to fit t = l + s/b");
+      PairData& pair = pairs[pair_hosts(*m.net, m.machine)];
+      pair.hosts = pair_hosts(*m.net, m.machine);
+      pair.inputs.push_back(idx);
+      if (!pair.loggp && m.net->loggp) pair.loggp = &*m.net->loggp;
+      for (std::size_t i = 0; i < m.net->pingpong.size(); ++i) {
+        const PingPongPoint& pt = m.net->pingpong[i];
+        std::string path = "$.probes.net.pingpong[" + std::to_string(i) + "]";
+        if (pt.size_bytes == 0) throw InputError(in.file + ": " + path + ".size_bytes: expected a positive message size, got 0");
+        check_finite(in.file, path + ".one_way_s.mean", pt.one_way_s.mean);
+        pair.times_by_size[pt.size_bytes].push_back(pt.one_way_s.mean);
+        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = pt.one_way_s.mean;
       }
-      LineFit f = fit_latency_bandwidth(pts);
-      if (!(f.slope > 0)) {
-        throw InputError(in.file + ": $.probes.net.pingpong: one-way time does not grow with message size; cannot fit t = l + s/b");
-      }
-      net_fits.push_back(f);
-      // lo: the seed's "overhead + latency", measured with 32-byte messages (seed 001 Table 1).
-      double lo = f.intercept + 32 * f.slope;
-      for (const auto& pt : pts) {
-        if (pt.size_bytes == 32) lo = pt.one_way_s.mean;
-      }
-      c.overhead_latency_s = std::max(0.0, lo);
-      c.fits["overhead_latency_s"] = {{"message_bytes", 32}, {"value", c.overhead_latency_s}};
     } else {
       p.warnings.push_back(c.name + ": network not measured; lo taken from the network model of the other machines");
     }
-    p.computers.push_back(c);
+    p.computers.push_back(std::move(c));
     p.provenance.push_back({in.file, m.machine, m.host.time_utc, in.sha256});
   }
-  if (net_fits.empty()) {
+  if (pairs.empty()) {
     throw InputError(inputs.front().file + ": $.probes.net: missing in every measurement file (the profile needs a network model)");
   }
-  double l = 0, inv_b = 0, r2_min = 1;
-  for (const auto& f : net_fits) {
-    l += f.intercept, inv_b += f.slope, r2_min = std::min(r2_min, f.r2);
+  std::map<std::uint64_t, std::vector<double>> all_sizes;
+  std::vector<std::optional<double>> pair_lo(inputs.size());
+  for (auto& [key, pair] : pairs) {
+    std::string where = inputs[pair.inputs.front()].file;
+    if (pair.inputs.size() > 1) where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
+    NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp);
+    for (std::size_t idx : pair.inputs) pair_lo[idx] = r.fit["loggp"]["lo_s"].get<double>();
+    for (const auto& [size, times] : pair.times_by_size) {
+      for (double t : times) all_sizes[size].push_back(t);
+    }
+    p.network.pairs.push_back({key, r.latency_s, r.bandwidth_bytes_per_s, r.regimes, r.fit});
   }
-  l /= static_cast<double>(net_fits.size());
-  inv_b /= static_cast<double>(net_fits.size());
-  p.network.latency_s = std::max(0.0, l);
-  p.network.bandwidth_bytes_per_s = 1 / inv_b;
-  p.network.fit = {{"model", "t = l + s/b, weighted least squares (weights 1/t^2) over the ping-pong sizes"},
-                   {"measurement_files", net_fits.size()},
-                   {"r2", r2_min}};
-  if (r2_min < 0.9) p.warnings.push_back("network: fit of t = l + s/b has R^2 " + std::to_string(r2_min) + " < 0.9");
-  for (Computer& c : p.computers) {
-    if (!c.fits.contains("overhead_latency_s")) c.overhead_latency_s = p.network.latency_s + 32 / p.network.bandwidth_bytes_per_s;
+  if (p.network.pairs.size() == 1) {
+    const LinkModel& only = p.network.pairs.front();
+    p.network.latency_s = only.latency_s;
+    p.network.bandwidth_bytes_per_s = only.bandwidth_bytes_per_s;
+    p.network.regimes = only.regimes;
+    p.network.fit = only.fit;
+  } else {
+    NetworkResult r = fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes,
+                             nullptr);
+    p.network.latency_s = r.latency_s;
+    p.network.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
+    p.network.regimes = r.regimes;
+    p.network.fit = r.fit;
   }
-  return p;
+  double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
+  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
+    Computer& c = p.computers[idx];
+    // lo: the seed's "overhead + latency" with 32-byte messages (seed 001 Table 1), measured when the
+    // file holds that size, else read off the pair's fit, else the whole network's.
+    double lo = measured_lo[idx] ? *measured_lo[idx] : pair_lo[idx] ? *pair_lo[idx] : network_lo;
+    const char* source = measured_lo[idx] ? "measured at 32 bytes"
+                         : pair_lo[idx]   ? "fitted network model of this host's pair at 32 bytes"
+                                          : "fitted network model of the other machines at 32 bytes";
+    c.overhead_latency_s = std::max(0.0, lo);
+    c.fits["overhead_latency_s"] = {{"message_bytes", kLoMessageBytes}, {"value", c.overhead_latency_s}, {"source", source}};
+  }
+  return std::move(b.out);
+}
+
+Profile build_profile(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
+  return calibrate_platform(inputs, options).profile;
 }
 
 }  // namespace hetperf::calibrate

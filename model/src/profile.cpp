@@ -1,6 +1,7 @@
 // Platform profile reader and writer.
 #include "hetperf/model/profile.hpp"
 
+#include <cmath>
 #include <set>
 
 #include "hetperf/model/file_io.hpp"
@@ -36,7 +37,36 @@ unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memor
   return s;
 }
 
+nlohmann::json regimes_to_json(const std::vector<MessageRegime>& regimes) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : regimes) {
+    a.push_back({{"min_size_bytes", r.min_size_bytes}, {"latency_s", r.latency_s}, {"seconds_per_byte", r.seconds_per_byte}});
+  }
+  return a;
+}
+
+std::vector<MessageRegime> regimes_from_json(const JsonNode& parent) {
+  std::vector<MessageRegime> regimes;
+  if (auto a = parent.optional("regimes")) {
+    for (const JsonNode& r : a->items()) {
+      r.known_fields({"min_size_bytes", "latency_s", "seconds_per_byte"});
+      regimes.push_back({static_cast<std::uint64_t>(r.integer("min_size_bytes", 0, INT64_MAX)), r.number("latency_s"),
+                         r.number("seconds_per_byte", Range::kNonNegative)});
+      if (regimes.size() > 1 && regimes.back().min_size_bytes <= regimes[regimes.size() - 2].min_size_bytes) {
+        r.field("min_size_bytes").fail("regimes in strictly ascending order of min_size_bytes");
+      }
+    }
+  }
+  return regimes;
+}
+
 }  // namespace
+
+double KernelModel::time_s(double block) const {
+  double t = 0;
+  for (std::size_t k = 0; k < powers.size(); ++k) t += coefficients_s[k] * std::pow(block, powers[k]);
+  return t;
+}
 
 std::optional<std::size_t> Profile::find(const std::string& name) const {
   for (std::size_t i = 0; i < computers.size(); ++i) {
@@ -58,7 +88,18 @@ nlohmann::json to_json(const Profile& p) {
                         {"overhead_latency_s", c.overhead_latency_s}};
     if (!c.group.empty()) j["group"] = c.group;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
+    if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0) {
+      j["communication_cpu"] = {{"per_send", c.cpu_share_per_send}, {"per_receive", c.cpu_share_per_receive}};
+    }
     if (!c.fits.empty()) j["fits"] = c.fits;
+    if (!c.kernels.empty()) {
+      j["kernels"] = nlohmann::json::array();
+      for (const auto& k : c.kernels) {
+        j["kernels"].push_back(
+            {{"kernel", k.kernel}, {"rows", k.rows}, {"powers", k.powers}, {"coefficients_s", k.coefficients_s}});
+      }
+    }
+    if (c.integration_step_s) j["integration_step_s"] = *c.integration_step_s;
     computers.push_back(j);
   }
   nlohmann::json provenance = nlohmann::json::array();
@@ -69,7 +110,17 @@ nlohmann::json to_json(const Profile& p) {
   nlohmann::json network = {{"latency_s", p.network.latency_s},
                             {"bandwidth_bytes_per_s", p.network.bandwidth_bytes_per_s}};
   if (!p.network.fit.empty()) network["fit"] = p.network.fit;
-  return {{"schema", "hetperf.profile/" + std::to_string(kProfileSchemaVersion)},
+  if (!p.network.regimes.empty()) network["regimes"] = regimes_to_json(p.network.regimes);
+  if (!p.network.pairs.empty()) {
+    network["pairs"] = nlohmann::json::array();
+    for (const auto& l : p.network.pairs) {
+      nlohmann::json j = {{"hosts", l.hosts}, {"latency_s", l.latency_s}, {"bandwidth_bytes_per_s", l.bandwidth_bytes_per_s}};
+      if (!l.regimes.empty()) j["regimes"] = regimes_to_json(l.regimes);
+      if (!l.fit.empty()) j["fit"] = l.fit;
+      network["pairs"].push_back(j);
+    }
+  }
+  nlohmann::json root = {{"schema", "hetperf.profile/" + std::to_string(kProfileSchemaVersion)},
           {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
           {"command", p.command},
           {"created_utc", p.created_utc},
@@ -77,6 +128,8 @@ nlohmann::json to_json(const Profile& p) {
           {"network", network},
           {"provenance", provenance},
           {"warnings", p.warnings}};
+  if (!p.description.empty()) root["description"] = p.description;
+  return root;
 }
 
 Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
@@ -86,13 +139,15 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
                      "provenance", "warnings"});
   Profile p;
+  p.description = root.string_or("description", "");
   p.hetperf_version = root.string_or("hetperf_version", "");
   p.command = root.string_or("command", "");
   p.created_utc = root.string_or("created_utc", "");
   std::set<std::string> names;
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
-                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits"});
+                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
+                    "communication_cpu", "kernels", "integration_step_s"});
     Computer computer;
     computer.name = c.string("name");
     if (computer.name.empty()) c.field("name").fail("a non-empty name");
@@ -105,7 +160,31 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
     computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
+    if (auto cc = c.optional("communication_cpu")) {
+      cc->known_fields({"per_send", "per_receive"});
+      computer.cpu_share_per_send = cc->number_or("per_send", 0, Range::kFraction);
+      computer.cpu_share_per_receive = cc->number_or("per_receive", 0, Range::kFraction);
+    }
     if (auto f = c.optional("fits")) computer.fits = f->value();
+    if (auto kernels = c.optional("kernels")) {
+      for (const JsonNode& k : kernels->items()) {
+        k.known_fields({"kernel", "rows", "powers", "coefficients_s"});
+        KernelModel model;
+        model.kernel = k.choice("kernel", {"dgemm", "dtrsm", "dgetrf", "dlaswp"});
+        model.rows = static_cast<std::uint64_t>(k.integer_or("rows", 0, 0, 1 << 30));
+        for (const JsonNode& pw : k.array("powers", 1)) {
+          double v = pw.as_number(Range::kNonNegative);
+          if (v != std::floor(v) || v > 16) pw.fail("an integer power from 0 to 16");
+          model.powers.push_back(static_cast<int>(v));
+        }
+        for (const JsonNode& cf : k.array("coefficients_s", 1)) model.coefficients_s.push_back(cf.as_number());
+        if (model.coefficients_s.size() != model.powers.size()) {
+          k.field("coefficients_s").fail("one coefficient per power (" + std::to_string(model.powers.size()) + ")");
+        }
+        computer.kernels.push_back(std::move(model));
+      }
+    }
+    if (c.has("integration_step_s")) computer.integration_step_s = c.number("integration_step_s", Range::kPositive);
     std::int64_t count = c.integer_or("count", 1, 1, 10'000'000);
     for (std::int64_t k = 1; k <= count; ++k) {
       Computer copy = computer;
@@ -115,10 +194,24 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     }
   }
   JsonNode net = root.object("network");
-  net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit"});
+  net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs"});
   p.network.latency_s = net.number("latency_s", Range::kNonNegative);
   p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
   if (auto f = net.optional("fit")) p.network.fit = f->value();
+  p.network.regimes = regimes_from_json(net);
+  if (auto pairs = net.optional("pairs")) {
+    for (const JsonNode& l : pairs->items()) {
+      l.known_fields({"hosts", "latency_s", "bandwidth_bytes_per_s", "regimes", "fit"});
+      LinkModel link;
+      for (const JsonNode& h : l.array("hosts", 2)) link.hosts.push_back(h.as_string());
+      if (link.hosts.size() != 2) l.field("hosts").fail("two host names");
+      link.latency_s = l.number("latency_s", Range::kNonNegative);
+      link.bandwidth_bytes_per_s = l.number("bandwidth_bytes_per_s", Range::kPositive);
+      link.regimes = regimes_from_json(l);
+      if (auto f = l.optional("fit")) link.fit = f->value();
+      p.network.pairs.push_back(std::move(link));
+    }
+  }
   if (auto prov = root.optional("provenance")) {
     for (const JsonNode& e : prov->items()) {
       e.known_fields({"file", "machine", "measured_utc", "sha256"});

@@ -1,12 +1,14 @@
 // Measurement files in, platform profile out: each measurement file becomes one computer of the
-// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (seed 001 section 2), and the ping-pong points give the
-// network model t = l + s/b (seed 000 section 4).
+// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (seed 001 section 2) with its memory slowdown function
+// (eq. 3, Tables 2, 5, 6) and LU kernel models; the ping-pong points give the network model
+// t = l + s/b (seed 000 section 4) per protocol regime and per pair of hosts.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "hetperf/calibrate/fit_record.hpp"
 #include "hetperf/model/measurement.hpp"
 #include "hetperf/model/profile.hpp"
 
@@ -20,14 +22,24 @@ struct CalibrationInput {
   std::string group;         // optional group label
 };
 
-// Reads, hashes and validates a measurement file.
+// Reads, hashes and validates a measurement file (InputError on an unknown schema or a bad field).
 CalibrationInput load_measurement(const std::filesystem::path& path);
 
 struct CalibrationOptions {
-  std::string command;  // recorded for provenance
+  std::string command;              // recorded for provenance
+  double poor_fit_r2 = 0.9;         // a fit with a lower R² is named in the profile's warnings
 };
 
-// InputError when a measurement lacks what a computer needs (CPU or disk), naming the file and field.
+struct Calibration {
+  Profile profile;
+  std::vector<FitRecord> fits;      // every fit, in the order made (computers, then the network)
+};
+
+// InputError when a measurement lacks what a computer needs (CPU or disk) or holds too few points, NaN,
+// infinity or a non-positive size for a fit, naming the file and the field.
+Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options);
+
+// calibrate_platform(...).profile.
 Profile build_profile(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options);
 
 }  // namespace hetperf::calibrate

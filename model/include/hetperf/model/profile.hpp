@@ -3,6 +3,7 @@
 // function, and the network model t = l + s/b (seed 000 section 4). Produced by `hetperf calibrate`.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -16,6 +17,17 @@ namespace hetperf {
 
 inline constexpr int kProfileSchemaVersion = 1;
 
+// Time of one call of an LU kernel as a function of its block size r, fitted by `hetperf calibrate` on
+// the probe's timings: t(r) = Σ coefficients_s[k] · r^powers[k] (e.g. dgemm: a·r³ + b·r² + c).
+struct KernelModel {
+  std::string kernel;                  // "dgemm", "dtrsm", "dgetrf", "dlaswp"
+  std::uint64_t rows = 0;              // dgetrf panel height the timings used (0: r, a square panel)
+  std::vector<int> powers;             // distinct, >= 0
+  std::vector<double> coefficients_s;  // one per power, seconds / r^power
+
+  double time_s(double block) const;
+};
+
 struct Computer {
   std::string name;
   std::string group;                 // optional label ("fast"), empty when ungrouped
@@ -27,15 +39,40 @@ struct Computer {
   double disk_write_bytes_per_s = 0; // dw
   double overhead_latency_s = 0;     // lo = 2o + l (seed eq. 7), measured with 32-byte messages
   std::optional<unimpp::SlowdownFunction> slowdown;  // absent: memory not measured, α = 0
+  // "communication_cpu" (optional, seed 003 section 4): fraction of the computer's total processing
+  // capacity taken by each concurrent outgoing / incoming transfer, in [0, 1]; default 0 (free).
+  double cpu_share_per_send = 0;
+  double cpu_share_per_receive = 0;
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
+  std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
+  std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)
 
   double alpha(double occupied_mb) const { return slowdown ? slowdown->alpha(occupied_mb) : 0.0; }
+};
+
+// One protocol regime of the message time (eager, rendezvous): t = latency_s + s · seconds_per_byte
+// for sizes s from min_size_bytes up to the next regime's min_size_bytes.
+struct MessageRegime {
+  std::uint64_t min_size_bytes = 0;
+  double latency_s = 0;         // intercept of the regime's line; may be negative beyond the first regime
+  double seconds_per_byte = 0;  // 1/b of the regime (LogGP G), >= 0
+};
+
+// The network between two hosts (equal for loopback), as fitted from that pair's ping-pong.
+struct LinkModel {
+  std::vector<std::string> hosts;       // the two endpoints, sorted
+  double latency_s = 0;                 // l of t = l + s/b over all sizes
+  double bandwidth_bytes_per_s = 0;     // b of t = l + s/b over all sizes
+  std::vector<MessageRegime> regimes;   // may be empty
+  nlohmann::json fit = nlohmann::json::object();
 };
 
 struct NetworkModel {
   double latency_s = 0;                 // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;     // b of t = l + s/b
   nlohmann::json fit = nlohmann::json::object();
+  std::vector<MessageRegime> regimes = {};  // piecewise refinement of t = l + s/b; may be empty
+  std::vector<LinkModel> pairs = {};    // per pair of hosts when measured; may be empty
 };
 
 struct ProvenanceEntry {
@@ -53,6 +90,7 @@ struct Profile {
   NetworkModel network;
   std::vector<ProvenanceEntry> provenance;
   std::vector<std::string> warnings;  // poor fits and missing data, carried to every later stage
+  std::string description = {};       // "description": free text (optional), e.g. a hand-written profile's source and units
 
   // Index of the computer named `name`, or nullopt.
   std::optional<std::size_t> find(const std::string& name) const;

@@ -1,0 +1,41 @@
+// The memory slowdown function α(occupied MB) of seed 001 eq. 3: linear while main memory holds the
+// load (Tables 2, 5, 6: y = a·x + b), exponential once swap is used (y = c·e^(d·x)).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+
+#include "hetperf/calibrate/fit_summary.hpp"
+#include "hetperf/model/unimpp.hpp"
+
+namespace hetperf::calibrate {
+
+struct MemorySlowdownFitOptions {
+  std::string name;                    // prefix of the fits' names, e.g. the computer's name
+  std::optional<double> knee_mb;       // main-memory capacity, MB, > 0; absent: search the breakpoint
+  std::size_t min_segment_points = 3;  // points each side of a searched knee, >= 3
+  bool relative_errors_swap = true;    // exponential fitted on relative errors (timing noise is
+                                       // proportional to the time; the swap region spans decades)
+
+  bool is_valid(std::string* error) const;
+};
+
+struct MemorySlowdownFitSummary {
+  double knee_mb = 0;                 // where the linear part ends
+  std::string knee_source;            // "measured main-memory capacity" or "breakpoint search ..."
+  double knee_low_mb = 0, knee_high_mb = 0;  // searched knee: the two points around it (else = knee)
+  FitSummary main;                    // α = a·x + b for x <= knee, parameters a_per_mb, b
+  std::optional<FitSummary> swap;     // α = c·e^(d·x) for x > knee, parameters c, d_per_mb; absent
+                                      // when fewer than 1 point lies beyond the knee
+  double total_squared_error = 0;     // Σ (α - fit)² over all points, both parts
+
+  unimpp::SlowdownFunction function() const;
+};
+
+// Points ascending in x. Throws InputError (naming the fit) when a part has too few points: the linear
+// part needs 3, the exponential part 3 whenever any point lies beyond the knee.
+MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> occupied_mb, std::span<const double> alpha,
+                                             const MemorySlowdownFitOptions& options);
+
+}  // namespace hetperf::calibrate

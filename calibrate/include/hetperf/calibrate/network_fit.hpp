@@ -1,0 +1,57 @@
+// The message time t(s) = l + s/b (seed 000 section 4) per protocol regime: MPI libraries switch
+// protocol with the message size (eager, then rendezvous), so the ping-pong curve is piecewise linear.
+// The breakpoints are found by exact dynamic programming over the sorted sizes, and their number
+// (0 to max_breakpoints) by the Bayesian information criterion on relative errors.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hetperf/calibrate/fit_summary.hpp"
+
+namespace hetperf::calibrate {
+
+struct NetworkFitOptions {
+  std::string name;                    // prefix of the fits' names, e.g. "network a<->b"
+  int max_breakpoints = 3;             // 0..3: at most max_breakpoints + 1 regimes
+  std::size_t min_segment_points = 3;  // points per regime, >= 3 (a line plus a residual variance)
+  double breakpoint_parameters = 6;    // what one breakpoint costs in the criterion, in parameters
+                                       // (> 0): its position is searched among all sizes, which buys
+                                       // more fit than one free parameter does. Plain BIC (1) split
+                                       // 20% of simulated single-regime curves (30 sizes, 5% noise),
+                                       // 3 split 1.4%, 6 none of 500, while still placing a 40 us
+                                       // protocol jump right in 498 of 500 (docs/calibration.md)
+  double relative_error_floor = 1e-6;  // relative residuals below this are not told apart (keeps the
+                                       // criterion finite on noise-free data), > 0
+
+  bool is_valid(std::string* error) const;
+};
+
+struct NetworkRegime {
+  std::uint64_t min_size_bytes = 0;    // first measured size of the regime
+  std::uint64_t max_size_bytes = 0;    // last measured size of the regime
+  double latency_s = 0;                // l of the regime's line (intercept)
+  double seconds_per_byte = 0;         // 1/b of the regime's line (LogGP's G), >= 0
+  bool flat = false;                   // the fitted slope was negative: refitted as t = l (slope 0)
+  FitSummary fit;                      // parameters latency_s, seconds_per_byte; R² of the regime
+};
+
+struct NetworkFitSummary {
+  std::vector<NetworkRegime> regimes;  // ascending sizes, at least one
+  FitSummary overall;                  // a single line t = l + s/b over every point
+  double piecewise_r2 = 0;             // R² of the piecewise model over every point
+  double bic = 0;                      // of the chosen segmentation
+  std::string selection;               // how the number of regimes was chosen
+
+  // t(s) by the regime whose size range holds s (the first below, the last above).
+  double time_s(double size_bytes) const;
+};
+
+// Sizes ascending and > 0, times > 0 (InputError otherwise, naming the point). Needs at least
+// min_segment_points points.
+NetworkFitSummary fit_network(std::span<const double> size_bytes, std::span<const double> time_s,
+                              const NetworkFitOptions& options);
+
+}  // namespace hetperf::calibrate

@@ -1,0 +1,126 @@
+// Plots through gnuplot: a data file and a script per fit, run as `gnuplot <script>`.
+#include "hetperf/calibrate/fit_plot.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+
+namespace hetperf::calibrate {
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return q + "'";
+}
+
+std::string shell_quoted(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+}  // namespace
+
+bool PlotOptions::is_valid(std::string* error) const {
+  if (format != "svg" && format != "png") {
+    *error = "format: expected \"svg\" or \"png\", got \"" + format + "\"";
+    return false;
+  }
+  if (curve_points < 2) {
+    *error = "curve_points: expected at least 2, got " + std::to_string(curve_points);
+    return false;
+  }
+  if (directory.empty()) {
+    *error = "directory: expected a directory, got an empty path";
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::filesystem::path> find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  if (!path) return std::nullopt;
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    std::filesystem::path candidate = std::filesystem::path(dir) / "gnuplot";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+std::string plot_file_stem(const std::string& fit_name) {
+  std::string stem;
+  for (unsigned char ch : fit_name) {
+    bool keep = std::isalnum(ch) || ch == '-' || ch == '_';
+    if (keep) stem += static_cast<char>(ch);
+    else if (stem.empty() || stem.back() != '_') stem += '_';
+  }
+  while (!stem.empty() && stem.back() == '_') stem.pop_back();
+  return stem.empty() ? "fit" : stem;
+}
+
+PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& options) {
+  std::string error;
+  if (!options.is_valid(&error)) throw InputError("--plots: " + error);
+  PlotResult result;
+  auto gnuplot = find_gnuplot();
+  if (!gnuplot) {
+    result.skipped_reason = "gnuplot not found on PATH (install gnuplot-nox to draw the fits)";
+    return result;
+  }
+  std::filesystem::create_directories(options.directory);
+  std::vector<std::string> used;
+  for (const FitRecord& r : fits) {
+    std::string stem = plot_file_stem(r.summary.name);
+    // Fit names are unique within a calibration; a suffix keeps them apart if a caller repeats one.
+    std::string unique = stem;
+    for (int k = 2; std::find(used.begin(), used.end(), unique) != used.end(); ++k) unique = stem + "-" + std::to_string(k);
+    used.push_back(unique);
+    std::filesystem::path data = options.directory / (unique + ".dat");
+    std::filesystem::path curve = options.directory / (unique + ".curve.dat");
+    std::filesystem::path script = options.directory / (unique + ".gp");
+    std::filesystem::path image = options.directory / (unique + "." + options.format);
+
+    std::ostringstream points, band;
+    points.precision(10), band.precision(10);
+    for (std::size_t i = 0; i < r.x.size(); ++i) points << r.x[i] << ' ' << r.y[i] << '\n';
+    double lo = r.summary.x_min, hi = r.summary.x_max;
+    for (int i = 0; i < options.curve_points; ++i) {
+      double f = static_cast<double>(i) / (options.curve_points - 1);
+      double x = r.log_scale && lo > 0 ? lo * std::pow(hi / lo, f) : lo + (hi - lo) * f;
+      double y = r.summary.predict(x), h = r.summary.band_half_width95(x);
+      band << x << ' ' << y << ' ' << y - h << ' ' << y + h << '\n';
+    }
+    write_file_atomic(data, points.str());
+    write_file_atomic(curve, band.str());
+    std::ostringstream gp;
+    gp << "set terminal " << (options.format == "svg" ? "svg size 800,560 dynamic" : "png size 800,560") << "\n"
+       << "set output " << quoted(image.string()) << "\n"
+       << "set title " << quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")") << " noenhanced\n"
+       << "set xlabel " << quoted(r.x_label) << " noenhanced\nset ylabel " << quoted(r.y_label) << " noenhanced\n"
+       << "set key left top\nset grid\n"
+       << (r.log_scale ? "set logscale xy\n" : "")
+       << "plot " << quoted(curve.string()) << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
+       << "     " << quoted(curve.string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
+       << "     " << quoted(data.string()) << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
+    write_file_atomic(script, gp.str());
+    std::string command = shell_quoted(gnuplot->string()) + " " + shell_quoted(script.string());
+    int rc = std::system(command.c_str());
+    if (rc != 0) throw EnvironmentError("gnuplot failed (exit status " + std::to_string(rc) + ") on " + script.string());
+    result.written.push_back(image);
+  }
+  return result;
+}
+
+}  // namespace hetperf::calibrate

@@ -1,0 +1,104 @@
+// Memory slowdown: linear below the knee, exponential beyond it (seed 001 eq. 3, Tables 2, 5, 6).
+#include "hetperf/calibrate/memory_slowdown_fit.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "fit_input.hpp"
+#include "hetperf/calibrate/exponential_fit.hpp"
+#include "hetperf/calibrate/polynomial_fit.hpp"
+
+namespace hetperf::calibrate {
+namespace {
+
+double squared_error(const FitSummary& f, std::span<const double> x, std::span<const double> y) {
+  double ss = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) ss += (y[i] - f.predict(x[i])) * (y[i] - f.predict(x[i]));
+  return ss;
+}
+
+// Both parts for the points split at index `split` (points [0, split) linear, [split, n) exponential).
+MemorySlowdownFitSummary fit_split(std::span<const double> x, std::span<const double> y, std::size_t split,
+                                   const MemorySlowdownFitOptions& options) {
+  MemorySlowdownFitSummary s;
+  PolynomialFitOptions line;
+  line.name = options.name + ": memory slowdown, main memory (linear)";
+  line.parameter_names = {"b", "a_per_mb"};
+  s.main = fit_polynomial(x.first(split), y.first(split), line);
+  s.total_squared_error = squared_error(s.main, x.first(split), y.first(split));
+  if (split < x.size()) {
+    ExponentialFitOptions ex;
+    ex.name = options.name + ": memory slowdown, swap (exponential)";
+    ex.d_name = "d_per_mb";
+    ex.relative_errors = options.relative_errors_swap;
+    s.swap = fit_exponential(x.subspan(split), y.subspan(split), ex);
+    s.total_squared_error += squared_error(*s.swap, x.subspan(split), y.subspan(split));
+  }
+  return s;
+}
+
+}  // namespace
+
+bool MemorySlowdownFitOptions::is_valid(std::string* error) const {
+  if (knee_mb && !(*knee_mb > 0 && std::isfinite(*knee_mb))) {
+    *error = "knee_mb: expected a positive number, got " + std::to_string(*knee_mb);
+    return false;
+  }
+  if (min_segment_points < 3) {
+    *error = "min_segment_points: expected at least 3, got " + std::to_string(min_segment_points);
+    return false;
+  }
+  return true;
+}
+
+unimpp::SlowdownFunction MemorySlowdownFitSummary::function() const {
+  unimpp::SlowdownFunction f;
+  f.main_memory_mb = knee_mb;
+  f.main = {main.parameter("a_per_mb").value, main.parameter("b").value};
+  if (swap) f.virtual_memory = unimpp::ExponentialSlowdown{swap->parameter("c").value, swap->parameter("d_per_mb").value};
+  return f;
+}
+
+MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> x, std::span<const double> y,
+                                             const MemorySlowdownFitOptions& options) {
+  std::string error;
+  HETPERF_CHECK(options.is_valid(&error), "MemorySlowdownFitOptions: " + error);
+  check_fit_input(options.name + ": memory slowdown", x, y, 3);
+  const std::size_t n = x.size();
+  if (options.knee_mb) {
+    std::size_t split = 0;
+    while (split < n && x[split] <= *options.knee_mb) ++split;
+    if (split < 3) {
+      throw InputError(options.name + ": memory slowdown: expected at least 3 points at or below the knee (" +
+                       std::to_string(*options.knee_mb) + " MB), got " + std::to_string(split));
+    }
+    if (split < n && n - split < 3) {
+      throw InputError(options.name + ": memory slowdown: expected at least 3 points beyond the knee (" +
+                       std::to_string(*options.knee_mb) + " MB) to fit the swap region, got " +
+                       std::to_string(n - split));
+    }
+    MemorySlowdownFitSummary s = fit_split(x, y, split, options);
+    s.knee_mb = s.knee_low_mb = s.knee_high_mb = *options.knee_mb;
+    s.knee_source = "measured main-memory capacity";
+    return s;
+  }
+  // Unknown capacity: the breakpoint that minimises the total squared error of both parts.
+  const std::size_t m = options.min_segment_points;
+  if (n < 2 * m) {
+    throw InputError(options.name + ": memory slowdown: expected at least " + std::to_string(2 * m) +
+                     " points to search the main-memory knee (capacity unknown), got " + std::to_string(n));
+  }
+  std::optional<MemorySlowdownFitSummary> best;
+  std::size_t best_split = 0;
+  for (std::size_t split = m; split + m <= n; ++split) {
+    MemorySlowdownFitSummary s = fit_split(x, y, split, options);
+    if (!best || s.total_squared_error < best->total_squared_error) best = std::move(s), best_split = split;
+  }
+  best->knee_low_mb = x[best_split - 1];
+  best->knee_high_mb = x[best_split];
+  best->knee_mb = (best->knee_low_mb + best->knee_high_mb) / 2;
+  best->knee_source = "breakpoint minimising the total squared error (capacity unknown)";
+  return *best;
+}
+
+}  // namespace hetperf::calibrate

@@ -1,0 +1,170 @@
+// Piecewise t = l + s/b (seed 000 section 4) with up to three protocol breakpoints.
+#include "hetperf/calibrate/network_fit.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "fit_input.hpp"
+#include "hetperf/calibrate/polynomial_fit.hpp"
+
+namespace hetperf::calibrate {
+namespace {
+
+// Relative squared error of the weighted line fit on points [i, j] (closed form, weights 1/t²).
+double segment_cost(std::span<const double> x, std::span<const double> y, std::size_t i, std::size_t j) {
+  // Weighted sums on x scaled to the segment's largest size for conditioning.
+  double scale = x[j] > 0 ? x[j] : 1;
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
+  for (std::size_t k = i; k <= j; ++k) {
+    double w = 1 / (y[k] * y[k]), u = x[k] / scale;
+    sw += w, sx += w * u, sy += w * y[k], sxx += w * u * u, sxy += w * u * y[k], syy += w * y[k] * y[k];
+  }
+  double det = sw * sxx - sx * sx;
+  if (det <= 1e-300) return std::numeric_limits<double>::infinity();
+  double slope = (sw * sxy - sx * sy) / det, intercept = (sy - slope * sx) / sw;
+  double ss = 0;
+  for (std::size_t k = i; k <= j; ++k) {
+    double r = (y[k] - intercept - slope * x[k] / scale) / y[k];
+    ss += r * r;
+  }
+  return ss;
+}
+
+FitSummary line_fit(const std::string& name, std::span<const double> x, std::span<const double> y, bool flat) {
+  PolynomialFitOptions o;
+  o.name = name;
+  o.relative_errors = true;
+  o.powers = flat ? std::vector<int>{0} : std::vector<int>{0, 1};
+  o.parameter_names = flat ? std::vector<std::string>{"latency_s"} : std::vector<std::string>{"latency_s", "seconds_per_byte"};
+  return fit_polynomial(x, y, o);
+}
+
+}  // namespace
+
+bool NetworkFitOptions::is_valid(std::string* error) const {
+  if (max_breakpoints < 0 || max_breakpoints > 3) {
+    *error = "max_breakpoints: expected 0 to 3, got " + std::to_string(max_breakpoints);
+    return false;
+  }
+  if (min_segment_points < 3) {
+    *error = "min_segment_points: expected at least 3, got " + std::to_string(min_segment_points);
+    return false;
+  }
+  if (!(breakpoint_parameters > 0)) {
+    *error = "breakpoint_parameters: expected a positive number, got " + std::to_string(breakpoint_parameters);
+    return false;
+  }
+  if (!(relative_error_floor > 0)) {
+    *error = "relative_error_floor: expected a positive number, got " + std::to_string(relative_error_floor);
+    return false;
+  }
+  return true;
+}
+
+double NetworkFitSummary::time_s(double size_bytes) const {
+  const NetworkRegime* r = &regimes.front();
+  for (const auto& g : regimes) {
+    if (size_bytes >= static_cast<double>(g.min_size_bytes)) r = &g;
+  }
+  return r->latency_s + size_bytes * r->seconds_per_byte;
+}
+
+NetworkFitSummary fit_network(std::span<const double> x, std::span<const double> y, const NetworkFitOptions& options) {
+  std::string error;
+  HETPERF_CHECK(options.is_valid(&error), "NetworkFitOptions: " + error);
+  const std::size_t n = x.size(), m = options.min_segment_points;
+  check_fit_input(options.name, x, y, m);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(x[i] > 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive message size, got " + std::to_string(x[i]));
+    if (!(y[i] > 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive time, got " + std::to_string(y[i]));
+    if (i > 0 && x[i] < x[i - 1]) throw InputError(options.name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
+  }
+  // cost[i][j]: relative squared error of one line over points i..j (j - i + 1 >= m).
+  std::vector<std::vector<double>> cost(n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + m - 1; j < n; ++j) cost[i][j] = segment_cost(x, y, i, j);
+  }
+  // best[k][j]: least cost of covering points 0..j-1 with k segments; from[k][j]: start of the last one.
+  const std::size_t kmax = std::min<std::size_t>(options.max_breakpoints + 1, n / m);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> best(kmax + 1, std::vector<double>(n + 1, inf));
+  std::vector<std::vector<std::size_t>> from(kmax + 1, std::vector<std::size_t>(n + 1, 0));
+  best[0][0] = 0;
+  for (std::size_t k = 1; k <= kmax; ++k) {
+    for (std::size_t j = k * m; j <= n; ++j) {
+      for (std::size_t i = (k - 1) * m; i + m <= j; ++i) {
+        // Equal sizes (pooled files) stay in one regime: a breakpoint lies between distinct sizes.
+        if (i > 0 && x[i] == x[i - 1]) continue;
+        double c = best[k - 1][i] + cost[i][j - 1];
+        if (c < best[k][j]) best[k][j] = c, from[k][j] = i;
+      }
+    }
+  }
+  // BIC on relative errors: a k-regime model has 2k line parameters and k - 1 searched breakpoints.
+  const double nd = static_cast<double>(n), floor_ss = nd * options.relative_error_floor * options.relative_error_floor;
+  auto bic = [&](std::size_t k) {
+    return nd * std::log(std::max(best[k][n], floor_ss) / nd) + (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - 1)) * std::log(nd);
+  };
+  std::size_t chosen = 1;
+  for (std::size_t k = 2; k <= kmax; ++k) {
+    if (std::isfinite(best[k][n]) && bic(k) < bic(chosen)) chosen = k;
+  }
+  // The criterion does not know that the breakpoints were searched, so noise can buy a spurious regime.
+  // A segmentation stands only if each pair of adjacent regimes differs significantly: in at least one
+  // parameter, neither value lies in the other's 95% interval. Otherwise try one regime fewer.
+  auto segment = [&](std::size_t k) {
+    std::vector<std::pair<std::size_t, std::size_t>> ranges(k);
+    for (std::size_t r = k, j = n; r >= 1; --r) ranges[r - 1] = {from[r][j], j}, j = from[r][j];
+    return ranges;
+  };
+  auto distinct = [](const FitSummary& a, const FitSummary& b) {
+    for (std::size_t q = 0; q < 2; ++q) {
+      const FitParameter &pa = a.parameters[q], &pb = b.parameters[q];
+      bool a_in_b = pb.ci95_low <= pa.value && pa.value <= pb.ci95_high;
+      bool b_in_a = pa.ci95_low <= pb.value && pb.value <= pa.ci95_high;
+      if (!a_in_b && !b_in_a) return true;
+    }
+    return false;
+  };
+  std::vector<FitSummary> lines;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (; chosen >= 1; --chosen) {
+    ranges = segment(chosen);
+    lines.clear();
+    for (std::size_t k = 0; k < chosen; ++k) {
+      auto [i, j] = ranges[k];
+      lines.push_back(line_fit(options.name + ": regime " + std::to_string(k + 1) + " of " + std::to_string(chosen) +
+                                   " (t = l + s/b)",
+                               x.subspan(i, j - i), y.subspan(i, j - i), false));
+    }
+    bool all_distinct = true;
+    for (std::size_t k = 0; k + 1 < chosen; ++k) all_distinct = all_distinct && distinct(lines[k], lines[k + 1]);
+    if (all_distinct) break;
+  }
+
+  NetworkFitSummary s;
+  s.bic = bic(chosen);
+  s.selection = std::to_string(chosen) + " regime(s) of up to " + std::to_string(kmax) +
+                " by the Bayesian information criterion on relative errors, adjacent regimes significantly different";
+  for (std::size_t k = 0; k < chosen; ++k) {
+    auto [i, j] = ranges[k];
+    auto xs = x.subspan(i, j - i), ys = y.subspan(i, j - i);
+    NetworkRegime r;
+    r.fit = std::move(lines[k]);
+    if (r.fit.parameter("seconds_per_byte").value < 0) {
+      // A time that falls with size is noise around a flat line: t = l, bandwidth not limiting here.
+      r.fit = line_fit(r.fit.name + ", flat", xs, ys, true);
+      r.flat = true;
+    }
+    r.min_size_bytes = static_cast<std::uint64_t>(xs.front());
+    r.max_size_bytes = static_cast<std::uint64_t>(xs.back());
+    r.latency_s = r.fit.parameter("latency_s").value;
+    r.seconds_per_byte = r.flat ? 0 : r.fit.parameter("seconds_per_byte").value;
+    s.regimes.push_back(std::move(r));
+  }
+  s.overall = line_fit(options.name + ": all sizes (t = l + s/b)", x, y, false);
+  s.piecewise_r2 = r_squared(x, y, [&](double v) { return s.time_s(v); });
+  return s;
+}
+
+}  // namespace hetperf::calibrate

@@ -1,0 +1,126 @@
+// Tests of calibrate/src/memory_slowdown_fit.cpp against the seed's memory slowdown tables.
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "hetperf/calibrate/memory_slowdown_fit.hpp"
+#include "hetperf/model/error.hpp"
+#include "synthetic_measurement.hpp"
+
+using namespace hetperf;
+using namespace hetperf::calibrate;
+using hetperf::testing::SeedSlowdown;
+
+namespace {
+
+// 12 points up to the knee and 12 beyond it, with multiplicative noise.
+void sample(const SeedSlowdown& m, double noise_sd, std::mt19937_64& rng, std::vector<double>& x, std::vector<double>& y) {
+  hetperf::testing::SyntheticOptions o;
+  o.memory = m;
+  hetperf::testing::SyntheticMeasurement gen(o);
+  std::normal_distribution<double> noise(0, noise_sd);
+  x.clear(), y.clear();
+  for (int i = 1; i <= 24; ++i) {
+    double v = i <= 12 ? m.knee_mb * i / 12 : m.knee_mb + m.swap_mb * (i - 12) / 12;
+    x.push_back(v);
+    y.push_back(gen.alpha(v) * (1 + (noise_sd > 0 ? noise(rng) : 0)));
+  }
+}
+
+bool covers(const FitParameter& p, double truth) { return p.ci95_low <= truth && truth <= p.ci95_high; }
+
+struct Named {
+  const char* table;
+  SeedSlowdown m;
+};
+const Named kTables[] = {{"Table 2", hetperf::testing::kTable2},
+                         {"Table 5", hetperf::testing::kTable5},
+                         {"Table 6", hetperf::testing::kTable6}};
+
+}  // namespace
+
+TEST_CASE("calibrate: memory slowdown fit recovers seed Tables 2, 5 and 6 without noise at the measured knee") {
+  std::mt19937_64 rng(3);
+  for (const auto& [table, m] : kTables) {
+    INFO(table);
+    std::vector<double> x, y;
+    sample(m, 0, rng, x, y);
+    MemorySlowdownFitOptions o;
+    o.name = "c";
+    o.knee_mb = m.knee_mb;
+    MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+    CHECK(s.knee_mb == m.knee_mb);
+    CHECK(s.knee_source == "measured main-memory capacity");
+    CHECK(s.main.parameter("a_per_mb").value == Approx(m.a_per_mb).epsilon(1e-9));
+    CHECK(s.main.parameter("b").value == Approx(m.b).margin(1e-12));
+    REQUIRE(s.swap);
+    CHECK(s.swap->parameter("c").value == Approx(m.c).epsilon(1e-7));
+    CHECK(s.swap->parameter("d_per_mb").value == Approx(m.d_per_mb).epsilon(1e-8));
+    unimpp::SlowdownFunction f = s.function();
+    CHECK(f.alpha(m.knee_mb / 2) == Approx(m.a_per_mb * m.knee_mb / 2 + m.b));
+  }
+}
+
+TEST_CASE("calibrate: memory slowdown fit intervals hold the seed tables' parameters under 3 percent noise") {
+  std::mt19937_64 rng(5);
+  for (const auto& [table, m] : kTables) {
+    INFO(table);
+    const int replicates = 200;
+    int a = 0, b = 0, c = 0, d = 0;
+    for (int k = 0; k < replicates; ++k) {
+      std::vector<double> x, y;
+      sample(m, 0.03, rng, x, y);
+      MemorySlowdownFitOptions o;
+      o.knee_mb = m.knee_mb;
+      MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+      a += covers(s.main.parameter("a_per_mb"), m.a_per_mb);
+      b += covers(s.main.parameter("b"), m.b);
+      c += covers(s.swap->parameter("c"), m.c);
+      d += covers(s.swap->parameter("d_per_mb"), m.d_per_mb);
+    }
+    // Nominal 95%. The linear part's noise grows with α (multiplicative), which ordinary least squares
+    // does not model, so allow the coverage to fall to 88%.
+    CHECK(a / double(replicates) >= 0.88);
+    CHECK(b / double(replicates) >= 0.88);
+    CHECK(c / double(replicates) >= 0.88);
+    CHECK(d / double(replicates) >= 0.88);
+  }
+}
+
+TEST_CASE("calibrate: memory slowdown fit finds the knee by least squares when the capacity is unknown") {
+  std::mt19937_64 rng(9);
+  for (const auto& [table, m] : kTables) {
+    INFO(table);
+    std::vector<double> x, y;
+    sample(m, 0.02, rng, x, y);
+    MemorySlowdownFitOptions o;
+    MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+    CHECK_THAT(s.knee_source, Catch::Contains("breakpoint"));
+    // The true knee is the 12th point; the search reports the gap between the 12th and the 13th.
+    CHECK(s.knee_low_mb == Approx(m.knee_mb));
+    CHECK(s.knee_high_mb == Approx(m.knee_mb + m.swap_mb / 12));
+    CHECK(s.swap->parameter("d_per_mb").value == Approx(m.d_per_mb).epsilon(0.1));
+  }
+}
+
+TEST_CASE("calibrate: memory slowdown fit rejects too few points on either side of the knee") {
+  std::vector<double> x = {100, 200, 300, 1100, 1200}, y = {0.1, 0.2, 0.3, 7, 9};
+  MemorySlowdownFitOptions o;
+  o.name = "c9";
+  o.knee_mb = 1024;
+  CHECK_THROWS_WITH(fit_memory_slowdown(x, y, o), Catch::Contains("at least 3 points beyond the knee"));
+  o.knee_mb = 150;
+  CHECK_THROWS_WITH(fit_memory_slowdown(x, y, o), Catch::Contains("at least 3 points at or below the knee"));
+  o.knee_mb.reset();
+  CHECK_THROWS_WITH(fit_memory_slowdown(x, y, o), Catch::Contains("at least 6 points"));
+}
+
+TEST_CASE("calibrate: memory slowdown fit without swap points keeps only the linear part") {
+  std::vector<double> x = {100, 200, 300, 400}, y = {0.11, 0.23, 0.35, 0.47};
+  MemorySlowdownFitOptions o;
+  o.knee_mb = 512;
+  MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+  CHECK_FALSE(s.swap);
+  CHECK_FALSE(s.function().virtual_memory);
+}

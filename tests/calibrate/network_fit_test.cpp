@@ -1,0 +1,147 @@
+// Tests of calibrate/src/network_fit.cpp: t = l + s/b per protocol regime (seed 000 section 4).
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "hetperf/calibrate/network_fit.hpp"
+#include "hetperf/model/error.hpp"
+
+using namespace hetperf;
+using namespace hetperf::calibrate;
+
+namespace {
+
+// Sizes 1 B .. 2^(n-1) B, doubling; regime 2 from `switch_bytes` on (0: one regime). Each point is
+// the mean of `samples` one-way times with multiplicative noise, as the ping-pong probe reports it.
+void sample(int n, double l1, double b1, double switch_bytes, double l2, double b2, double noise_sd, std::uint64_t seed,
+            std::vector<double>& x, std::vector<double>& y, int samples = 10) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0, noise_sd);
+  x.clear(), y.clear();
+  for (int i = 0; i < n; ++i) {
+    double s = std::ldexp(1.0, i);
+    double t = switch_bytes > 0 && s >= switch_bytes ? l2 + s / b2 : l1 + s / b1;
+    double sum = 0;
+    for (int k = 0; k < samples; ++k) sum += t * (1 + (noise_sd > 0 ? noise(rng) : 0));
+    x.push_back(s);
+    y.push_back(sum / samples);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("calibrate: network fit recovers known l and b within 2 percent under 5 percent noise") {
+  // 30 sizes from 1 B to 512 MiB, each the mean of 10 samples with 5% noise (1.6% per point); about a
+  // dozen points pin each of l and b, so 2% is several standard errors. Checked on ten independent
+  // noise draws, not one chosen draw.
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    INFO("seed " << seed);
+    std::vector<double> x, y;
+    sample(30, 40e-6, 1.1e9, 0, 0, 0, 0.05, seed, x, y);
+    NetworkFitSummary s = fit_network(x, y, {});
+    REQUIRE(s.regimes.size() == 1);
+    CHECK(s.regimes[0].latency_s == Approx(40e-6).epsilon(0.02));
+    CHECK(1 / s.regimes[0].seconds_per_byte == Approx(1.1e9).epsilon(0.02));
+    CHECK(s.overall.parameter("latency_s").ci95_low <= s.overall.parameter("latency_s").value);
+  }
+}
+
+TEST_CASE("calibrate: network fit finds one regime in noise-free single-protocol data") {
+  std::vector<double> x, y;
+  sample(20, 5e-6, 1e10, 0, 0, 0, 0, 1, x, y);
+  NetworkFitSummary s = fit_network(x, y, {});
+  REQUIRE(s.regimes.size() == 1);
+  CHECK(s.regimes[0].latency_s == Approx(5e-6).epsilon(1e-9));
+  CHECK(s.piecewise_r2 == Approx(1.0));
+}
+
+TEST_CASE("calibrate: network fit splits a two-regime curve at the protocol switch") {
+  // Eager up to 32 KiB, rendezvous from 64 KiB with a higher bandwidth and the handshake's extra
+  // latency (a jump of about 40 us at the switch; lines that meet at the switch have no breakpoint to
+  // find), 2% noise per sample.
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    INFO("seed " << seed);
+    std::vector<double> x, y;
+    sample(26, 20e-6, 1e9, 65536, 100e-6, 2.5e9, 0.02, seed, x, y);
+    NetworkFitSummary s = fit_network(x, y, {});
+    REQUIRE(s.regimes.size() == 2);
+    CHECK(s.regimes[0].max_size_bytes == 32768);
+    CHECK(s.regimes[1].min_size_bytes == 65536);
+    CHECK(1 / s.regimes[1].seconds_per_byte == Approx(2.5e9).epsilon(0.05));
+    CHECK(s.regimes[1].latency_s == Approx(100e-6).epsilon(0.25));
+    CHECK(s.time_s(1 << 20) == Approx(100e-6 + 1048576 / 2.5e9).epsilon(0.03));
+    CHECK(s.piecewise_r2 > 0.99);
+  }
+}
+
+TEST_CASE("calibrate: network fit finds three breakpoints in a four-regime curve") {
+  std::vector<double> x, y;
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> noise(0, 0.01);
+  // Four lines, each over 8 doubling sizes, each with a clearly different latency and bandwidth.
+  const double l[] = {2e-6, 30e-6, 200e-6, 2e-3}, b[] = {2e8, 1e9, 3e9, 8e9};
+  for (int i = 0; i < 32; ++i) {
+    double s = std::ldexp(1.0, i);
+    int k = i / 8;
+    x.push_back(s), y.push_back((l[k] + s / b[k]) * (1 + noise(rng)));
+  }
+  NetworkFitSummary s = fit_network(x, y, {});
+  REQUIRE(s.regimes.size() == 4);
+  CHECK(s.regimes[1].min_size_bytes == 256);
+  CHECK(s.regimes[2].min_size_bytes == 65536);
+  CHECK(s.regimes[3].min_size_bytes == 16777216);
+}
+
+TEST_CASE("calibrate: network fit refits a regime whose time falls with size as flat") {
+  std::vector<double> x = {1, 2, 4, 8, 16, 32}, y = {10.3e-6, 10.1e-6, 10.2e-6, 10.0e-6, 10.1e-6, 9.9e-6};
+  NetworkFitOptions o;
+  o.max_breakpoints = 0;
+  NetworkFitSummary s = fit_network(x, y, o);
+  REQUIRE(s.regimes.size() == 1);
+  CHECK(s.regimes[0].flat);
+  CHECK(s.regimes[0].seconds_per_byte == 0);
+  CHECK(s.regimes[0].latency_s == Approx(10.1e-6).epsilon(0.01));
+}
+
+TEST_CASE("calibrate: network fit rejects non-positive sizes and times, and too few points") {
+  std::vector<double> x = {0, 2, 4}, y = {1e-5, 1e-5, 1e-5};
+  NetworkFitOptions o;
+  o.name = "net";
+  CHECK_THROWS_WITH(fit_network(x, y, o), Catch::Contains("point 0: expected a positive message size"));
+  std::vector<double> x2 = {1, 2}, y2 = {1e-5, 1e-5};
+  CHECK_THROWS_WITH(fit_network(x2, y2, o), Catch::Contains("expected at least 3 points"));
+  std::vector<double> x3 = {1, 2, 4}, y3 = {1e-5, -1e-5, 1e-5};
+  CHECK_THROWS_WITH(fit_network(x3, y3, o), Catch::Contains("point 1: expected a positive time"));
+  o.max_breakpoints = 4;
+  std::string error;
+  CHECK_FALSE(o.is_valid(&error));
+  CHECK_THAT(error, Catch::Contains("max_breakpoints"));
+}
+
+TEST_CASE("calibrate: network fit neither invents nor misses protocol switches over many simulated curves") {
+  // The experiment behind the default breakpoint_parameters (docs/calibration.md): single-regime curves
+  // with 5% noise must stay whole, two-regime curves with a 40 us jump at 64 KiB must split at the switch.
+  int false_splits = 0, wrong_splits = 0;
+  for (std::uint64_t seed = 100; seed < 300; ++seed) {
+    std::vector<double> x, y;
+    sample(30, 40e-6, 1.1e9, 0, 0, 0, 0.05, seed, x, y);
+    false_splits += fit_network(x, y, {}).regimes.size() != 1;
+    sample(26, 20e-6, 1e9, 65536, 100e-6, 2.5e9, 0.02, seed, x, y);
+    NetworkFitSummary s = fit_network(x, y, {});
+    wrong_splits += s.regimes.size() != 2 || s.regimes[1].min_size_bytes != 65536;
+  }
+  CHECK(false_splits <= 2);
+  CHECK(wrong_splits <= 2);
+  // Plain BIC (a breakpoint costs one parameter) does invent switches: the default is not idle.
+  NetworkFitOptions plain;
+  plain.breakpoint_parameters = 1;
+  int plain_splits = 0;
+  for (std::uint64_t seed = 100; seed < 300; ++seed) {
+    std::vector<double> x, y;
+    sample(30, 40e-6, 1.1e9, 0, 0, 0, 0.05, seed, x, y);
+    plain_splits += fit_network(x, y, plain).regimes.size() != 1;
+  }
+  CHECK(plain_splits > 10);
+}

@@ -1,0 +1,229 @@
+// Tests of calibrate/src/profile_builder.cpp: measurement files in, platform profile out.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "synthetic_measurement.hpp"
+
+using namespace hetperf;
+using namespace hetperf::calibrate;
+using hetperf::testing::SyntheticOptions;
+using hetperf::testing::synthetic_measurement;
+
+namespace {
+
+std::filesystem::path temp_dir(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("hetperf-calibrate-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+CalibrationInput input(const SyntheticOptions& o) {
+  CalibrationInput in;
+  in.file = o.machine + ".json";
+  in.measurement = synthetic_measurement(o);
+  return in;
+}
+
+// Writes `j` to dir/name and loads it as a measurement file.
+CalibrationInput load(const std::filesystem::path& dir, const std::string& name, const nlohmann::json& j) {
+  write_json_file(dir / name, j);
+  return load_measurement(dir / name);
+}
+
+}  // namespace
+
+TEST_CASE("calibrate: profile builder turns noise-free seed machines into their sextuple and slowdown functions") {
+  SyntheticOptions c1;
+  c1.machine = "c1";
+  c1.hosts = {"c1", "c1"};
+  SyntheticOptions c3;
+  c3.machine = "c3";
+  c3.hosts = {"c3", "c3"};
+  c3.mips = 927.55;
+  c3.memory = hetperf::testing::kTable5;
+  c3.disk_read_bytes_per_s = 41.34 * 1048576;
+  c3.disk_write_bytes_per_s = 47.64 * 1048576;
+  Calibration cal = calibrate_platform({input(c1), input(c3)}, {"test"});
+  const Profile& p = cal.profile;
+  REQUIRE(p.computers.size() == 2);
+  const Computer& a = p.computers[0];
+  CHECK(a.mips == Approx(1145.86));
+  CHECK(a.main_memory_mb == 1024);
+  CHECK(a.disk_read_bytes_per_s == Approx(76.28 * 1048576));
+  REQUIRE(a.slowdown);
+  CHECK(a.slowdown->main.a_per_mb == Approx(0.0012));
+  REQUIRE(a.slowdown->virtual_memory);
+  CHECK(a.slowdown->virtual_memory->d_per_mb == Approx(0.0039).epsilon(1e-6));
+  const Computer& b = p.computers[1];
+  CHECK(b.main_memory_mb == 256);
+  CHECK(b.virtual_memory_mb == 400);
+  CHECK(b.slowdown->virtual_memory->c == Approx(0.7335).epsilon(1e-6));
+  // lo: the measured 32-byte one-way time (seed 001 Table 1).
+  CHECK(a.overhead_latency_s == Approx(40e-6 + 32 / 1e9));
+  // Kernel models and the integration step.
+  REQUIRE(a.kernels.size() == 2);
+  CHECK(a.kernels[0].kernel == "dgemm");
+  CHECK(a.kernels[0].time_s(100) == Approx(2.5e-10 * 1e6 + 1e-9 * 1e4 + 2e-6).epsilon(1e-6));
+  CHECK(a.kernels[1].kernel == "dlaswp");
+  REQUIRE(a.integration_step_s);
+  CHECK(*a.integration_step_s == Approx(2.5e-8));
+  // Both machines measured loopback on their own host: two pairs, and the network over both.
+  CHECK(p.network.pairs.size() == 2);
+  CHECK(p.network.latency_s == Approx(40e-6).epsilon(1e-6));
+  CHECK(p.network.bandwidth_bytes_per_s == Approx(1e9).epsilon(1e-6));
+  CHECK(p.network.fit["loggp"]["G_s_per_byte"].get<double>() == Approx(1e-9).epsilon(1e-6));
+  CHECK(p.network.fit["loggp"]["o_s"].is_null());
+  CHECK(p.warnings.empty());
+  // Every fit is recorded: per computer 2 kernels + 2 memory parts, per network fit 1 regime + overall.
+  CHECK(cal.fits.size() == 2 * 4 + 3 * 2);
+}
+
+TEST_CASE("calibrate: profile builder fits each pair of hosts and names groups") {
+  SyntheticOptions a;
+  a.machine = "a";
+  a.hosts = {"a", "b"};
+  SyntheticOptions b = a;
+  b.machine = "b";
+  b.hosts = {"b", "a"};
+  b.latency_s = 60e-6;  // the same pair measured twice: pooled per size
+  SyntheticOptions c = a;
+  c.machine = "c";
+  c.hosts = {"c", "a"};
+  c.bandwidth_bytes_per_s = 1e8;
+  std::vector<CalibrationInput> in = {input(a), input(b), input(c)};
+  in[0].group = in[1].group = "fast";
+  Profile p = build_profile(in, {"test"});
+  REQUIRE(p.network.pairs.size() == 2);
+  CHECK(p.network.pairs[0].hosts == std::vector<std::string>{"a", "b"});
+  CHECK(p.network.pairs[0].latency_s == Approx(50e-6).epsilon(0.01));
+  CHECK(p.network.pairs[1].hosts == std::vector<std::string>{"a", "c"});
+  CHECK(p.network.pairs[1].bandwidth_bytes_per_s == Approx(1e8).epsilon(1e-6));
+  CHECK(p.computers[0].group == "fast");
+  CHECK(p.computers[2].group.empty());
+}
+
+TEST_CASE("calibrate: profile builder warns about a poor fit naming it and its R²") {
+  SyntheticOptions o;
+  o.machine = "noisy";
+  o.relative_noise = 0.6;  // swamps the linear memory slowdown
+  o.seed = 2;
+  Profile p = build_profile({input(o)}, {"test"});
+  bool named = false;
+  for (const auto& w : p.warnings) named = named || (w.find("poor fit: noisy: memory slowdown") != std::string::npos && w.find("R² ") != std::string::npos);
+  CHECK(named);
+}
+
+TEST_CASE("calibrate: profile builder finds the knee when the measurement does not know the capacity") {
+  SyntheticOptions o;
+  o.machine = "c4";
+  o.memory = hetperf::testing::kTable6;
+  o.memory_capacity_known = false;
+  o.relative_noise = 0.01;
+  Profile p = build_profile({input(o)}, {"test"});
+  const auto& fit = p.computers[0].fits["memory_slowdown"];
+  CHECK_THAT(fit["knee_source"].get<std::string>(), Catch::Contains("breakpoint"));
+  CHECK(fit["knee_interval_mb"][0].get<double>() == Approx(512));
+}
+
+TEST_CASE("calibrate: profile round-trips through its JSON file") {
+  SyntheticOptions o;
+  o.machine = "c1";
+  o.relative_noise = 0.02;
+  o.rendezvous_bytes = 65536;
+  Profile p = build_profile({input(o)}, {"hetperf calibrate c1.json"});
+  p.description = "round trip";
+  CHECK(p.network.regimes.size() == 2);
+  auto dir = temp_dir("roundtrip");
+  write_json_file(dir / "platform.json", to_json(p));
+  Profile q = read_profile(dir / "platform.json");
+  CHECK(to_json(q) == to_json(p));
+  CHECK(q.description == "round trip");
+  CHECK(q.computers[0].kernels.size() == p.computers[0].kernels.size());
+  CHECK(q.computers[0].kernels[0].coefficients_s == p.computers[0].kernels[0].coefficients_s);
+  CHECK(q.network.regimes.size() == 2);
+  CHECK(q.network.regimes[1].min_size_bytes == 65536);
+  CHECK(q.network.pairs.size() == 1);
+  CHECK(q.computers[0].slowdown->virtual_memory->c == p.computers[0].slowdown->virtual_memory->c);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("calibrate: profile builder errors name the file and the field") {
+  auto dir = temp_dir("errors");
+  SyntheticOptions o;
+  o.machine = "m";
+  nlohmann::json good = to_json(synthetic_measurement(o));
+
+  nlohmann::json schema = good;
+  schema["schema"] = "hetperf.measurement/99";
+  CHECK_THROWS_WITH(load(dir, "schema.json", schema), Catch::Contains("schema.json") && Catch::Contains("schema"));
+
+  nlohmann::json few = good;
+  few["probes"]["net"]["pingpong"] = nlohmann::json::array({good["probes"]["net"]["pingpong"][0], good["probes"]["net"]["pingpong"][1]});
+  CHECK_THROWS_WITH(build_profile({load(dir, "few.json", few)}, {}),
+                    Catch::Contains("few.json: $.probes.net.pingpong") && Catch::Contains("at least 3 points"));
+
+  nlohmann::json zero = good;
+  zero["probes"]["net"]["pingpong"][0]["size_bytes"] = 0;
+  CHECK_THROWS_WITH(build_profile({load(dir, "zero.json", zero)}, {}),
+                    Catch::Contains("zero.json: $.probes.net.pingpong[0].size_bytes: expected a positive message size"));
+
+  nlohmann::json mem = good;
+  mem["probes"]["memory"]["points"] = nlohmann::json::array({good["probes"]["memory"]["points"][0], good["probes"]["memory"]["points"][1]});
+  CHECK_THROWS_WITH(build_profile({load(dir, "mem.json", mem)}, {}),
+                    Catch::Contains("mem.json: $.probes.memory.points") && Catch::Contains("at least 3 points"));
+
+  nlohmann::json kernels = good;
+  kernels["probes"]["cpu"]["kernels"] = nlohmann::json::array({good["probes"]["cpu"]["kernels"][0], good["probes"]["cpu"]["kernels"][2]});
+  CHECK_THROWS_WITH(build_profile({load(dir, "kernels.json", kernels)}, {}),
+                    Catch::Contains("kernels.json: $.probes.cpu.kernels (dgemm)") && Catch::Contains("at least 4 points"));
+
+  // A number too large for a double is refused when the file is read, naming the file.
+  std::string text = good.dump();
+  auto at = text.find("\"mips\":{");
+  REQUIRE(at != std::string::npos);
+  auto mean = text.find("\"mean\":", at);
+  text.insert(mean + 7, "1e999");
+  text.erase(mean + 7 + 5, text.find_first_of(",}", mean + 7 + 5) - (mean + 7 + 5));
+  {
+    std::ofstream f(dir / "overflow.json");
+    f << text;
+  }
+  CHECK_THROWS_WITH(load_measurement(dir / "overflow.json"), Catch::Contains("overflow.json") && Catch::Contains("1e999"));
+  // NaN handed over in memory (not through JSON) is refused naming the field.
+  CalibrationInput nan = input(o);
+  nan.measurement.memory->points[3].slowdown.mean = std::nan("");
+  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.memory.points[3].slowdown.mean: expected a finite number"));
+  nan = input(o);
+  nan.measurement.net->pingpong[2].one_way_s.mean = INFINITY;
+  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.net.pingpong[2].one_way_s.mean"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("calibrate: profile builder reports measured LogGP parameters when the probe recorded them") {
+  SyntheticOptions o;
+  o.machine = "g";
+  CalibrationInput in = input(o);
+  LogGPParameters lg;
+  lg.small_size_bytes = 8;
+  lg.large_size_bytes = 1 << 20;
+  lg.send_overhead_s = summarize({2e-6, 2.2e-6, 1.8e-6});
+  lg.receive_overhead_s = summarize({3e-6, 3e-6, 3e-6});
+  lg.gap_s = summarize({4e-6, 4e-6});
+  lg.gap_per_byte_s = 1e-9;
+  lg.latency_s = 35e-6;
+  in.measurement.net->loggp = lg;
+  Profile p = build_profile({in}, {"test"});
+  const auto& j = p.network.fit["loggp"];
+  CHECK_THAT(j["source"].get<std::string>(), Catch::Contains("measured"));
+  CHECK(j["o_s"].get<double>() == Approx(2.5e-6));
+  CHECK(j["lo_from_loggp_s"].get<double>() == Approx(2 * 2.5e-6 + 35e-6));
+  CHECK(j["g_s"]["value"].get<double>() == Approx(4e-6));
+  CHECK(j["G_s_per_byte_from_fit"].get<double>() == Approx(1e-9).epsilon(1e-6));
+}
