@@ -20,17 +20,36 @@ struct PredictArgs {
   std::string policy;
   std::int64_t seed = -1;
   std::size_t rows = 20;
+  std::size_t timeline_points = 100;
+  std::string timeline_csv;
 };
 
 std::string to_csv(const Prediction& p) {
   std::ostringstream os;
   os.precision(17);
-  os << "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s\n";
+  os << "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
+        "migration_s,migrations\n";
   for (const auto& r : p.processes) {
     const auto& b = r.breakdown;
     os << r.name << ',' << r.computer << ',' << r.arrival_s << ',' << r.start_s << ',' << r.finish_s << ','
        << r.response_s << ',' << b.cpu_s << ',' << b.memory_s << ',' << b.disk_s << ',' << b.network_s << ','
-       << b.sleep_s << ',' << b.waiting_s << '\n';
+       << b.sleep_s << ',' << b.waiting_s << ',' << b.migration_s << ','
+       << (r.segments.empty() ? 0 : r.segments.size() - 1) << '\n';
+  }
+  return os.str();
+}
+
+// One row per computer and timeline point: when, how busy, how much memory held.
+std::string timeline_csv(const Prediction& p) {
+  std::ostringstream os;
+  os.precision(17);
+  os << "computer,from_s,to_s,utilisation,memory_mb\n";
+  for (const auto& c : p.computers) {
+    const auto& t = c.timeline;
+    for (std::size_t k = 0; k < t.utilisation.size(); ++k) {
+      os << c.name << ',' << static_cast<double>(k) * t.interval_s << ',' << static_cast<double>(k + 1) * t.interval_s << ','
+         << t.utilisation[k] << ',' << t.memory_mb[k] << '\n';
+    }
   }
   return os.str();
 }
@@ -48,10 +67,21 @@ void print_table(const Prediction& p, std::size_t rows) {
     std::printf("%-16s %-14s %10.4f %10.4f %10.4f %9.4f %9.4f %9.4f %9.4f %9.4f\n", r.name.c_str(), r.computer.c_str(),
                 r.arrival_s, r.finish_s, r.response_s, b.cpu_s, b.memory_s, b.disk_s, b.network_s, b.waiting_s);
   }
+  std::printf("\n%-16s %10s %11s %14s %10s\n", "computer", "processes", "utilisation", "peak_memory_mb", "busy_s");
+  shown = 0;
+  for (const auto& c : p.computers) {
+    if (shown++ == rows) {
+      std::printf("... %zu more computers\n", p.computers.size() - rows);
+      break;
+    }
+    std::printf("%-16s %10zu %11.3f %14.1f %10.4f\n", c.name.c_str(), c.processes, c.utilisation, c.peak_memory_mb, c.busy_s);
+  }
   const auto& s = p.summary;
-  std::printf("\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s\n",
+  std::printf("\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s",
               s.processes, p.placement.c_str(), static_cast<unsigned long long>(p.seed), s.mean_response_s,
               s.median_response_s, s.p95_response_s, s.makespan_s);
+  if (s.migrations > 0) std::printf(", %llu migrations", static_cast<unsigned long long>(s.migrations));
+  std::printf(" (%llu events)\n", static_cast<unsigned long long>(s.events));
 }
 
 }  // namespace
@@ -61,7 +91,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   std::string policies;
   for (const auto& [name, description] : sim::placement_policies()) policies += "\n    " + name + ": " + description;
   CLI::App* cmd = app.add_subcommand("predict", "Simulate a workload on a platform profile (UniMPP model, seed 001 "
-                                                "eq. 2-8) and predict each process's response time.");
+                                                "eq. 2-9) and predict each process's response time.");
   cmd->add_option("-p,--platform", args->platform, "Platform profile written by `hetperf calibrate`")->required();
   cmd->add_option("-w,--workload", args->workload, "Workload file (see docs/formats.md)")->required();
   cmd->add_option("-o,--out", args->out, "Prediction JSON to write (atomically)")->capture_default_str();
@@ -70,7 +100,12 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
                                             "policy.placement, else round_robin):" + policies);
   cmd->add_option("--seed", args->seed, "Random seed, overriding the workload's (default: the workload's seed, else 1)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--rows", args->rows, "Processes shown in the table on stdout")->capture_default_str();
+  cmd->add_option("--rows", args->rows, "Processes (and computers) shown in the tables on stdout")->capture_default_str();
+  cmd->add_option("--timeline-points", args->timeline_points,
+                  "Points of each computer's utilisation and memory timeline in the JSON (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--timeline-csv", args->timeline_csv,
+                  "Also write the computers' timelines as CSV to this file (default: none)");
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       Profile profile = read_profile(args->platform);
@@ -78,17 +113,21 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       sim::SimulationOptions options;
       if (!args->policy.empty()) options.placement = args->policy;
       if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
+      options.timeline_points = args->timeline_points;
       Prediction p = sim::simulate(profile, workload, args->workload, options);
       p.command = command_line;
       p.platform_file = args->platform;
       // Both outputs are rendered before either is written, so an error leaves neither behind.
       std::string json = to_json(p).dump(2) + "\n";
       std::string csv = args->csv.empty() ? std::string() : to_csv(p);
+      std::string timeline = args->timeline_csv.empty() ? std::string() : timeline_csv(p);
       write_file_atomic(args->out, json);
       if (!args->csv.empty()) write_file_atomic(args->csv, csv);
+      if (!args->timeline_csv.empty()) write_file_atomic(args->timeline_csv, timeline);
       print_table(p, args->rows);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
-      std::cout << "wrote " << args->out << (args->csv.empty() ? "" : " and " + args->csv) << "\n";
+      std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
+                << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv) << "\n";
       return 0;
     };
   });

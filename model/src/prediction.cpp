@@ -51,6 +51,12 @@ nlohmann::json to_json(const Prediction& p) {
                            {"network", b.network_s},
                            {"sleep", b.sleep_s},
                            {"waiting", b.waiting_s}}}});
+    if (b.migration_s > 0) processes.back()["breakdown_s"]["migration"] = b.migration_s;
+    if (!r.segments.empty()) {
+      nlohmann::json segments = nlohmann::json::array();
+      for (const auto& g : r.segments) segments.push_back({{"computer", g.computer}, {"from_s", g.from_s}, {"to_s", g.to_s}});
+      processes.back()["segments"] = segments;
+    }
   }
   nlohmann::json computers = nlohmann::json::array();
   for (const auto& c : p.computers) {
@@ -59,6 +65,11 @@ nlohmann::json to_json(const Prediction& p) {
                          {"utilisation", c.utilisation},
                          {"peak_memory_mb", c.peak_memory_mb},
                          {"processes", c.processes}});
+    if (c.timeline.interval_s > 0) {
+      computers.back()["timeline"] = {{"interval_s", c.timeline.interval_s},
+                                      {"utilisation", c.timeline.utilisation},
+                                      {"memory_mb", c.timeline.memory_mb}};
+    }
   }
   const auto& s = p.summary;
   return {{"schema", "hetperf.prediction/" + std::to_string(kPredictionSchemaVersion)},
@@ -75,7 +86,8 @@ nlohmann::json to_json(const Prediction& p) {
             {"median_response_s", s.median_response_s},
             {"p95_response_s", s.p95_response_s},
             {"makespan_s", s.makespan_s},
-            {"events", s.events}}},
+            {"events", s.events},
+            {"migrations", s.migrations}}},
           {"computers", computers},
           {"processes", processes}};
 }
@@ -95,7 +107,7 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   p.seed = static_cast<std::uint64_t>(root.integer_or("seed", 0, 0, INT64_MAX));
   p.placement = root.string_or("placement", "");
   for (const JsonNode& r : root.array("processes")) {
-    r.known_fields({"name", "computer", "arrival_s", "start_s", "finish_s", "response_s", "breakdown_s"});
+    r.known_fields({"name", "computer", "arrival_s", "start_s", "finish_s", "response_s", "breakdown_s", "segments"});
     ProcessResult pr;
     pr.name = r.string("name");
     pr.computer = r.string("computer");
@@ -105,26 +117,43 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
     pr.response_s = r.number("response_s", Range::kNonNegative);
     if (pr.finish_s < pr.start_s || pr.start_s < pr.arrival_s) r.field("finish_s").fail("arrival_s <= start_s <= finish_s");
     JsonNode b = r.object("breakdown_s");
-    b.known_fields({"cpu", "memory", "disk", "network", "sleep", "waiting"});
+    b.known_fields({"cpu", "memory", "disk", "network", "sleep", "waiting", "migration"});
     pr.breakdown = {b.number("cpu", Range::kNonNegative),     b.number("memory", Range::kNonNegative),
                     b.number("disk", Range::kNonNegative),    b.number("network", Range::kNonNegative),
-                    b.number("sleep", Range::kNonNegative),   b.number("waiting", Range::kNonNegative)};
+                    b.number("sleep", Range::kNonNegative),   b.number("waiting", Range::kNonNegative),
+                    b.number_or("migration", 0, Range::kNonNegative)};
+    if (auto segments = r.optional("segments")) {
+      for (const JsonNode& g : segments->items()) {
+        g.known_fields({"computer", "from_s", "to_s"});
+        pr.segments.push_back({g.string("computer"), g.number("from_s", Range::kNonNegative), g.number("to_s", Range::kNonNegative)});
+      }
+    }
     p.processes.push_back(pr);
   }
   for (const JsonNode& c : root.array("computers")) {
-    c.known_fields({"name", "busy_s", "utilisation", "peak_memory_mb", "processes"});
+    c.known_fields({"name", "busy_s", "utilisation", "peak_memory_mb", "processes", "timeline"});
     p.computers.push_back({c.string("name"), c.number("busy_s", Range::kNonNegative),
                            c.number("utilisation", Range::kFraction), c.number("peak_memory_mb", Range::kNonNegative),
-                           static_cast<std::size_t>(c.integer("processes", 0, INT64_MAX))});
+                           static_cast<std::size_t>(c.integer("processes", 0, INT64_MAX)), {}});
+    if (auto t = c.optional("timeline")) {
+      t->known_fields({"interval_s", "utilisation", "memory_mb"});
+      ComputerTimeline& tl = p.computers.back().timeline;
+      tl.interval_s = t->number("interval_s", Range::kPositive);
+      for (const JsonNode& u : t->array("utilisation")) tl.utilisation.push_back(u.as_number(Range::kFraction));
+      for (const JsonNode& m : t->array("memory_mb")) tl.memory_mb.push_back(m.as_number(Range::kNonNegative));
+      if (tl.memory_mb.size() != tl.utilisation.size()) t->field("memory_mb").fail("as many points as utilisation");
+    }
   }
   JsonNode s = root.object("summary");
-  s.known_fields({"processes", "mean_response_s", "median_response_s", "p95_response_s", "makespan_s", "events"});
+  s.known_fields({"processes", "mean_response_s", "median_response_s", "p95_response_s", "makespan_s", "events",
+                  "migrations"});
   p.summary.processes = static_cast<std::size_t>(s.integer("processes", 0, INT64_MAX));
   p.summary.mean_response_s = s.number("mean_response_s", Range::kNonNegative);
   p.summary.median_response_s = s.number("median_response_s", Range::kNonNegative);
   p.summary.p95_response_s = s.number("p95_response_s", Range::kNonNegative);
   p.summary.makespan_s = s.number("makespan_s", Range::kNonNegative);
   p.summary.events = static_cast<std::uint64_t>(s.integer_or("events", 0, 0, INT64_MAX));
+  p.summary.migrations = static_cast<std::uint64_t>(s.integer_or("migrations", 0, 0, INT64_MAX));
   return p;
 }
 

@@ -42,9 +42,10 @@ ProcessSpec process_from_json(const JsonNode& n, bool is_template) {
   io_from_json(n, "disk_read", p.disk_read_ops, p.disk_read_bytes);
   io_from_json(n, "disk_write", p.disk_write_ops, p.disk_write_bytes);
   if (auto m = n.optional("messages")) {
-    m->known_fields({"count", "bytes"});
+    m->known_fields({"count", "bytes", "peer"});
     p.messages = distribution_from_json(m->field("count"), Range::kNonNegative);
     p.message_bytes = distribution_from_json(m->field("bytes"), Range::kNonNegative);
+    p.peer = m->string_or("peer", "");
   }
   p.sleep_s = quantity(n, "sleep_s", Range::kNonNegative);
   return p;
@@ -62,6 +63,7 @@ nlohmann::json process_to_json(const ProcessSpec& p, bool is_template) {
   j["disk_read"] = {{"ops", to_json(p.disk_read_ops)}, {"bytes_per_op", to_json(p.disk_read_bytes)}};
   j["disk_write"] = {{"ops", to_json(p.disk_write_ops)}, {"bytes_per_op", to_json(p.disk_write_bytes)}};
   j["messages"] = {{"count", to_json(p.messages)}, {"bytes", to_json(p.message_bytes)}};
+  if (!p.peer.empty()) j["messages"]["peer"] = p.peer;
   j["sleep_s"] = to_json(p.sleep_s);
   return j;
 }
@@ -82,6 +84,12 @@ nlohmann::json to_json(const Workload& w) {
   }
   nlohmann::json policy = {{"placement", w.policy.placement}};
   if (!w.policy.options.empty()) policy["options"] = w.policy.options;
+  if (const auto& lb = w.policy.load_balancer) {
+    policy["load_balancer"] = {{"period_s", lb->period_s},
+                               {"migration_cost_s", lb->migration_cost_s},
+                               {"threshold", lb->threshold},
+                               {"max_migrations", lb->max_migrations}};
+  }
   nlohmann::json j = {{"schema", "hetperf.workload/" + std::to_string(kWorkloadSchemaVersion)},
                       {"name", w.name},
                       {"seed", w.seed},
@@ -105,11 +113,22 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
   w.description = root.string_or("description", "");
   w.seed = static_cast<std::uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
   if (auto policy = root.optional("policy")) {
-    policy->known_fields({"placement", "options"});
+    policy->known_fields({"placement", "options", "load_balancer"});
     w.policy.placement = policy->string_or("placement", w.policy.placement);
     if (auto o = policy->optional("options")) {
       if (!o->is_object()) o->fail("an object of policy options");
       w.policy.options = o->value();
+    }
+    if (auto lb = policy->optional("load_balancer")) {
+      if (!lb->is_object()) lb->fail("an object {\"period_s\": ..., \"migration_cost_s\": ..., \"threshold\": ...}");
+      lb->known_fields({"period_s", "migration_cost_s", "threshold", "max_migrations"});
+      LoadBalancerSpec b;
+      b.period_s = lb->number("period_s", Range::kPositive);
+      b.migration_cost_s = lb->number_or("migration_cost_s", b.migration_cost_s, Range::kNonNegative);
+      b.threshold = lb->number_or("threshold", b.threshold, Range::kPositive);
+      if (b.threshold < 1) lb->field("threshold").fail("a number >= 1 (an imbalance ratio)");
+      b.max_migrations = lb->integer_or("max_migrations", b.max_migrations, 1, kMaxCount);
+      w.policy.load_balancer = b;
     }
   }
   if (auto processes = root.optional("processes")) {

@@ -2,6 +2,7 @@
 #include "hetperf/simulator/placement.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 #include "hetperf/model/error.hpp"
@@ -53,15 +54,53 @@ class Random final : public PlacementPolicy {
   }
 };
 
-// Fewest resident processes per core.
+// Fewest resident processes per core, ties to the first computer. Arrivals come by the million, so
+// the policy keeps a tournament tree over the computers (updated in O(log n) when a computer's resident
+// count changes) and compares resident_i / cores_i by cross-multiplying integers.
 class LeastLoaded final : public PlacementPolicy {
  public:
   std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>& load,
                     const PlacementRequest&, Rng&) override {
-    return argmin(computers.size(), [&](std::size_t i) {
-      return static_cast<double>(load[i].resident) / computers[i].cores;
-    });
+    if (cores_.size() != computers.size()) build(computers, load);
+    return tree_[1];
   }
+
+  void resident_changed(const std::vector<Computer>& computers, const std::vector<ComputerLoad>& load,
+                        std::size_t computer) override {
+    if (cores_.size() != computers.size()) return;  // built at the first placement
+    resident_[computer] = load[computer].resident;
+    for (std::size_t node = (leaves_ + computer) / 2; node >= 1; node /= 2) {
+      tree_[node] = better(tree_[2 * node], tree_[2 * node + 1]);
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+
+  std::uint32_t better(std::uint32_t x, std::uint32_t y) const {
+    if (x == kEmpty) return y;
+    if (y == kEmpty) return x;
+    std::uint64_t lx = resident_[x] * cores_[y], ly = resident_[y] * cores_[x];
+    return ly < lx || (ly == lx && y < x) ? y : x;
+  }
+
+  void build(const std::vector<Computer>& computers, const std::vector<ComputerLoad>& load) {
+    cores_.clear();
+    resident_.clear();
+    for (std::size_t i = 0; i < computers.size(); ++i) {
+      cores_.push_back(static_cast<std::uint64_t>(computers[i].cores));
+      resident_.push_back(load[i].resident);
+    }
+    leaves_ = 1;
+    while (leaves_ < computers.size()) leaves_ *= 2;
+    tree_.assign(2 * leaves_, kEmpty);
+    for (std::size_t i = 0; i < computers.size(); ++i) tree_[leaves_ + i] = static_cast<std::uint32_t>(i);
+    for (std::size_t node = leaves_ - 1; node >= 1; --node) tree_[node] = better(tree_[2 * node], tree_[2 * node + 1]);
+  }
+
+  std::vector<std::uint64_t> cores_, resident_;
+  std::vector<std::uint32_t> tree_;  // tree_[1] is the least loaded computer; leaves from leaves_
+  std::size_t leaves_ = 1;
 };
 
 // Largest processing capacity the new process would get: mips · min(1, cores / (computing + 1)).

@@ -21,6 +21,14 @@ struct ResponseBreakdown {
   double network_s = 0;  // Σ θ (eq. 6, 7) without waiting
   double sleep_s = 0;    // lz
   double waiting_s = 0;  // sharing the processor with other processes, and queueing for disk and network
+  double migration_s = 0;  // in transit between computers (load balancer's migration cost); JSON "migration", default 0
+};
+
+// One stay of a migrated process on a computer (seed 001 eq. 9: SL = Σ_k SL_k over these).
+struct ResidenceSegment {
+  std::string computer;
+  double from_s = 0;  // arrival there (for the first one, the process's arrival)
+  double to_s = 0;    // departure (for the last one, the finish)
 };
 
 struct ProcessResult {
@@ -31,6 +39,14 @@ struct ProcessResult {
   double finish_s = 0;
   double response_s = 0;  // finish - arrival
   ResponseBreakdown breakdown;
+  std::vector<ResidenceSegment> segments;  // JSON "segments", only for migrated processes; empty otherwise
+};
+
+// Per-computer occupation over time, bounded in size: point k covers [k, k+1) · interval_s from time 0.
+struct ComputerTimeline {
+  double interval_s = 0;
+  std::vector<double> utilisation;  // mean fraction of the cores computing, in [0, 1]
+  std::vector<double> memory_mb;    // mean memory held by resident processes
 };
 
 struct ComputerResult {
@@ -39,6 +55,7 @@ struct ComputerResult {
   double utilisation = 0;     // busy_s / makespan, in [0, 1]
   double peak_memory_mb = 0;  // highest occupied memory
   std::size_t processes = 0;  // processes placed here
+  ComputerTimeline timeline;  // JSON "timeline", absent when not recorded
 };
 
 struct PredictionSummary {
@@ -48,6 +65,7 @@ struct PredictionSummary {
   double p95_response_s = 0;
   double makespan_s = 0;      // last finish - first arrival
   std::uint64_t events = 0;   // simulation events processed
+  std::uint64_t migrations = 0;  // processes moved by the load balancer; JSON "migrations", default 0
 };
 
 struct Prediction {

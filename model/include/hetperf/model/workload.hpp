@@ -37,6 +37,10 @@ struct ProcessSpec {
   Distribution disk_write_bytes = Distribution::constant(0);
   Distribution messages = Distribution::constant(0);           // pdf net: messages sent + received ...
   Distribution message_bytes = Distribution::constant(0);      // ... and bytes per message
+  // "messages.peer" (optional): the other end of every message, a computer of the profile or a process
+  // listed once (count 1) in "processes". Empty (default): a party outside the cluster, so only this
+  // process's own link is used.
+  std::string peer;
   Distribution sleep_s = Distribution::constant(0);            // lz
 };
 
@@ -51,9 +55,20 @@ struct ArrivalGenerator {
   std::optional<double> horizon_s;
 };
 
+// "policy.load_balancer" (optional): every period_s, move computing processes from the computer where a
+// process would take longest per MI to the one where it would take least, paying migration_cost_s
+// (seed 001 eq. 9 sums the response time over the computers a migrated process ran on).
+struct LoadBalancerSpec {
+  double period_s = 1;               // time between two balancing rounds, s, > 0
+  double migration_cost_s = 0;       // time a moved process spends in transit (not computing), s, >= 0
+  double threshold = 1.25;           // move only if time per MI at the source > threshold x at the destination, >= 1
+  std::int64_t max_migrations = 1;   // moves per round, >= 1
+};
+
 struct PolicySpec {
   std::string placement = "round_robin";
   nlohmann::json options = nlohmann::json::object();  // policy-specific settings
+  std::optional<LoadBalancerSpec> load_balancer;      // absent: processes stay where they were placed
 };
 
 struct Workload {

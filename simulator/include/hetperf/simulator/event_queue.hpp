@@ -2,8 +2,8 @@
 // run in the order they were scheduled and a run is deterministic. No wall clock anywhere.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 namespace hetperf::sim {
@@ -20,17 +20,24 @@ struct Event {
   std::uint64_t b = 0;
 };
 
+// A binary min-heap on (time, sequence) over a vector the caller may reserve, so a run in steady
+// state schedules and pops without allocating.
 class EventQueue {
  public:
+  void reserve(std::size_t n) { heap_.reserve(n); }
   void schedule(SimTime time, std::uint32_t kind, std::uint32_t a, std::uint64_t b = 0) {
-    heap_.push(Event{time, next_sequence_++, kind, a, b});
+    heap_.push_back(Event{time, next_sequence_++, kind, a, b});
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
   }
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
-  // Removes and returns the earliest event (smallest time, then smallest sequence).
+  // The earliest event (smallest time, then smallest sequence); the queue must not be empty.
+  const Event& top() const { return heap_.front(); }
+  // Removes and returns the earliest event.
   Event pop() {
-    Event e = heap_.top();
-    heap_.pop();
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    Event e = heap_.back();
+    heap_.pop_back();
     return e;
   }
   std::uint64_t scheduled() const { return next_sequence_; }
@@ -41,7 +48,7 @@ class EventQueue {
       return x.time != y.time ? x.time > y.time : x.sequence > y.sequence;
     }
   };
-  std::priority_queue<Event, std::vector<Event>, Later> heap_;
+  std::vector<Event> heap_;
   std::uint64_t next_sequence_ = 0;
 };
 

@@ -33,6 +33,12 @@ class PlacementPolicy {
   // Returns the index of the chosen computer in `computers`. `rng` is the simulation's seeded stream.
   virtual std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>& load,
                             const PlacementRequest& request, Rng& rng) = 0;
+  // Called by the simulation after the number of resident processes on `computer` changed (arrival,
+  // finish, migration), so a policy may keep an index instead of scanning every computer per arrival.
+  virtual void resident_changed(const std::vector<Computer>& computers, const std::vector<ComputerLoad>& load,
+                                std::size_t computer) {
+    (void)computers, (void)load, (void)computer;
+  }
 };
 
 using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const nlohmann::json& options)>;

@@ -1,8 +1,15 @@
 // Event-by-event simulation of UniMPP processes (seed 001 section 2) on the computers of a profile:
-// processor sharing among the processes computing on a computer (over its cores), the memory slowdown
-// α of the memory they occupy (eq. 3), FIFO disk reads and writes with their waiting times (eq. 4-5),
-// messages costing θ + s/b through the computer's network interface, FIFO (eq. 6-7), voluntary delays,
-// and the response time SL (eq. 8) with its breakdown.
+//  - processor sharing among the processes computing on a computer (over its cores), slowed by the
+//    memory slowdown α of the memory resident processes occupy (eq. 2-3);
+//  - FIFO disk reads and writes per computer with their waiting times (eq. 4-5);
+//  - messages costing θ = lo (eq. 6-7) plus s / b, sent over a star network (seed 003 section 4): each
+//    computer has a full-duplex link of bandwidth b to a crossbar that is never a bottleneck, and the
+//    concurrent outgoing (resp. incoming) transfers of a computer share its link equally; transfers
+//    take a share of the computer's processing capacity (profile "communication_cpu");
+//  - voluntary delays lz, the response time SL (eq. 8) and its breakdown;
+//  - an optional periodic load balancer that migrates computing processes, paying a migration cost,
+//    with the response time of a migrated process the sum over the computers it ran on (eq. 9).
+// See docs/simulator.md for the process life cycle and every modelling choice.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +25,14 @@ namespace hetperf::sim {
 struct SimulationOptions {
   std::optional<std::string> placement;  // overrides the workload's policy
   std::optional<std::uint64_t> seed;     // overrides the workload's seed
+  // Points of each computer's utilisation / memory timeline; 0 records none. The interval starts at
+  // 2^-20 s and doubles whenever the run outgrows the points, so the timeline always covers the run.
+  std::size_t timeline_points = 100;
 };
 
 // Runs the workload to completion. InputError (naming the workload file and JSON path) for a process
-// pinned to an unknown computer or larger than every computer's main plus virtual memory.
+// pinned to an unknown computer, a message peer that names neither a computer nor a single process,
+// an unknown placement policy, or a process larger than every computer's main plus virtual memory.
 Prediction simulate(const Profile& profile, const Workload& workload, const std::string& workload_file,
                     const SimulationOptions& options = {});
 
