@@ -1,10 +1,12 @@
-// `hetperf probe`: measure this machine and write its measurement file.
+// `hetperf probe`: measure this machine and write its measurement file; or serve the TCP ping-pong.
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/probe_suite.hpp"
 #include "output.hpp"
 
@@ -19,62 +21,124 @@ struct ProbeArgs {
   std::string dir = ".";
   std::uint64_t disk_size = 0;
   std::uint64_t disk_buffer = 1 << 20;
+  std::vector<std::uint64_t> disk_sweep;
   double precision = 0.02;
   std::size_t min_samples = 10;
   double time_cap = 0;
   std::string hosts;
   std::string mpiexec = "mpiexec";
   std::vector<std::uint64_t> sizes;
+  bool no_loggp = false;
+  int threads = 1;
+  std::vector<std::uint64_t> blocks;
+  double memory_limit = 0;
+  double swap = -1;
+  bool no_confine = false;
+  std::uint16_t serve = 0;
+  std::string bind = "0.0.0.0";
+  bool once = false;
+  std::string connect;
 };
 
-void print_summary(const Measurement& m, const std::string& out) {
+void print_summary(const Measurement& m, const std::string& out, std::ostream& os) {
   auto figure = [](const SampleSummary& s, const char* unit, double scale = 1) {
-    std::ostringstream os;
-    os << si(s.mean * scale, unit) << "  (95% CI " << si(s.ci95_low * scale, "") << ".." << si(s.ci95_high * scale, "")
-       << ", n=" << s.n << (s.precise ? "" : ", imprecise: time cap hit") << ")";
-    return os.str();
+    std::ostringstream o;
+    o << si(s.mean * scale, unit) << "  (95% CI " << si(s.ci95_low * scale, "") << ".." << si(s.ci95_high * scale, "")
+      << ", n=" << s.n << (s.precise ? "" : ", imprecise: time cap hit") << ")";
+    return o.str();
   };
-  std::cout << "machine " << m.machine << " (" << m.host.cpu_model << ", " << m.host.cores << " cores)\n";
+  os << "machine " << m.machine << " (" << m.host.cpu_model << ", " << m.host.cores << " cores)"
+     << (m.complete ? "" : "  INCOMPLETE: interrupted") << "\n";
   if (m.cpu) {
-    std::cout << "  cpu     MIPS        " << figure(m.cpu->mips, "") << "\n"
-              << "          MFLOPS      " << figure(m.cpu->mflops, "") << "\n"
-              << "          MIPS method " << m.cpu->mips_method << "\n";
+    os << "  cpu     MIPS        " << figure(m.cpu->mips, "") << "\n"
+       << "          MFLOPS      " << figure(m.cpu->mflops, "") << "\n"
+       << "          MIPS method " << m.cpu->mips_method << "\n";
+    for (const auto& k : m.cpu->kernels) {
+      os << "          " << k.kernel << " r=" << k.block << "  " << figure(k.time_s, "s") << "\n";
+    }
+    if (m.cpu->integration_step_s) os << "          trapezium step " << figure(*m.cpu->integration_step_s, "s") << "\n";
+  }
+  if (m.memory) {
+    os << "  memory  " << m.memory->confinement << ", swap " << m.memory->swap_mb << " MB"
+       << (m.memory->swap_measured ? "" : " (swap region not measured)") << "\n";
+    for (const auto& p : m.memory->points) {
+      os << "          " << si(p.occupied_mb, "MB") << " occupied: slowdown " << figure(p.slowdown, "") << "\n";
+    }
+    if (m.memory->knee_mb) os << "          knee at " << si(*m.memory->knee_mb, "MB") << "\n";
+    for (const auto& n : m.memory->notes) os << "          note: " << n << "\n";
   }
   if (m.disk) {
-    std::cout << "  disk    write       " << figure(m.disk->write_buffered_bytes_per_s, "B/s") << " buffered+fdatasync\n"
-              << "          write       " << figure(m.disk->write_direct_bytes_per_s, "B/s")
-              << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n")
-              << "          read        " << figure(m.disk->read_direct_bytes_per_s, "B/s")
-              << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n");
-  }
-  if (m.net) {
-    for (const auto& p : m.net->pingpong) {
-      std::cout << "  net     " << std::to_string(p.size_bytes) << " B one-way: " << figure(p.one_way_s, "s") << "\n";
+    os << "  disk    write       " << figure(m.disk->write_buffered_bytes_per_s, "B/s") << " buffered+fdatasync\n"
+       << "          write       " << figure(m.disk->write_direct_bytes_per_s, "B/s")
+       << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n")
+       << "          read        " << figure(m.disk->read_direct_bytes_per_s, "B/s")
+       << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n");
+    for (const auto& p : m.disk->buffer_sweep) {
+      os << "          buffer " << si(static_cast<double>(p.buffer_bytes), "B") << ": write "
+         << si(p.write_bytes_per_s.mean, "B/s") << ", read " << si(p.read_bytes_per_s.mean, "B/s") << "\n";
     }
   }
-  for (const auto& s : m.skipped) std::cout << "  skipped " << s.probe << ": " << s.reason << "\n";
-  std::cout << "wrote " << out << "\n";
+  if (m.net) {
+    os << "  net     transport " << m.net->transport << "\n";
+    for (const auto& p : m.net->pingpong) {
+      os << "          " << std::to_string(p.size_bytes) << " B one-way: " << figure(p.one_way_s, "s") << "\n";
+    }
+    if (m.net->bandwidth_bytes_per_s) os << "          bandwidth " << si(*m.net->bandwidth_bytes_per_s, "B/s") << "\n";
+    if (const auto& g = m.net->loggp) {
+      os << "          LogGP o_s " << si(g->send_overhead_s.mean, "s") << ", o_r " << si(g->receive_overhead_s.mean, "s")
+         << ", g " << si(g->gap_s.mean, "s") << ", G " << si(g->gap_per_byte_s, "s/B") << ", L "
+         << si(g->latency_s, "s") << "\n";
+    }
+  }
+  for (const auto& s : m.skipped) os << "  skipped " << s.probe << ": " << s.reason << "\n";
+  os << "wrote " << out << "\n";
+}
+
+std::string duration_text(double s) {
+  char b[32];
+  if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else std::snprintf(b, sizeof b, "%.0fs", s);
+  return b;
 }
 
 }  // namespace
 
 void add_probe_command(CLI::App& app, const std::string& command_line, Action& action) {
   auto args = std::make_shared<ProbeArgs>();
-  CLI::App* cmd = app.add_subcommand("probe", "Measure this machine: CPU (MIPS, MFLOPS), disk throughput, MPI latency "
-                                              "and bandwidth. Each figure is repeated until its 95% confidence "
-                                              "interval is narrow enough, then written with its raw samples.");
+  CLI::App* cmd = app.add_subcommand("probe", "Measure this machine: CPU (MIPS, MFLOPS, BLAS/LAPACK kernels), memory "
+                                              "slowdown curve, disk throughput, network latency and bandwidth (MPI "
+                                              "or TCP). Each figure is repeated until its 95% confidence interval is "
+                                              "narrow enough, then written with its raw samples. Ctrl-C writes what "
+                                              "was measured so far, marked incomplete, and exits 130.");
   cmd->add_option("-o,--out", args->out, "Measurement file to write (atomically)")->capture_default_str();
-  cmd->add_flag("--quick", args->quick, "Short run: smaller disk file, shorter time caps (about a minute)");
-  cmd->add_option("--only", args->only, "Probes to run, comma-separated: cpu,disk,net (default: all)")
+  cmd->add_flag("--quick", args->quick, "Short run: few block sizes, small memory experiment, smaller disk file, shorter caps");
+  cmd->add_option("--only", args->only, "Probes to run, comma-separated: cpu,memory,disk,net (default: all)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"cpu", "disk", "net"}));
+      ->check(CLI::IsMember({"cpu", "memory", "disk", "net"}));
   cmd->add_option("--machine", args->machine, "Name of this computer in the profile (default: the hostname)");
-  cmd->add_option("--dir", args->dir, "Directory for the disk probe's scratch file (removed afterwards)")
+  cmd->add_option("--dir", args->dir, "Directory for the disk probe's scratch file and the memory probe's swap file "
+                                      "(removed afterwards)")
       ->capture_default_str();
   cmd->add_option("--disk-size", args->disk_size,
                   "Bytes written and read per disk sample (default: 268435456, or 33554432 with --quick)");
   cmd->add_option("--disk-buffer", args->disk_buffer, "Bytes per read/write call, a multiple of 4096")
       ->capture_default_str();
+  cmd->add_option("--disk-sweep", args->disk_sweep,
+                  "Buffer sizes of the disk sweep, comma-separated multiples of 4096 (default: 4 KiB..16 MiB; 0: none)")
+      ->delimiter(',');
+  cmd->add_option("--threads", args->threads, "OpenBLAS threads for the kernel timings")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--blocks", args->blocks, "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 8192));
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Emulated main memory in MB: the memory cgroup's limit (default: 256, or 128 with --quick)")
+      ->check(CLI::Range(16.0, 1e6));
+  cmd->add_option("--swap", args->swap, "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--no-confine", args->no_confine,
+                "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
   cmd->add_option("--precision", args->precision, "Target 95% CI half-width relative to the mean")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 1.0));
@@ -82,41 +146,85 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->capture_default_str()
       ->check(CLI::Range(2, 1000000));
   cmd->add_option("--time-cap", args->time_cap,
-                  "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1.5-5 with --quick)")
+                  "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1-5 with --quick)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--hosts", args->hosts, "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
   cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
-  cmd->add_option("--sizes", args->sizes, "Ping-pong message sizes in bytes, comma-separated (default: 0,32,1024,32768,1048576)")
+  cmd->add_option("--sizes", args->sizes,
+                  "Ping-pong message sizes in bytes, comma-separated (default: 0 and powers of two to 16 MiB; "
+                  "0,32,1024,32768,1048576 with --quick)")
       ->delimiter(',');
+  cmd->add_flag("--no-loggp", args->no_loggp, "Skip the LogGP parameters of the MPI probe");
+  auto* serve = cmd->add_option("--serve", args->serve, "Serve the TCP ping-pong on PORT for `--connect` clients; "
+                                                        "runs until Ctrl-C (no measurement file)");
+  cmd->add_option("--bind", args->bind, "IPv4 address --serve listens on")->capture_default_str();
+  cmd->add_flag("--once", args->once, "With --serve: exit after the first client's session");
+  cmd->add_option("--connect", args->connect, "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
+                                              "(instead of MPI)")
+      ->excludes(serve);
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
+      const bool verbose = stderr_is_terminal();
+      if (args->serve) {
+        bool finished = probes::serve_tcp(args->serve, args->bind, args->once, [verbose](const std::string& line) {
+          if (verbose) std::cerr << "hetperf probe --serve: " << line << std::endl;
+        });
+        return finished ? 0 : 130;
+      }
       probes::SuiteOptions o = args->quick ? probes::SuiteOptions::quick() : probes::SuiteOptions{};
       if (!args->only.empty()) o.only = {args->only.begin(), args->only.end()};
       o.machine = args->machine;
       o.command = command_line;
       o.disk.directory = args->dir;
+      o.memory.swap_directory = args->dir;
       if (args->disk_size) o.disk.file_size_bytes = args->disk_size;
       o.disk.buffer_bytes = args->disk_buffer;
+      if (args->disk_sweep.size() == 1 && args->disk_sweep[0] == 0) o.disk.sweep_buffers_bytes.clear();
+      else if (!args->disk_sweep.empty()) o.disk.sweep_buffers_bytes = args->disk_sweep;
+      o.cpu.kernel.threads = args->threads;
+      if (!args->blocks.empty()) o.cpu.kernel.blocks = args->blocks;
+      if (args->memory_limit > 0) {
+        o.memory.limit_mb = args->memory_limit;
+        o.memory.swap_mb = args->memory_limit;
+      }
+      if (args->swap >= 0) o.memory.swap_mb = args->swap;
+      o.memory.confine = !args->no_confine;
       o.net.hosts = args->hosts;
       o.net.mpiexec = args->mpiexec;
+      o.net.loggp = !args->no_loggp;
       if (!args->sizes.empty()) o.net.sizes_bytes = args->sizes;
-      for (probes::RepeatOptions* r : {&o.cpu.repeat, &o.disk.repeat, &o.net.repeat}) {
+      if (!args->connect.empty()) {
+        probes::TcpProbeOptions t;
+        probes::parse_host_port(args->connect, "--connect", t);
+        t.sizes_bytes = o.net.sizes_bytes;
+        t.repeat = o.net.repeat;
+        o.tcp = t;
+      }
+      std::vector<probes::RepeatOptions*> all = {&o.cpu.repeat, &o.cpu.kernel.repeat, &o.memory.repeat,
+                                                 &o.disk.repeat, &o.net.repeat};
+      if (o.tcp) all.push_back(&o.tcp->repeat);
+      for (probes::RepeatOptions* r : all) {
         r->target_relative_half_width = args->precision;
         r->min_samples = args->min_samples;
         if (args->time_cap > 0) r->time_cap_s = args->time_cap;
       }
-      bool verbose = stderr_is_terminal();
-      Measurement m = probes::run_probe_suite(o, [verbose](const std::string& line) {
-        if (verbose) std::cerr << "hetperf probe: " << line << std::endl;
+      probes::install_cleanup_handlers();
+      Measurement m = probes::run_probe_suite(o, [verbose](const probes::Progress& p) {
+        if (!verbose) return;
+        std::string left = p.fraction_done > 0.02 && p.fraction_done < 1
+                               ? ", ~" + duration_text(p.elapsed_s * (1 - p.fraction_done) / p.fraction_done) + " left"
+                               : "";
+        std::cerr << "hetperf probe [" << static_cast<int>(std::lround(100 * p.fraction_done)) << "%, "
+                  << duration_text(p.elapsed_s) << left << "] " << p.what << std::endl;
       });
-      if (m.skipped.size() == o.only.size()) {
+      if (m.complete && m.skipped.size() == o.only.size()) {
         std::string why;
         for (const auto& s : m.skipped) why += "\n  " + s.probe + ": " + s.reason;
         throw EnvironmentError("no probe could run; nothing written" + why);
       }
       write_json_file(args->out, to_json(m));
-      print_summary(m, args->out);
-      return 0;
+      print_summary(m, args->out, m.complete ? std::cout : std::cerr);
+      return m.complete ? 0 : 130;
     };
   });
 }

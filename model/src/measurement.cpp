@@ -45,6 +45,9 @@ nlohmann::json to_json(const Measurement& m) {
                         {"confinement", m.memory->confinement},
                         {"points", points},
                         {"notes", m.memory->notes}};
+    if (m.memory->reference_idle_s) probes["memory"]["reference_idle_s"] = to_json(*m.memory->reference_idle_s);
+    if (m.memory->knee_slowdown) probes["memory"]["knee_slowdown"] = *m.memory->knee_slowdown;
+    if (m.memory->knee_mb) probes["memory"]["knee_mb"] = *m.memory->knee_mb;
   }
   if (m.disk) {
     probes["disk"] = {{"settings", m.disk->settings},
@@ -54,6 +57,15 @@ nlohmann::json to_json(const Measurement& m) {
                       {"write_direct_bytes_per_s", to_json(m.disk->write_direct_bytes_per_s)},
                       {"read_direct_bytes_per_s", to_json(m.disk->read_direct_bytes_per_s)},
                       {"notes", m.disk->notes}};
+    if (!m.disk->buffer_sweep.empty()) {
+      nlohmann::json sweep = nlohmann::json::array();
+      for (const auto& p : m.disk->buffer_sweep) {
+        sweep.push_back({{"buffer_bytes", p.buffer_bytes},
+                         {"write_bytes_per_s", to_json(p.write_bytes_per_s)},
+                         {"read_bytes_per_s", to_json(p.read_bytes_per_s)}});
+      }
+      probes["disk"]["buffer_sweep"] = sweep;
+    }
   }
   if (m.net) {
     nlohmann::json points = nlohmann::json::array();
@@ -64,6 +76,16 @@ nlohmann::json to_json(const Measurement& m) {
                      {"transport", m.net->transport},
                      {"hosts", m.net->hosts},
                      {"pingpong", points}};
+    if (m.net->bandwidth_bytes_per_s) probes["net"]["bandwidth_bytes_per_s"] = *m.net->bandwidth_bytes_per_s;
+    if (const auto& g = m.net->loggp) {
+      probes["net"]["loggp"] = {{"small_size_bytes", g->small_size_bytes},
+                                {"large_size_bytes", g->large_size_bytes},
+                                {"send_overhead_s", to_json(g->send_overhead_s)},
+                                {"receive_overhead_s", to_json(g->receive_overhead_s)},
+                                {"gap_s", to_json(g->gap_s)},
+                                {"gap_per_byte_s", g->gap_per_byte_s},
+                                {"latency_s", g->latency_s}};
+    }
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : m.skipped) skipped.push_back({{"probe", s.probe}, {"reason", s.reason}});
@@ -111,7 +133,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     m.cpu = c;
   }
   if (auto mem = probes.optional("memory")) {
-    mem->known_fields({"settings", "main_memory_mb", "swap_mb", "swap_measured", "confinement", "points", "notes"});
+    mem->known_fields({"settings", "main_memory_mb", "swap_mb", "swap_measured", "confinement", "points", "notes",
+                       "reference_idle_s", "knee_slowdown", "knee_mb"});
     MemoryMeasurement mm;
     if (auto s = mem->optional("settings")) mm.settings = s->value();
     if (mem->has("main_memory_mb")) mm.main_memory_mb = mem->number("main_memory_mb", Range::kPositive);
@@ -129,11 +152,14 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     if (auto notes = mem->optional("notes")) {
       for (const auto& n : notes->items()) mm.notes.push_back(n.as_string());
     }
+    if (mem->has("reference_idle_s")) mm.reference_idle_s = summary(*mem, "reference_idle_s", Range::kPositive);
+    if (mem->has("knee_slowdown")) mm.knee_slowdown = mem->number("knee_slowdown", Range::kPositive);
+    if (mem->has("knee_mb")) mm.knee_mb = mem->number("knee_mb", Range::kNonNegative);
     m.memory = mm;
   }
   if (auto disk = probes.optional("disk")) {
     disk->known_fields({"settings", "directory", "direct_io", "write_buffered_bytes_per_s",
-                        "write_direct_bytes_per_s", "read_direct_bytes_per_s", "notes"});
+                        "write_direct_bytes_per_s", "read_direct_bytes_per_s", "notes", "buffer_sweep"});
     DiskMeasurement d;
     if (auto s = disk->optional("settings")) d.settings = s->value();
     d.directory = disk->string_or("directory", "");
@@ -144,10 +170,23 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     if (auto notes = disk->optional("notes")) {
       for (const auto& n : notes->items()) d.notes.push_back(n.as_string());
     }
+    if (auto sweep = disk->optional("buffer_sweep")) {
+      for (const JsonNode& p : sweep->items()) {
+        p.known_fields({"buffer_bytes", "write_bytes_per_s", "read_bytes_per_s"});
+        DiskMeasurement::BufferPoint point;
+        point.buffer_bytes = static_cast<std::uint64_t>(p.integer("buffer_bytes", 1, INT64_MAX));
+        if (!d.buffer_sweep.empty() && point.buffer_bytes <= d.buffer_sweep.back().buffer_bytes) {
+          p.field("buffer_bytes").fail("buffer sizes in strictly ascending order");
+        }
+        point.write_bytes_per_s = summary(p, "write_bytes_per_s", Range::kPositive);
+        point.read_bytes_per_s = summary(p, "read_bytes_per_s", Range::kPositive);
+        d.buffer_sweep.push_back(point);
+      }
+    }
     m.disk = d;
   }
   if (auto net = probes.optional("net")) {
-    net->known_fields({"settings", "transport", "hosts", "pingpong"});
+    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp"});
     NetMeasurement n;
     if (auto s = net->optional("settings")) n.settings = s->value();
     n.transport = net->string_or("transport", "mpi");
@@ -165,6 +204,20 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       previous = point.size_bytes;
       point.one_way_s = summary(p, "one_way_s", Range::kPositive);
       n.pingpong.push_back(point);
+    }
+    if (net->has("bandwidth_bytes_per_s")) n.bandwidth_bytes_per_s = net->number("bandwidth_bytes_per_s", Range::kPositive);
+    if (auto g = net->optional("loggp")) {
+      g->known_fields({"small_size_bytes", "large_size_bytes", "send_overhead_s", "receive_overhead_s", "gap_s",
+                       "gap_per_byte_s", "latency_s"});
+      LogGPParameters p;
+      p.small_size_bytes = static_cast<std::uint64_t>(g->integer("small_size_bytes", 0, INT64_MAX));
+      p.large_size_bytes = static_cast<std::uint64_t>(g->integer("large_size_bytes", 0, INT64_MAX));
+      p.send_overhead_s = summary(*g, "send_overhead_s", Range::kNonNegative);
+      p.receive_overhead_s = summary(*g, "receive_overhead_s", Range::kNonNegative);
+      p.gap_s = summary(*g, "gap_s", Range::kNonNegative);
+      p.gap_per_byte_s = g->number("gap_per_byte_s", Range::kAny);
+      p.latency_s = g->number("latency_s", Range::kNonNegative);
+      n.loggp = p;
     }
     m.net = n;
   }

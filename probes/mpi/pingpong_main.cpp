@@ -1,8 +1,17 @@
 // hetperf-pingpong: MPI ping-pong between ranks 0 and 1 (the seed's "net", over MPICH).
 // Run as `mpiexec -n 2 hetperf-pingpong [--sizes 0,32,1024] [--min-samples 10] [--target 0.02]
-// [--time-cap 5]`; rank 0 prints one JSON object on stdout: the hosts and, per message size, the
-// one-way time (half a round trip) as a sample summary. A sample is the mean over a batch of round
-// trips long enough (>= ~1 ms) for the clock to resolve it.
+// [--time-cap 5] [--loggp LARGE_BYTES]`; rank 0 prints one JSON object on stdout: the hosts and, per
+// message size, the one-way time (half a round trip) as a sample summary. A sample is the mean over a
+// batch of round trips long enough (>= ~1 ms) for the clock to resolve it. With --loggp, also the
+// LogGP parameters measured the Netgauge way (Hoefler, Lichei, Rehm: "Low-Overhead LogGP Parameter
+// Assessment for Modern Interconnection Networks", IPDPS 2007):
+//   o_s  time spent inside MPI_Send of a small message (the receiver is waiting for it);
+//   o_r  time inside MPI_Recv of a small message that arrived while the receiver was busy (it waits
+//        twice the round-trip time before calling MPI_Recv);
+//   g    gap per message, (T(n) - T(1)) / (n - 1) for a train of n back-to-back messages followed by
+//        one acknowledgement (T(1): a single message and its acknowledgement);
+//   G    gap per byte, (g(large) - g(small)) / (large - small);
+//   L    latency, RTT(small) / 2 - o_s - o_r (0 when overheads already account for the whole RTT).
 #include <mpi.h>
 
 #include <cstdio>
@@ -37,6 +46,143 @@ std::vector<std::uint64_t> parse_sizes(const char* text) {
   return sizes;
 }
 
+// Round trips between ranks 0 and 1 (the message goes 0 -> 1 -> 0).
+void round_trips(std::vector<char>& buf, int count, int rank, int n) {
+  const int peer = 1 - rank;
+  for (int k = 0; k < n; ++k) {
+    if (rank == 0) {
+      MPI_Send(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
+    }
+  }
+}
+
+// Repetitions so that a sample lasts about 1 ms, given the duration of one.
+int batch_for(double one_s) { return one_s > 0 ? std::min(100000, std::max(1, static_cast<int>(1e-3 / one_s))) : 1000; }
+
+// Rank 0 applies the stopping rule to `sample`; before each sample it tells rank 1 to run its side
+// of `sample` too (both ranks call the same lambda). Returns the summary on rank 0.
+template <typename F>
+hetperf::SampleSummary coordinated(const hetperf::probes::RepeatOptions& repeat, int rank, F sample) {
+  hetperf::SampleSummary s;
+  int go = 1;
+  if (rank == 0) {
+    s = hetperf::probes::repeat_until_precise(repeat, [&] {
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      return sample();
+    });
+    go = 0;
+    MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else {
+    for (;;) {
+      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (!go) break;
+      sample();
+    }
+  }
+  return s;
+}
+
+void busy_wait(double seconds) {
+  const double until = MPI_Wtime() + seconds;
+  while (MPI_Wtime() < until) {
+  }
+}
+
+// Gap per message for `count` bytes: a train of n messages 0 -> 1 and one empty acknowledgement,
+// against a single message and its acknowledgement.
+hetperf::SampleSummary measure_gap(std::vector<char>& buf, int count, int rank, int n,
+                                   const hetperf::probes::RepeatOptions& repeat) {
+  const int peer = 1 - rank;
+  auto train = [&](int messages) {
+    double t0 = MPI_Wtime();
+    for (int k = 0; k < messages; ++k) {
+      if (rank == 0) MPI_Send(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+      else MPI_Recv(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (rank == 0) MPI_Recv(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else MPI_Send(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
+    return MPI_Wtime() - t0;
+  };
+  train(n);  // warm-up
+  return coordinated(repeat, rank, [&] {
+    double t1 = 0;
+    for (int k = 0; k < 5; ++k) t1 += train(1) / 5;
+    double tn = train(n);
+    return std::max(0.0, (tn - t1) / (n - 1));
+  });
+}
+
+nlohmann::json measure_loggp(std::vector<char>& buf, int rank, const hetperf::probes::RepeatOptions& repeat,
+                             std::uint64_t small, std::uint64_t large) {
+  const int peer = 1 - rank;
+  const int cs = static_cast<int>(small);
+  // Round-trip time of the small message.
+  round_trips(buf, cs, rank, 10);
+  double t0 = MPI_Wtime();
+  round_trips(buf, cs, rank, 10);
+  int batch = batch_for((MPI_Wtime() - t0) / 10);
+  MPI_Bcast(&batch, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  hetperf::SampleSummary rtt = coordinated(repeat, rank, [&] {
+    double t = MPI_Wtime();
+    round_trips(buf, cs, rank, batch);
+    return (MPI_Wtime() - t) / batch;
+  });
+  double wait_s = 0;
+  if (rank == 0) wait_s = std::max(1e-5, 2 * rtt.mean);
+  MPI_Bcast(&wait_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const int per_sample = std::max(1, std::min(batch, 200));
+
+  // o_s: time inside MPI_Send; the receiver is already waiting; an acknowledgement separates sends.
+  hetperf::SampleSummary os = coordinated(repeat, rank, [&] {
+    double total = 0;
+    for (int k = 0; k < per_sample; ++k) {
+      if (rank == 0) {
+        double t = MPI_Wtime();
+        MPI_Send(buf.data(), cs, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
+        total += MPI_Wtime() - t;
+        MPI_Recv(nullptr, 0, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf.data(), cs, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(nullptr, 0, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
+      }
+    }
+    return total / per_sample;
+  });
+  // o_r: rank 1 sends; rank 0 is busy for 2 RTT, so the message has arrived when MPI_Recv is called.
+  hetperf::SampleSummary orr = coordinated(repeat, rank, [&] {
+    double total = 0;
+    for (int k = 0; k < per_sample; ++k) {
+      if (rank == 0) {
+        busy_wait(wait_s);
+        double t = MPI_Wtime();
+        MPI_Recv(buf.data(), cs, MPI_CHAR, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        total += MPI_Wtime() - t;
+        MPI_Send(nullptr, 0, MPI_CHAR, peer, 6, MPI_COMM_WORLD);
+      } else {
+        MPI_Send(buf.data(), cs, MPI_CHAR, peer, 5, MPI_COMM_WORLD);
+        MPI_Recv(nullptr, 0, MPI_CHAR, peer, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      }
+    }
+    return total / per_sample;
+  });
+  hetperf::SampleSummary g_small = measure_gap(buf, cs, rank, 100, repeat);
+  hetperf::SampleSummary g_large = measure_gap(buf, static_cast<int>(large), rank, 10, repeat);
+  if (rank != 0) return {};
+  double big_g = (g_large.mean - g_small.mean) / static_cast<double>(large - small);
+  double latency = std::max(0.0, rtt.mean / 2 - os.mean - orr.mean);
+  return {{"small_size_bytes", small},
+          {"large_size_bytes", large},
+          {"send_overhead_s", hetperf::to_json(os)},
+          {"receive_overhead_s", hetperf::to_json(orr)},
+          {"gap_s", hetperf::to_json(g_small)},
+          {"gap_per_byte_s", big_g},
+          {"latency_s", latency}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,11 +193,13 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
   hetperf::probes::RepeatOptions repeat;
   repeat.time_cap_s = 5;
+  std::uint64_t loggp_large = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-samples")) repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--target")) repeat.target_relative_half_width = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--time-cap")) repeat.time_cap_s = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
       MPI_Finalize();
@@ -75,53 +223,30 @@ int main(int argc, char** argv) {
   char hosts[2][MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
 
-  std::uint64_t max_size = 1;
+  std::uint64_t max_size = std::max<std::uint64_t>(1, loggp_large);
   for (auto s : sizes) max_size = std::max<std::uint64_t>(max_size, s);
   std::vector<char> buf(max_size, 1);
-  const int peer = 1 - rank;
   nlohmann::json points = nlohmann::json::array();
 
   for (std::uint64_t bytes : sizes) {
-    int count = static_cast<int>(bytes);
-    auto round_trips = [&](int n) {
-      for (int k = 0; k < n; ++k) {
-        if (rank == 0) {
-          MPI_Send(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
-          MPI_Recv(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-          MPI_Recv(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-          MPI_Send(buf.data(), count, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
-        }
-      }
-    };
+    const int count = static_cast<int>(bytes);
     // Batch size: enough round trips for ~1 ms per sample, decided by rank 0 and shared.
-    int batch = 1;
-    round_trips(3);  // warm-up (connection set-up, first-touch of buffers)
+    round_trips(buf, count, rank, 3);  // warm-up (connection set-up, first-touch of buffers)
     double t0 = MPI_Wtime();
-    round_trips(10);  // both ranks take part; rank 0's timing decides
-    double per = (MPI_Wtime() - t0) / 10;
-    batch = per > 0 ? std::min(100000, std::max(1, static_cast<int>(1e-3 / per))) : 1000;
+    round_trips(buf, count, rank, 10);  // both ranks take part; rank 0's timing decides
+    int batch = batch_for((MPI_Wtime() - t0) / 10);
     MPI_Bcast(&batch, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hetperf::SampleSummary s = coordinated(repeat, rank, [&] {
+      double t = MPI_Wtime();
+      round_trips(buf, count, rank, batch);
+      return (MPI_Wtime() - t) / (2.0 * batch);
+    });
     if (rank == 0) {
-      int go = 1;
-      hetperf::SampleSummary s = hetperf::probes::repeat_until_precise(repeat, [&] {
-        MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        round_trips(batch);
-        return (MPI_Wtime() - t0) / (2.0 * batch);
-      });
-      go = 0;
-      MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
       points.push_back({{"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}});
-    } else {
-      for (;;) {
-        int go = 0;
-        MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        if (!go) break;
-        round_trips(batch);
-      }
     }
   }
+  nlohmann::json loggp;
+  if (loggp_large > 0) loggp = measure_loggp(buf, rank, repeat, 1, loggp_large);
   if (rank == 0) {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
     int vlen = 0;
@@ -129,6 +254,7 @@ int main(int argc, char** argv) {
     std::string v(version, static_cast<std::size_t>(vlen));
     if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
     nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
+    if (!loggp.is_null()) out["loggp"] = loggp;
     std::printf("%s\n", out.dump().c_str());
   }
   MPI_Finalize();

@@ -6,15 +6,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
 namespace hetperf::probes {
 namespace {
-
-// Instructions of one integer_workload iteration as compiled by g++ -O2 on x86-64 (shift, xor three
-// times, plus the loop's add, compare and branch): used only when the kernel refuses perf counters.
-constexpr double kEstimatedInstructionsPerIteration = 9.0;
 
 // A counter of retired user-space instructions of this thread, or nullopt where the kernel refuses.
 class InstructionCounter {
@@ -59,6 +56,39 @@ class InstructionCounter {
 
 }  // namespace
 
+#if defined(__x86_64__)
+// Eleven instructions per iteration: three (mov, shift, xor) triples, dec, jnz. Written in assembly
+// because the compiler's translation varies (g++ 12 -O3 emitted 12 for the equivalent C++ loop).
+const double kInstructionsPerIteration = 11.0;
+const bool kInstructionCountExact = true;
+
+std::uint64_t integer_workload(std::uint64_t iterations, std::uint64_t seed) {
+  std::uint64_t x = seed | 1;
+  if (iterations == 0) return x;
+  std::uint64_t n = iterations, t = 0;
+  asm volatile(
+      "1:\n\t"
+      "mov %[x], %[t]\n\t"
+      "shl $13, %[t]\n\t"
+      "xor %[t], %[x]\n\t"
+      "mov %[x], %[t]\n\t"
+      "shr $7, %[t]\n\t"
+      "xor %[t], %[x]\n\t"
+      "mov %[x], %[t]\n\t"
+      "shl $17, %[t]\n\t"
+      "xor %[t], %[x]\n\t"
+      "dec %[n]\n\t"
+      "jnz 1b\n\t"
+      : [x] "+r"(x), [n] "+r"(n), [t] "=&r"(t)
+      :
+      : "cc");
+  return x;
+}
+#else
+// Estimate for other architectures: three shift/xor pairs plus the loop's increment, compare and branch.
+const double kInstructionsPerIteration = 9.0;
+const bool kInstructionCountExact = false;
+
 std::uint64_t integer_workload(std::uint64_t iterations, std::uint64_t seed) {
   std::uint64_t x = seed | 1;
   for (std::uint64_t i = 0; i < iterations; ++i) {
@@ -68,6 +98,7 @@ std::uint64_t integer_workload(std::uint64_t iterations, std::uint64_t seed) {
   }
   return x;
 }
+#endif
 
 double float_workload(std::uint64_t iterations, double seed) {
   double a = seed, b = seed + 1, c = seed + 2, d = seed + 3;
@@ -81,19 +112,32 @@ double float_workload(std::uint64_t iterations, double seed) {
   return a + b + c + d;
 }
 
-CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
-  CpuMeasurement m;
-  m.settings = {{"integer_iterations", options.integer_iterations},
+nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
+  return nlohmann::json({{"integer_iterations", options.integer_iterations},
                 {"float_iterations", options.float_iterations},
                 {"min_samples", options.repeat.min_samples},
                 {"target_relative_half_width", options.repeat.target_relative_half_width},
                 {"time_cap_s", options.repeat.time_cap_s},
-                {"threads", 1}};
+                {"threads", 1},
+                {"kernel_threads", options.kernel.threads},
+                {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
+                {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
+                {"integration_steps_per_call", options.kernel.integration_steps_per_call}});
+}
+
+CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
+  CpuMeasurement m;
+  m.settings = probe_cpu_settings(options);
   auto counter = InstructionCounter::open();
+  char per_iteration[32];
+  std::snprintf(per_iteration, sizeof per_iteration, "%g", kInstructionsPerIteration);
   m.mips_method = counter ? "perf_event: retired user-space instructions"
-                          : "estimate: perf_event_open refused or not counting; " +
-                                std::to_string(kEstimatedInstructionsPerIteration) +
-                                " instructions per iteration of the xorshift loop (g++ -O2, x86-64)";
+                  : kInstructionCountExact
+                      ? std::string("count: perf_event_open refused or not counting; the xorshift loop is fixed "
+                                    "x86-64 assembly of exactly ") +
+                            per_iteration + " instructions per iteration"
+                      : std::string("estimate: perf_event_open refused or not counting; about ") + per_iteration +
+                            " instructions per iteration of the compiled xorshift loop";
   std::uint64_t seed = 88172645463325252ULL;
   volatile std::uint64_t int_sink = 0;
   m.mips = repeat_until_precise(options.repeat, [&] {
@@ -101,7 +145,7 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
     if (counter) counter->start();
     int_sink = integer_workload(options.integer_iterations, seed++);
     double instructions = counter ? static_cast<double>(counter->stop())
-                                  : kEstimatedInstructionsPerIteration * static_cast<double>(options.integer_iterations);
+                                  : kInstructionsPerIteration * static_cast<double>(options.integer_iterations);
     double t1 = monotonic_seconds();
     return instructions / (t1 - t0) / 1e6;
   });
@@ -116,6 +160,8 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
   });
   (void)int_sink;
   (void)float_sink;
+  if (options.kernels) m.kernels = probe_kernels(options.kernel);
+  if (options.integration) m.integration_step_s = probe_integration_step(options.kernel);
   return m;
 }
 

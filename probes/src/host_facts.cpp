@@ -1,8 +1,12 @@
-// Host facts from uname, /proc/cpuinfo and /proc/meminfo.
+// Host facts from uname, /proc/cpuinfo and /proc/meminfo, and the versions of the libraries probes use.
 #include "hetperf/probes/host_facts.hpp"
+
+#include "hetperf/probes/kernel_probe.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include <mpi.h>
 
 #include <fstream>
 #include <sstream>
@@ -58,6 +62,11 @@ HostInfo collect_host_info() {
   h.libraries["nlohmann_json"] = std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
                                  std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
                                  std::to_string(NLOHMANN_JSON_VERSION_PATCH);
+  h.libraries["openblas"] = openblas_config();
+  h.libraries["google_benchmark"] = google_benchmark_version();
+#if defined(MPICH_VERSION)
+  h.libraries["mpich"] = MPICH_VERSION;  // headers hetperf-pingpong was built with
+#endif
   h.time_utc = utc_now_iso8601();
   return h;
 }

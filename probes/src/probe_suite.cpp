@@ -1,5 +1,7 @@
-// Runs the selected probes, recording what was skipped and why.
+// Runs the selected probes, recording what was skipped and why, and stopping cleanly on SIGINT.
 #include "hetperf/probes/probe_suite.hpp"
+
+#include <map>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/version.hpp"
@@ -9,37 +11,89 @@
 namespace hetperf::probes {
 
 SuiteOptions SuiteOptions::quick() {
+  // Caps chosen so that the whole run stays near a minute on a busy 2-core machine.
   SuiteOptions o;
   o.cpu.integer_iterations = 10'000'000;
   o.cpu.float_iterations = 5'000'000;
-  o.cpu.repeat.time_cap_s = 4;
+  o.cpu.repeat.time_cap_s = 2;
+  o.cpu.kernel.blocks = {32, 64, 128, 256};
+  o.cpu.kernel.min_time_per_sample_s = 0.005;
+  o.cpu.kernel.repeat.time_cap_s = 0.3;
+  o.memory.limit_mb = 128;
+  o.memory.swap_mb = 128;
+  o.memory.reference_mb = 8;
+  o.memory.holder_mb = 16;
+  o.memory.repeat.time_cap_s = 0.5;
   o.disk.file_size_bytes = 32ull << 20;
-  o.disk.repeat.time_cap_s = 5;
+  o.disk.repeat.time_cap_s = 1.5;
+  o.disk.sweep_buffers_bytes = {4096, 65536, 1u << 20, 16u << 20};
+  o.disk.sweep_file_size_bytes = 8ull << 20;
   o.net.sizes_bytes = {0, 32, 1024, 32768, 1u << 20};
-  o.net.repeat.time_cap_s = 1.5;
+  o.net.repeat.time_cap_s = 1;
   return o;
 }
 
-Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(const std::string&)>& progress) {
+Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(const Progress&)>& progress) {
   install_cleanup_handlers();
+  const double start = monotonic_seconds();
   Measurement m;
   m.hetperf_version = kVersion;
   m.command = o.command;
   m.host = collect_host_info();
   m.machine = o.machine.empty() ? m.host.hostname : o.machine;
+  // Rough shares of the run time, only for the progress estimate.
+  const std::map<std::string, double> weight = {{"cpu", 0.35}, {"memory", 0.25}, {"disk", 0.2}, {"net", 0.2}};
+  double total = 0, done = 0;
+  for (const auto& name : o.only) total += weight.at(name);
+  auto report = [&](const std::string& what, double fraction) {
+    if (progress) progress({what, total > 0 ? fraction / total : 1, monotonic_seconds() - start});
+  };
   auto attempt = [&](const std::string& name, auto&& body) {
     if (!o.only.count(name)) return;
-    progress(name + ": measuring");
+    if (!m.complete) {
+      m.skipped.push_back({name, "not run: interrupted"});
+      return;
+    }
+    const double share = weight.at(name);
+    StepCallback step = [&, name, share](const std::string& what, double f) {
+      report(name + ": " + what, done + share * f);
+    };
+    report(name + ": starting", done);
     try {
-      body();
+      body(step);
+    } catch (const Interrupted&) {
+      m.complete = false;
+      m.skipped.push_back({name, "interrupted by a signal before it finished"});
+      report(name + ": interrupted", done);
     } catch (const EnvironmentError& e) {
       m.skipped.push_back({name, e.what()});
-      progress(name + ": skipped: " + e.what());
+      report(name + ": skipped: " + e.what(), done);
     }
+    done += share;
   };
-  attempt("cpu", [&] { m.cpu = probe_cpu(o.cpu); });
-  attempt("disk", [&] { m.disk = probe_disk(o.disk); });
-  attempt("net", [&] { m.net = probe_net(o.net); });
+  attempt("cpu", [&](const StepCallback& step) {
+    // In three parts, each kept as soon as it is done, so that an interruption keeps what was measured.
+    CpuProbeOptions c = o.cpu;
+    c.kernels = false;
+    c.integration = false;
+    step("MIPS and MFLOPS", 0);
+    m.cpu = probe_cpu(c);
+    m.cpu->settings = probe_cpu_settings(o.cpu);
+    KernelProbeOptions k = o.cpu.kernel;
+    k.on_step = [&step](const std::string& what, double f) { step(what, 0.1 + 0.85 * f); };
+    if (o.cpu.kernels) m.cpu->kernels = probe_kernels(k);
+    step("trapezium step", 0.95);
+    if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
+  });
+  attempt("memory", [&](const StepCallback& step) {
+    MemoryProbeOptions mo = o.memory;
+    mo.on_step = step;
+    m.memory = probe_memory(mo);
+  });
+  attempt("disk", [&](const StepCallback&) { m.disk = probe_disk(o.disk); });
+  attempt("net", [&](const StepCallback&) { m.net = o.tcp ? probe_tcp(*o.tcp) : probe_net(o.net); });
+  if (interrupted()) m.complete = false;
+  report(m.complete ? "done" : "interrupted", total);
   return m;
 }
 

@@ -1,6 +1,8 @@
 // Stopping rule for repeated measurements.
 #include "hetperf/probes/repeat.hpp"
 
+#include "hetperf/probes/cleanup.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -24,10 +26,14 @@ bool precise_enough(const SampleSummary& s, const RepeatOptions& options) {
 }
 
 SampleSummary repeat_until_precise(const RepeatOptions& options, const std::function<double()>& sample) {
-  for (std::size_t i = 0; i < options.warmup; ++i) sample();
+  for (std::size_t i = 0; i < options.warmup; ++i) {
+    throw_if_interrupted();
+    sample();
+  }
   std::vector<double> values;
   const double start = monotonic_seconds();
   for (;;) {
+    throw_if_interrupted();
     values.push_back(sample());
     if (values.size() >= options.min_samples) {
       SampleSummary s = summarize(values);

@@ -50,6 +50,12 @@ struct MemoryMeasurement {
   std::string confinement;               // e.g. "cgroup v1 memory.limit_in_bytes=512M" or "none"
   std::vector<MemoryPoint> points;       // ascending occupied_mb
   std::vector<std::string> notes;
+  // Optional (absent in older files):
+  std::optional<SampleSummary> reference_idle_s;  // "reference_idle_s": time of the reference task, no load, s
+  std::optional<double> knee_slowdown;   // "knee_slowdown": the α that defines the knee (0.15 = 15% slower)
+  std::optional<double> knee_mb;         // "knee_mb": occupation where α first reaches knee_slowdown and
+                                         // stays there at the next point (linear interpolation), MB;
+                                         // absent if never
 };
 
 struct DiskMeasurement {
@@ -60,6 +66,13 @@ struct DiskMeasurement {
   SampleSummary write_direct_bytes_per_s;     // O_DIRECT writes (or buffered + fdatasync if refused)
   SampleSummary read_direct_bytes_per_s;      // O_DIRECT reads (or reads after dropping the file's cache)
   std::vector<std::string> notes;             // fallbacks taken, with reasons
+  // Optional "buffer_sweep": O_DIRECT write and read throughput per bytes per write()/read() call.
+  struct BufferPoint {
+    std::uint64_t buffer_bytes = 0;            // "buffer_bytes", ascending
+    SampleSummary write_bytes_per_s;           // "write_bytes_per_s"
+    SampleSummary read_bytes_per_s;            // "read_bytes_per_s"
+  };
+  std::vector<BufferPoint> buffer_sweep;
 };
 
 struct PingPongPoint {
@@ -67,11 +80,27 @@ struct PingPongPoint {
   SampleSummary one_way_s;  // half the round-trip time
 };
 
+// LogGP parameters measured the Netgauge way (Hoefler et al., "LogGP in theory and practice"):
+// overheads timed around the send and receive calls, gaps from trains of back-to-back messages.
+struct LogGPParameters {
+  std::uint64_t small_size_bytes = 0;   // "small_size_bytes": message size for o_s, o_r, g, L
+  std::uint64_t large_size_bytes = 0;   // "large_size_bytes": second size, for G
+  SampleSummary send_overhead_s;        // "send_overhead_s": o_s, time inside the send call
+  SampleSummary receive_overhead_s;     // "receive_overhead_s": o_r, time inside the receive call of a
+                                        // message that has already arrived
+  SampleSummary gap_s;                  // "gap_s": g, time per message in a train of small messages
+  double gap_per_byte_s = 0;            // "gap_per_byte_s": G, (g(large) - g(small)) / (large - small)
+  double latency_s = 0;                 // "latency_s": L = RTT(small)/2 - o_s - o_r (0 if negative)
+};
+
 struct NetMeasurement {
   nlohmann::json settings = nlohmann::json::object();
-  std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec)
+  std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec) or "tcp"
   std::vector<std::string> hosts;         // the two endpoints; equal for loopback
   std::vector<PingPongPoint> pingpong;    // ascending size
+  // Optional (absent in older files):
+  std::optional<double> bandwidth_bytes_per_s;  // "bandwidth_bytes_per_s": largest size / its one-way time
+  std::optional<LogGPParameters> loggp;         // "loggp"
 };
 
 struct SkippedProbe {

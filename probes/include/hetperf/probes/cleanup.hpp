@@ -1,14 +1,53 @@
-// Everything a probe creates is registered here and removed when the probe ends, also on SIGINT and
-// SIGTERM: the signal handler removes the registered files (async-signal-safe unlink), then lets the
-// signal take its course. Probes leave nothing behind.
+// Everything a probe creates (scratch files, child processes, cgroups, swap files) is registered here
+// and removed when the probe ends, also on SIGINT and SIGTERM.
+//
+// Signals: the first SIGINT/SIGTERM only sets a flag. Probes check `interrupted()` between samples
+// (repeat_until_precise throws `Interrupted`), unwind, and their RAII guards remove what they made;
+// the suite then writes what was measured so far, marked incomplete. A second signal means "now":
+// the handler performs the registered clean-up itself with async-signal-safe system calls (kill and
+// reap children, swapoff, unlink, rmdir) and ends the process with the signal's default action.
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <stdexcept>
 
 namespace hetperf::probes {
 
 // Installs the SIGINT/SIGTERM handlers (idempotent).
 void install_cleanup_handlers();
+
+// True once SIGINT or SIGTERM has arrived (probes check it between samples to stop early).
+bool interrupted();
+// Test hook: behave as if SIGINT had arrived (true) or clear the flag (false).
+void set_interrupted(bool value);
+
+// Thrown by probes that notice `interrupted()`; the suite catches it and writes a partial file.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted by a signal") {}
+};
+
+// Throws Interrupted when a signal has arrived.
+void throw_if_interrupted();
+
+// What an emergency clean-up does with a registered resource (in this order of kinds: children
+// first, so that their memory and cgroup membership are gone before swapoff and rmdir).
+enum class CleanupKind { kKillProcess, kKillProcessGroup, kSwapOff, kUnlinkFile, kRemoveDirectory };
+
+// A registration in the signal-safe table; removed from the table by the destructor. Owners do
+// their ordinary clean-up themselves and then let this go.
+class CleanupRegistration {
+ public:
+  CleanupRegistration(CleanupKind kind, const std::filesystem::path& path, pid_t pid = 0);
+  ~CleanupRegistration();
+  CleanupRegistration(const CleanupRegistration&) = delete;
+  CleanupRegistration& operator=(const CleanupRegistration&) = delete;
+
+ private:
+  int slot_;
+};
 
 // A file that exists only while this object lives; removed by the destructor or the signal handler.
 class ScratchFile {
@@ -21,10 +60,24 @@ class ScratchFile {
 
  private:
   std::filesystem::path path_;
-  int slot_;
+  CleanupRegistration registration_;
 };
 
-// True once SIGINT or SIGTERM has arrived (probes check it between samples to stop early).
-bool interrupted();
+// A forked child process that is killed (SIGKILL) and reaped when this object goes away. With
+// `whole_group`, the child leads its own process group and the whole group is signalled (first
+// SIGTERM, so that a launcher such as mpiexec can take its own children down, then SIGKILL).
+class ChildProcess {
+ public:
+  explicit ChildProcess(pid_t pid, bool whole_group = false);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_;
+  bool whole_group_;
+  CleanupRegistration registration_;
+};
 
 }  // namespace hetperf::probes

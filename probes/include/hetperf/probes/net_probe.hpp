@@ -1,8 +1,10 @@
 // Network probe (the seed's "net"): launches hetperf-pingpong under `mpiexec -n 2` (loopback, or
-// between two hosts with `-hosts a,b`) and reads its per-size one-way times.
+// between two hosts with `-hosts a,b`) and reads its per-size one-way times and LogGP parameters.
+// tcp_probe.hpp gives the same ping-pong over a plain TCP connection, for machines without MPI.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,15 +14,32 @@
 namespace hetperf::probes {
 
 struct NetProbeOptions {
-  std::vector<std::uint64_t> sizes_bytes = {0, 32, 1024, 32768, 1u << 20};
+  // Message sizes: 0 B and powers of two from 1 B to 16 MiB (the seed's 32 B point among them).
+  std::vector<std::uint64_t> sizes_bytes = default_sizes(16u << 20);
   std::string hosts;                 // "a,b" for two machines; empty: both ranks on this machine
   std::string mpiexec = "mpiexec";   // launcher, looked up in PATH
   std::string pingpong_program;      // path of hetperf-pingpong; empty: next to the running executable
+  bool loggp = true;                         // also measure the LogGP parameters
+  std::uint64_t loggp_large_bytes = 1u << 20;  // second message size, for G
   RepeatOptions repeat;
+
+  // 0 and the powers of two up to `max_bytes`.
+  static std::vector<std::uint64_t> default_sizes(std::uint64_t max_bytes);
 };
 
 // EnvironmentError when mpiexec or the ping-pong program is missing or fails.
 NetMeasurement probe_net(const NetProbeOptions& options);
+
+struct CommandResult {
+  int status = 0;       // exit status, or 128 + signal
+  std::string output;   // everything written to stdout
+};
+// Runs `argv` (PATH lookup) in its own process group with stdin from /dev/null, capturing stdout; on
+// SIGINT the group is terminated and Interrupted thrown. EnvironmentError when it cannot start.
+CommandResult run_capturing_stdout(const std::vector<std::string>& argv);
+
+// Bandwidth from the largest ping-pong size: size / one-way time; nullopt without a non-zero size.
+std::optional<double> bandwidth_from_pingpong(const std::vector<PingPongPoint>& points);
 
 // Directory of the running executable (/proc/self/exe), where hetperf-pingpong is installed beside it.
 std::string executable_directory();

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 #include "hetperf/model/statistics.hpp"
 
@@ -25,7 +26,11 @@ struct RepeatOptions {
 bool precise_enough(const SampleSummary& s, const RepeatOptions& options);
 
 // Calls `sample` (which returns one measured value) per the rule; returns the summary with `precise` set.
+// Throws Interrupted (cleanup.hpp) when SIGINT/SIGTERM arrived before a sample.
 SampleSummary repeat_until_precise(const RepeatOptions& options, const std::function<double()>& sample);
+
+// Progress inside a probe: what it measures now and the fraction of the probe done (0..1).
+using StepCallback = std::function<void(const std::string& what, double fraction_done)>;
 
 // Monotonic wall-clock seconds (probes only: the simulator never reads a clock).
 double monotonic_seconds();

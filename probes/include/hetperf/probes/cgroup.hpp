@@ -1,0 +1,48 @@
+// A control group created for one experiment (memory limit for the memory probe, CPU quota in tests),
+// removed when the object goes away (also on a second SIGINT, via the clean-up registry). Supports
+// cgroup v1 (one hierarchy per controller, /sys/fs/cgroup/<controller>) and cgroup v2 (the unified
+// hierarchy, where the controller must already be enabled in the root's cgroup.subtree_control).
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "hetperf/probes/cleanup.hpp"
+
+namespace hetperf::probes {
+
+struct CgroupRoot {
+  std::filesystem::path path;  // mount point (v1) or unified root (v2)
+  int version = 0;             // 1 or 2
+};
+
+// Where `controller` ("memory", "cpu") can be used, from /proc/mounts; nullopt with `why` otherwise.
+std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::string* why);
+
+class Cgroup {
+ public:
+  // Creates <root>/<name>. EnvironmentError when the controller is missing or mkdir is refused.
+  static std::unique_ptr<Cgroup> create(const std::string& controller, const std::string& name);
+  ~Cgroup();  // rmdir, retried briefly while exiting members leave
+  Cgroup(const Cgroup&) = delete;
+  Cgroup& operator=(const Cgroup&) = delete;
+
+  // Writes `value` to the control file; EnvironmentError naming the file on refusal.
+  void write(const std::string& file, const std::string& value) const;
+  std::string read(const std::string& file) const;
+  void add_process(pid_t pid) const;
+  int version() const { return version_; }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  Cgroup(std::filesystem::path path, int version);
+  std::filesystem::path path_;
+  int version_;
+  CleanupRegistration registration_;
+};
+
+}  // namespace hetperf::probes

@@ -1,0 +1,46 @@
+// Timings of the compute kernels the apps use, measured with Google Benchmark: OpenBLAS dgemm, dtrsm,
+// dgetrf and dlaswp on r x r blocks (the block LU of seed 003 sections 5-7), and one step of the
+// trapezium rule for the integral of 2 sin x + e^x (the integration app).
+//
+// Google Benchmark chooses how many calls make one repetition (at least `min_time_per_sample_s`);
+// each repetition is one sample of the time per call, warm-up repetitions are dropped, and more
+// repetitions are run until the 95% confidence rule of repeat.hpp is met or its time cap is hit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hetperf/model/measurement.hpp"
+#include "hetperf/probes/repeat.hpp"
+
+namespace hetperf::probes {
+
+struct KernelProbeOptions {
+  std::vector<std::string> kernels = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
+  std::vector<std::uint64_t> blocks = {32, 64, 128, 256, 512, 1024};  // block sizes r
+  int threads = 1;                     // OpenBLAS threads (openblas_set_num_threads)
+  double min_time_per_sample_s = 0.05;  // Google Benchmark MinTime of one repetition
+  std::uint64_t integration_steps_per_call = 10000;  // trapezium steps timed together, then divided
+  RepeatOptions repeat;                // min_samples, target, time cap (per kernel and block)
+  StepCallback on_step;                // optional progress
+
+  // Empty when valid, else a message naming the option and the rule it breaks.
+  std::string validate() const;
+};
+
+// Times every kernel at every block size; the order of the result follows (kernel, block).
+std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& options);
+
+// Seconds per trapezium step of the integral of 2 sin x + e^x.
+SampleSummary probe_integration_step(const KernelProbeOptions& options);
+
+// The integrand and `steps` steps of the trapezium rule on [a, b] (exposed for tests).
+double integrand(double x);
+double trapezium_integral(double a, double b, std::uint64_t steps);
+
+// OpenBLAS's configuration string (openblas_get_config) and the Google Benchmark version.
+std::string openblas_config();
+std::string google_benchmark_version();
+
+}  // namespace hetperf::probes

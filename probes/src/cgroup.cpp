@@ -1,0 +1,92 @@
+// cgroup v1/v2 helpers: find the hierarchy of a controller, create, write, remove.
+#include "hetperf/probes/cgroup.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "hetperf/model/error.hpp"
+
+namespace hetperf::probes {
+namespace {
+
+bool has_word(const std::string& text, const std::string& word, char separator) {
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, separator)) {
+    while (!item.empty() && (item.back() == '\n' || item.back() == ' ')) item.pop_back();
+    if (item == word) return true;
+  }
+  return false;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::string* why) {
+  std::ifstream mounts("/proc/mounts");
+  std::string device, dir, type, options, rest;
+  std::optional<CgroupRoot> v2;
+  std::string reasons;
+  while (mounts >> device >> dir >> type >> options && std::getline(mounts, rest)) {
+    if (type == "cgroup" && has_word(options, controller, ',')) return CgroupRoot{dir, 1};
+    if (type == "cgroup2") {
+      std::string available = slurp(std::filesystem::path(dir) / "cgroup.controllers");
+      std::string enabled = slurp(std::filesystem::path(dir) / "cgroup.subtree_control");
+      if (has_word(available, controller, ' ') && has_word(enabled, controller, ' ')) {
+        v2 = CgroupRoot{dir, 2};
+      } else {
+        reasons = "cgroup2 at " + dir + " does not offer the " + controller + " controller to child groups";
+      }
+    }
+  }
+  if (v2) return v2;
+  if (why) *why = "no cgroup hierarchy with the " + controller + " controller" + (reasons.empty() ? "" : " (" + reasons + ")");
+  return std::nullopt;
+}
+
+Cgroup::Cgroup(std::filesystem::path path, int version)
+    : path_(std::move(path)), version_(version), registration_(CleanupKind::kRemoveDirectory, path_) {}
+
+std::unique_ptr<Cgroup> Cgroup::create(const std::string& controller, const std::string& name) {
+  std::string why;
+  auto root = find_cgroup_root(controller, &why);
+  if (!root) throw EnvironmentError(why);
+  std::filesystem::path p = root->path / name;
+  if (::mkdir(p.c_str(), 0755) != 0) {
+    throw EnvironmentError("cannot create cgroup " + p.string() + ": " + std::strerror(errno));
+  }
+  return std::unique_ptr<Cgroup>(new Cgroup(p, root->version));
+}
+
+Cgroup::~Cgroup() {
+  // Members that were just killed may still be leaving: retry for up to ~2 s.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (::rmdir(path_.c_str()) == 0 || errno == ENOENT) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+void Cgroup::write(const std::string& file, const std::string& value) const {
+  std::ofstream out(path_ / file);
+  out << value;
+  out.flush();
+  if (!out) throw EnvironmentError("cannot write '" + value + "' to " + (path_ / file).string());
+}
+
+std::string Cgroup::read(const std::string& file) const { return slurp(path_ / file); }
+
+void Cgroup::add_process(pid_t pid) const { write("cgroup.procs", std::to_string(pid)); }
+
+}  // namespace hetperf::probes

@@ -1,0 +1,220 @@
+// Kernel timings with Google Benchmark (library API, custom reporter) and OpenBLAS/LAPACKE.
+#include "hetperf/probes/kernel_probe.hpp"
+
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <lapacke.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <memory>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/probes/cleanup.hpp"
+
+namespace hetperf::probes {
+namespace {
+
+// Collects the seconds per call of every non-aggregate repetition; prints nothing.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration) continue;
+      if (r.error_occurred) {
+        error = r.error_message;
+        continue;
+      }
+      if (r.iterations > 0) seconds_per_call.push_back(r.real_accumulated_time / static_cast<double>(r.iterations));
+    }
+  }
+  std::vector<double> seconds_per_call;
+  std::string error;
+};
+
+// One benchmark body: runs `state`'s loop, timing one call per iteration (manual time when the
+// kernel's input must be restored between calls, outside the timed region).
+using Body = std::function<void(benchmark::State&)>;
+
+// Runs `body` as a Google Benchmark with repetitions as samples until the stopping rule is met.
+SampleSummary measure(const std::string& name, const Body& body, bool manual_time, double divisor,
+                      const KernelProbeOptions& o) {
+  std::vector<double> samples;
+  const double start = monotonic_seconds();
+  int repetitions = static_cast<int>(o.repeat.min_samples + o.repeat.warmup);
+  bool first = true;
+  for (;;) {
+    throw_if_interrupted();
+    benchmark::ClearRegisteredBenchmarks();
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), [&body](benchmark::State& s) { body(s); });
+    b->Repetitions(repetitions)->MinTime(o.min_time_per_sample_s)->ReportAggregatesOnly(false);
+    if (manual_time) b->UseManualTime();
+    CollectingReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::ClearRegisteredBenchmarks();
+    throw_if_interrupted();
+    if (!reporter.error.empty()) throw EnvironmentError(name + ": " + reporter.error);
+    std::size_t skip = first ? std::min(o.repeat.warmup, reporter.seconds_per_call.size()) : 0;
+    for (std::size_t i = skip; i < reporter.seconds_per_call.size(); ++i) {
+      samples.push_back(reporter.seconds_per_call[i] / divisor);
+    }
+    first = false;
+    HETPERF_CHECK(!samples.empty(), "Google Benchmark reported no repetition");
+    SampleSummary s = summarize(samples);
+    if (precise_enough(s, o.repeat)) {
+      s.precise = true;
+      return s;
+    }
+    if (samples.size() >= o.repeat.max_samples || monotonic_seconds() - start >= o.repeat.time_cap_s) return s;
+    repetitions = static_cast<int>(std::min<std::size_t>(samples.size(), o.repeat.max_samples - samples.size()));
+  }
+}
+
+// Deterministic fill in [-0.5, 0.5) (xorshift), so runs are repeatable.
+std::vector<double> random_matrix(std::uint64_t n, std::uint64_t seed) {
+  std::vector<double> m(n);
+  std::uint64_t x = seed | 1;
+  for (auto& v : m) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    v = static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5;
+  }
+  return m;
+}
+
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+// Benchmark body, whether it needs manual time, for `kernel` on r x r blocks.
+std::pair<Body, bool> kernel_body(const std::string& kernel, std::uint64_t r64) {
+  const int r = static_cast<int>(r64);
+  const std::size_t n = r64 * r64;
+  auto a = std::make_shared<std::vector<double>>(random_matrix(n, 1 + r64));
+  auto b = std::make_shared<std::vector<double>>(random_matrix(n, 2 + r64));
+  auto c = std::make_shared<std::vector<double>>(random_matrix(n, 3 + r64));
+  auto work = std::make_shared<std::vector<double>>(n);
+  auto ipiv = std::make_shared<std::vector<lapack_int>>(r64);
+  if (kernel == "dgemm") {
+    // C -= A B, the update of the trailing matrix (L21 T12 in seed 003).
+    return {[=](benchmark::State& s) {
+              for (auto _ : s) {
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, r, r, -1.0, a->data(), r, b->data(), r, 1.0,
+                            c->data(), r);
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(c->data());
+            },
+            false};
+  }
+  if (kernel == "dtrsm") {
+    // T12 = L11^-1 A12 with L11 unit lower triangular; the right-hand side is restored before each call.
+    for (int i = 0; i < r; ++i) {
+      for (int j = 0; j < r; ++j) (*a)[static_cast<std::size_t>(j) * r64 + i] /= r;
+    }
+    return {[=](benchmark::State& s) {
+              for (auto _ : s) {
+                *work = *b;
+                double t0 = now_s();
+                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r, r, 1.0, a->data(), r,
+                            work->data(), r);
+                s.SetIterationTime(now_s() - t0);
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(work->data());
+            },
+            true};
+  }
+  if (kernel == "dgetrf") {
+    // LU with partial pivoting of an r x r block; the block is restored before each call.
+    return {[=](benchmark::State& s) {
+              for (auto _ : s) {
+                *work = *a;
+                double t0 = now_s();
+                lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, r, r, work->data(), r, ipiv->data());
+                s.SetIterationTime(now_s() - t0);
+                if (info < 0) s.SkipWithError("LAPACKE_dgetrf rejected its arguments");
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(work->data());
+            },
+            true};
+  }
+  HETPERF_CHECK(kernel == "dlaswp", "unknown kernel " + kernel);
+  // Row interchanges of an r x r block with r pivots (the "row flipping" of seed 003 step 2).
+  {
+    std::vector<double> lu = *a;
+    LAPACKE_dgetrf(LAPACK_COL_MAJOR, r, r, lu.data(), r, ipiv->data());
+  }
+  return {[=](benchmark::State& s) {
+            for (auto _ : s) {
+              LAPACKE_dlaswp(LAPACK_COL_MAJOR, r, c->data(), r, 1, r, ipiv->data(), 1);
+              if (interrupted()) s.SkipWithError("interrupted");
+            }
+            benchmark::DoNotOptimize(c->data());
+          },
+          false};
+}
+
+}  // namespace
+
+std::string KernelProbeOptions::validate() const {
+  for (const auto& k : kernels) {
+    if (k != "dgemm" && k != "dtrsm" && k != "dgetrf" && k != "dlaswp") {
+      return "kernel '" + k + "': expected one of dgemm, dtrsm, dgetrf, dlaswp";
+    }
+  }
+  for (auto r : blocks) {
+    if (r < 1 || r > 8192) return "block size " + std::to_string(r) + ": expected 1..8192";
+  }
+  if (threads < 1) return "threads = " + std::to_string(threads) + ": must be at least 1";
+  if (!(min_time_per_sample_s > 0)) return "min time per sample must be positive";
+  if (integration_steps_per_call < 1) return "integration steps per call must be at least 1";
+  return repeat.validate();
+}
+
+std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& o) {
+  if (auto e = o.validate(); !e.empty()) throw InputError("kernel probe: " + e);
+  openblas_set_num_threads(o.threads);
+  std::vector<KernelTiming> out;
+  const double total = static_cast<double>(o.kernels.size() * o.blocks.size());
+  for (const auto& kernel : o.kernels) {
+    for (auto r : o.blocks) {
+      if (o.on_step) o.on_step(kernel + " r=" + std::to_string(r), static_cast<double>(out.size()) / total);
+      auto [body, manual] = kernel_body(kernel, r);
+      out.push_back({kernel, r, 0, measure(kernel + "/" + std::to_string(r), body, manual, 1.0, o)});
+    }
+  }
+  return out;
+}
+
+double integrand(double x) { return 2 * std::sin(x) + std::exp(x); }
+
+double trapezium_integral(double a, double b, std::uint64_t steps) {
+  const double h = (b - a) / static_cast<double>(steps);
+  double sum = (integrand(a) + integrand(b)) / 2;
+  for (std::uint64_t i = 1; i < steps; ++i) sum += integrand(a + static_cast<double>(i) * h);
+  return sum * h;
+}
+
+SampleSummary probe_integration_step(const KernelProbeOptions& o) {
+  if (auto e = o.validate(); !e.empty()) throw InputError("kernel probe: " + e);
+  const std::uint64_t steps = o.integration_steps_per_call;
+  Body body = [steps](benchmark::State& s) {
+    double a = 0;
+    for (auto _ : s) {
+      benchmark::DoNotOptimize(trapezium_integral(a, a + 1, steps));
+      a += 1e-9;
+      if (interrupted()) s.SkipWithError("interrupted");
+    }
+  };
+  return measure("integration_step", body, false, static_cast<double>(steps), o);
+}
+
+std::string openblas_config() {
+  const char* c = openblas_get_config();
+  return c ? c : "unknown";
+}
+
+std::string google_benchmark_version() { return HETPERF_BENCHMARK_VERSION; }
+
+}  // namespace hetperf::probes

@@ -1,0 +1,465 @@
+// Memory probe: slowdown of a reference task under rising memory occupation, confined to a cgroup.
+#include "hetperf/probes/memory_probe.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/statvfs.h>
+#include <sys/swap.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/probes/cgroup.hpp"
+#include "hetperf/probes/cleanup.hpp"
+
+extern char** environ;
+
+namespace hetperf::probes {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr std::size_t kPage = 4096;
+
+double meminfo_mb(const std::string& key) {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) == 0) {
+      std::istringstream ss(line.substr(key.size() + 1));
+      double kib = 0;
+      ss >> kib;
+      return kib / 1024.0;
+    }
+  }
+  return 0;
+}
+
+// A pipe whose ends close with the object.
+struct Pipe {
+  int fd[2] = {-1, -1};
+  Pipe() {
+    if (::pipe2(fd, O_CLOEXEC) != 0) throw EnvironmentError(std::string("pipe: ") + std::strerror(errno));
+  }
+  ~Pipe() {
+    for (int f : fd) {
+      if (f >= 0) ::close(f);
+    }
+  }
+  void close_end(int i) {
+    if (fd[i] >= 0) ::close(fd[i]);
+    fd[i] = -1;
+  }
+};
+
+// Reads exactly n bytes, waiting at most timeout_s and throwing Interrupted on SIGINT. False on EOF or timeout.
+bool read_exact(int fd, void* buf, std::size_t n, double timeout_s) {
+  char* p = static_cast<char*>(buf);
+  const double deadline = monotonic_seconds() + timeout_s;
+  while (n > 0) {
+    throw_if_interrupted();
+    if (monotonic_seconds() > deadline) return false;
+    pollfd pfd{fd, POLLIN, 0};
+    int r = ::poll(&pfd, 1, 100);
+    if (r < 0 && errno != EINTR) return false;
+    if (r <= 0) continue;
+    ssize_t got = ::read(fd, p, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    p += got;
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+double child_clock() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Nanoseconds this process has waited runnable for a CPU (second field of /proc/self/schedstat), or
+// -1 when the kernel does not provide it. Parsed by hand: the child sticks to async-signal-safe calls.
+long long run_queue_wait_ns() {
+  int fd = ::open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char b[128] = {};
+  ssize_t n = ::read(fd, b, sizeof b - 1);
+  ::close(fd);
+  if (n <= 0) return -1;
+  const char* p = b;
+  while (*p && *p != ' ') ++p;  // skip the CPU time
+  if (*p != ' ') return -1;
+  ++p;
+  long long v = 0;
+  for (; *p >= '0' && *p <= '9'; ++p) v = v * 10 + (*p - '0');
+  return v;
+}
+
+// Child side, async-signal-safe calls only (the parent may have other threads): die with the parent,
+// wait until the parent has moved us into the cgroup, map and touch `bytes`.
+char* child_start(pid_t parent, int go_fd, std::size_t bytes) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+  char c = 0;
+  if (::read(go_fd, &c, 1) != 1) ::_exit(1);
+  void* mem = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) ::_exit(1);
+  // Small pages throughout: khugepaged collapsing the reference's pages into huge pages part-way would
+  // speed it up by itself, and the swap path splits huge pages anyway.
+  ::madvise(mem, bytes, MADV_NOHUGEPAGE);
+  char* p = static_cast<char*>(mem);
+  // First touch paced at about 1 MB per 2 ms: near the limit every fault must reclaim, and a burst of
+  // faults can exhaust the cgroup's reclaim retries before swap writeback completes (premature OOM).
+  const timespec pace{0, 2'000'000};
+  for (std::size_t i = 0; i < bytes; i += kPage) {
+    p[i] = static_cast<char>(i);
+    if (i % (1u << 20) == 0) ::nanosleep(&pace, nullptr);
+  }
+  return p;
+}
+
+// A child process in the experiment: forked, moved into the cgroup (when confined), then released.
+struct Worker {
+  std::unique_ptr<ChildProcess> process;
+  Pipe to_child, from_child;
+};
+
+// Load process: holds `bytes` and keeps touching every page, pausing `interval_s` between passes.
+[[noreturn]] void holder_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, double interval_s) {
+  char* p = child_start(parent, go_fd, bytes);
+  char k = 'k';
+  if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
+  timespec pause{static_cast<time_t>(interval_s), static_cast<long>((interval_s - std::floor(interval_s)) * 1e9)};
+  for (;;) {
+    for (std::size_t i = 0; i < bytes; i += kPage) p[i] = static_cast<char>(p[i] + 1);
+    ::nanosleep(&pause, nullptr);
+  }
+}
+
+// Reference task: on each command byte, `passes` read-modify-write passes over `bytes` with a
+// cache-line stride; replies with the elapsed seconds (a double). With `exclude_waiting`, the time
+// spent runnable but waiting for a CPU is subtracted: on a shared host other people's processes would
+// otherwise dominate the figure, while stalls on memory (page faults, swap I/O, reclaim) stay in it.
+[[noreturn]] void reference_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, unsigned passes,
+                                 bool exclude_waiting) {
+  char* p = child_start(parent, go_fd, bytes);
+  char k = 'k';
+  if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
+  unsigned char sum = 0;
+  for (;;) {
+    char c = 0;
+    if (::read(go_fd, &c, 1) != 1) ::_exit(0);
+    // Clock outside the schedstat reads: a wait between them and the clock can only add to dt, so the
+    // difference never undercounts the task's own time.
+    double t0 = child_clock();
+    long long w0 = exclude_waiting ? run_queue_wait_ns() : -1;
+    for (unsigned pass = 0; pass < passes; ++pass) {
+      for (std::size_t i = 0; i < bytes; i += 64) {
+        sum = static_cast<unsigned char>(sum + static_cast<unsigned char>(p[i]));
+        p[i] = static_cast<char>(sum);
+      }
+    }
+    long long w1 = w0 >= 0 ? run_queue_wait_ns() : -1;
+    double dt = child_clock() - t0;
+    if (w1 >= w0 && w0 >= 0) dt -= 1e-9 * static_cast<double>(w1 - w0);
+    if (::write(ready_fd, &dt, sizeof dt) != sizeof dt) ::_exit(1);
+  }
+}
+
+// Forks a worker running `body(go_fd, ready_fd)`, puts it into `cgroup` (if any), and lets it start.
+template <typename Body>
+std::unique_ptr<Worker> spawn(const Cgroup* cgroup, Body body) {
+  auto w = std::make_unique<Worker>();
+  const pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) throw EnvironmentError(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    body(parent, w->to_child.fd[0], w->from_child.fd[1]);
+    ::_exit(1);
+  }
+  w->process = std::make_unique<ChildProcess>(pid);
+  w->to_child.close_end(0);
+  w->from_child.close_end(1);
+  if (cgroup) cgroup->add_process(pid);
+  char go = 'g';
+  if (::write(w->to_child.fd[1], &go, 1) != 1) throw EnvironmentError("cannot start a memory probe process");
+  return w;
+}
+
+bool alive(const Worker& w) {
+  int status = 0;
+  return ::waitpid(w.process->pid(), &status, WNOHANG) == 0;
+}
+
+// A swap file that exists and is enabled only while this object lives.
+class SwapFile {
+ public:
+  SwapFile(const std::filesystem::path& path, double size_mb) : file_(path) {
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) throw EnvironmentError("cannot create swap file " + path.string() + ": " + std::strerror(errno));
+    std::vector<char> zeros(1 << 20, 0);
+    bool ok = true;
+    for (double done = 0; ok && done < size_mb; done += 1) {
+      throw_if_interrupted();
+      ok = ::write(fd, zeros.data(), zeros.size()) == static_cast<ssize_t>(zeros.size());
+    }
+    ok = ok && ::fsync(fd) == 0;
+    ::close(fd);
+    if (!ok) throw EnvironmentError("cannot write swap file " + path.string() + ": " + std::strerror(errno));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    std::string p = path.string();
+    char arg0[] = "mkswap", arg1[] = "-q";
+    char* argv[] = {arg0, arg1, p.data(), nullptr};
+    pid_t pid = 0;
+    int rc = ::posix_spawnp(&pid, "mkswap", &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw EnvironmentError(std::string("cannot run mkswap: ") + std::strerror(rc));
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) throw EnvironmentError("mkswap " + p + " failed");
+    registration_.emplace(CleanupKind::kSwapOff, path);
+    if (::swapon(p.c_str(), 0) != 0) {
+      registration_.reset();
+      throw EnvironmentError("swapon " + p + " refused: " + std::strerror(errno));
+    }
+    on_ = true;
+  }
+  ~SwapFile() {
+    if (on_) ::swapoff(file_.path().c_str());
+  }
+  SwapFile(const SwapFile&) = delete;
+  SwapFile& operator=(const SwapFile&) = delete;
+
+ private:
+  ScratchFile file_;
+  std::optional<CleanupRegistration> registration_;
+  bool on_ = false;
+};
+
+// Occupations to visit: coarse steps through main memory, finer near its end, coarser in swap.
+std::vector<double> occupation_grid(double main_mb, double max_mb, double step, bool beyond_main) {
+  std::vector<double> grid;
+  const double coarse = step * main_mb;
+  double x = 0;
+  for (; x < 0.9 * main_mb - 1e-9 && x <= max_mb; x += coarse) grid.push_back(x);
+  if (!beyond_main) return grid;
+  for (x = 0.9 * main_mb; x < 1.1 * main_mb - 1e-9 && x <= max_mb; x += coarse / 4) grid.push_back(x);
+  for (x = 1.1 * main_mb; x <= max_mb + 1e-9; x += 1.5 * coarse) grid.push_back(x);
+  return grid;
+}
+
+std::string mb_text(double mb) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", mb);
+  return b;
+}
+
+}  // namespace
+
+std::string MemoryProbeOptions::validate() const {
+  if (!(limit_mb >= 16)) return "memory limit " + mb_text(limit_mb) + " MB: must be at least 16 MB";
+  if (!(swap_mb >= 0)) return "swap size must be non-negative";
+  if (!(step_fraction > 0 && step_fraction <= 0.5)) return "occupation step must be in (0, 0.5] of main memory";
+  if (!(max_swap_fraction >= 0 && max_swap_fraction <= 0.9)) return "max swap fraction must be in [0, 0.9]";
+  if (!(reference_mb >= 1)) return "reference working set must be at least 1 MB";
+  if (reference_passes < 1) return "reference passes must be at least 1";
+  if (!(holder_mb >= 1)) return "load process size must be at least 1 MB";
+  if (!(touch_interval_s >= 0 && touch_interval_s < 10)) return "touch interval must be in [0, 10) s";
+  if (!(knee_slowdown > 0)) return "knee slowdown must be positive";
+  if (!(max_slowdown > knee_slowdown)) return "max slowdown must exceed the knee slowdown";
+  if (!(unconfined_fraction_of_available > 0 && unconfined_fraction_of_available <= 0.8)) {
+    return "unconfined fraction of MemAvailable must be in (0, 0.8]";
+  }
+  return repeat.validate();
+}
+
+std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, double threshold) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].slowdown.mean < threshold) continue;
+    // One noisy point is not a knee: the next point (when there is one) must stay above too.
+    if (i + 1 < points.size() && points[i + 1].slowdown.mean < threshold) continue;
+    if (i == 0) return points[0].occupied_mb;
+    const auto& a = points[i - 1];
+    const auto& b = points[i];
+    double f = (threshold - a.slowdown.mean) / (b.slowdown.mean - a.slowdown.mean);
+    return a.occupied_mb + f * (b.occupied_mb - a.occupied_mb);
+  }
+  return std::nullopt;
+}
+
+MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
+  if (auto e = o.validate(); !e.empty()) throw InputError("memory probe: " + e);
+  MemoryMeasurement m;
+  const double available_mb = meminfo_mb("MemAvailable");
+
+  // Declaration order is clean-up order in reverse: load processes, reference task, swap, cgroup.
+  std::unique_ptr<Cgroup> cgroup;
+  std::optional<SwapFile> swap;
+  std::string why_unconfined;
+  if (!o.confine) {
+    why_unconfined = "confinement disabled by option";
+  } else if (::geteuid() != 0) {
+    why_unconfined = "not running as root (a memory cgroup and a swap file need root)";
+  } else {
+    try {
+      cgroup = Cgroup::create("memory", "hetperf-memory-" + std::to_string(::getpid()));
+    } catch (const EnvironmentError& e) {
+      why_unconfined = e.what();
+    }
+  }
+
+  double main_mb = 0, max_mb = 0, swap_mb = 0;
+  if (cgroup) {
+    if (o.limit_mb + o.swap_mb > o.unconfined_fraction_of_available * available_mb) {
+      throw InputError("memory probe: limit " + mb_text(o.limit_mb) + " MB + swap " + mb_text(o.swap_mb) +
+                       " MB exceeds " + mb_text(o.unconfined_fraction_of_available * available_mb) +
+                       " MB (a safe share of MemAvailable)");
+    }
+    main_mb = o.limit_mb;
+    if (o.swap_mb > 0) {
+      struct statvfs fs {};
+      double free_mb = ::statvfs(o.swap_directory.c_str(), &fs) == 0
+                           ? static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) / kMiB
+                           : 0;
+      if (o.swap_mb > 0.25 * free_mb) {
+        m.notes.push_back("no swap file: " + mb_text(o.swap_mb) + " MB would exceed a quarter of the " +
+                          mb_text(free_mb) + " MB free in " + o.swap_directory.string());
+      } else {
+        try {
+          swap.emplace(std::filesystem::absolute(o.swap_directory) /
+                           (".hetperf-swap." + std::to_string(::getpid())),
+                       o.swap_mb);
+          swap_mb = o.swap_mb;
+        } catch (const EnvironmentError& e) {
+          m.notes.push_back(std::string("no swap region: ") + e.what());
+        }
+      }
+    }
+    const auto limit = std::to_string(static_cast<std::uint64_t>(o.limit_mb * kMiB));
+    const auto with_swap = std::to_string(static_cast<std::uint64_t>((o.limit_mb + swap_mb) * kMiB));
+    if (cgroup->version() == 1) {
+      cgroup->write("memory.limit_in_bytes", limit);
+      cgroup->write("memory.swappiness", "100");  // anonymous memory only: let reclaim swap freely
+      try {
+        cgroup->write("memory.memsw.limit_in_bytes", with_swap);
+      } catch (const EnvironmentError&) {
+        m.notes.push_back("swap accounting is off (no memory.memsw.limit_in_bytes): swap use is bounded by the "
+                          "occupation steps only");
+      }
+      m.confinement = "cgroup v1 " + cgroup->path().string() + " memory.limit_in_bytes=" + limit;
+    } else {
+      cgroup->write("memory.max", limit);
+      cgroup->write("memory.swap.max", std::to_string(static_cast<std::uint64_t>(swap_mb * kMiB)));
+      m.confinement = "cgroup v2 " + cgroup->path().string() + " memory.max=" + limit;
+    }
+    // Without swap, crossing the limit would call the cgroup's OOM killer: stay below it.
+    max_mb = swap_mb > 0 ? o.limit_mb + o.max_swap_fraction * swap_mb
+                         : o.limit_mb - o.reference_mb - o.holder_mb;
+    m.main_memory_mb = main_mb;
+  } else {
+    main_mb = meminfo_mb("MemTotal");
+    max_mb = std::min(o.unconfined_max_mb, o.unconfined_fraction_of_available * available_mb);
+    m.main_memory_mb = main_mb;
+    m.confinement = "none";
+    m.notes.push_back("unconfined (" + why_unconfined + "): occupation kept below " + mb_text(max_mb) +
+                      " MB; swap region not measured");
+  }
+  m.swap_mb = swap_mb;
+  m.settings = {{"limit_mb", o.limit_mb},         {"swap_file_mb", o.swap_mb},
+                {"step_fraction", o.step_fraction}, {"max_swap_fraction", o.max_swap_fraction},
+                {"reference_mb", o.reference_mb}, {"reference_passes", o.reference_passes},
+                {"holder_mb", o.holder_mb},       {"touch_interval_s", o.touch_interval_s},
+                {"knee_slowdown", o.knee_slowdown}, {"max_slowdown", o.max_slowdown},
+                {"max_occupation_mb", max_mb},    {"min_samples", o.repeat.min_samples},
+                {"target_relative_half_width", o.repeat.target_relative_half_width},
+                {"time_cap_s", o.repeat.time_cap_s}};
+
+  const bool beyond_main = cgroup && swap_mb > 0;
+  const double grid_main = cgroup ? main_mb : max_mb;
+  std::vector<double> grid = occupation_grid(grid_main, max_mb, o.step_fraction, beyond_main);
+
+  const auto reference_bytes = static_cast<std::size_t>(o.reference_mb * kMiB);
+  const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns() >= 0;
+  m.settings["reference_time"] = exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
+  auto reference = spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
+    reference_main(parent, go, ready, reference_bytes, o.reference_passes, exclude_waiting);
+  });
+  char k = 0;
+  if (!read_exact(reference->from_child.fd[0], &k, 1, 60)) throw EnvironmentError("memory probe: reference task did not start");
+  auto run_reference = [&] {
+    char go = 'r';
+    if (::write(reference->to_child.fd[1], &go, 1) != 1) throw EnvironmentError("memory probe: reference task died");
+    double dt = 0;
+    if (!read_exact(reference->from_child.fd[0], &dt, sizeof dt, 600)) {
+      throw EnvironmentError("memory probe: reference task died or hung (killed by the cgroup's OOM killer?)");
+    }
+    return dt;
+  };
+
+  SampleSummary idle = repeat_until_precise(o.repeat, run_reference);
+  m.reference_idle_s = idle;
+  std::vector<std::unique_ptr<Worker>> holders;
+  double held_mb = 0;
+  for (double target : grid) {
+    if (o.on_step) {
+      o.on_step("occupation " + mb_text(target) + " MB of " + mb_text(grid.back()),
+                static_cast<double>(m.points.size()) / static_cast<double>(grid.size()));
+    }
+    while (held_mb + 0.5 < target) {
+      double chunk = std::min(o.holder_mb, target - held_mb);
+      auto bytes = static_cast<std::size_t>(chunk * kMiB);
+      holders.push_back(spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
+        holder_main(parent, go, ready, bytes, o.touch_interval_s);
+      }));
+      if (!read_exact(holders.back()->from_child.fd[0], &k, 1, 300)) {
+        m.notes.push_back("a load process could not fill its memory at " + mb_text(held_mb + chunk) +
+                          " MB occupied (killed or stalled); the curve stops there");
+        target = -1;
+        break;
+      }
+      held_mb += chunk;
+    }
+    if (target < 0) break;
+    SampleSummary t = target == 0 ? idle : repeat_until_precise(o.repeat, run_reference);
+    bool all_alive = true;
+    for (const auto& h : holders) all_alive = all_alive && alive(*h);
+    if (!all_alive) {
+      m.notes.push_back("a load process died at " + mb_text(held_mb) + " MB occupied (cgroup OOM killer?); the "
+                        "curve stops before that point");
+      break;
+    }
+    std::vector<double> alpha;
+    for (double v : t.samples) alpha.push_back(v / idle.mean - 1);
+    SampleSummary a = summarize(alpha);
+    a.precise = t.precise;
+    m.points.push_back({held_mb, a});
+    if (a.mean > o.max_slowdown) {
+      m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.mean) +
+                        " exceeds the maximum " + std::to_string(o.max_slowdown));
+      break;
+    }
+  }
+  m.swap_measured = beyond_main && !m.points.empty() && m.points.back().occupied_mb > main_mb;
+  m.knee_slowdown = o.knee_slowdown;
+  m.knee_mb = memory_knee_mb(m.points, o.knee_slowdown);
+  return m;
+}
+
+}  // namespace hetperf::probes

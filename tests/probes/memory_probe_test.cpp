@@ -1,0 +1,117 @@
+// Memory probe tests: the knee rule, a small unconfined run, and the cgroup ground truth (root only).
+#include <catch2/catch.hpp>
+
+#include <sys/swap.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/probes/cgroup.hpp"
+#include "hetperf/probes/memory_probe.hpp"
+
+using namespace hetperf;
+using namespace hetperf::probes;
+
+namespace {
+
+MemoryPoint point(double mb, double alpha) {
+  SampleSummary s = summarize({alpha});
+  return {mb, s};
+}
+
+// Names of our own leftovers: cgroups and swap files called hetperf-memory-* / .hetperf-swap.*.
+int leftovers() {
+  int n = 0;
+  for (const char* root : {"/sys/fs/cgroup/memory", "/sys/fs/cgroup/unified"}) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(root, ec)) {
+      if (e.path().filename().string().rfind("hetperf-memory-" + std::to_string(::getpid()), 0) == 0) ++n;
+    }
+  }
+  std::ifstream swaps("/proc/swaps");
+  std::string line;
+  while (std::getline(swaps, line)) {
+    if (line.find(".hetperf-swap." + std::to_string(::getpid())) != std::string::npos) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("probes: memory knee is interpolated where the slowdown first stays above the threshold", "[memory]") {
+  std::vector<MemoryPoint> pts = {point(0, 0), point(50, 0.02), point(100, 0.2), point(110, 0.05),
+                                  point(120, 0.05), point(130, 0.35), point(140, 0.8)};
+  // 100 is a lone noisy point; the knee lies between 120 (0.05) and 130 (0.35): 120 + 10 * 0.1/0.3.
+  auto knee = memory_knee_mb(pts, 0.15);
+  REQUIRE(knee);
+  CHECK(*knee == Approx(120 + 10.0 / 3));
+  CHECK_FALSE(memory_knee_mb({point(0, 0), point(10, 0.01)}, 0.15));
+}
+
+TEST_CASE("probes: memory probe without confinement stays small and leaves nothing behind", "[memory]") {
+  MemoryProbeOptions o;
+  o.confine = false;
+  o.unconfined_max_mb = 48;
+  o.step_fraction = 0.5;
+  o.reference_mb = 4;
+  o.reference_passes = 4;
+  o.holder_mb = 8;
+  o.repeat.min_samples = 3;
+  o.repeat.time_cap_s = 0.2;
+  MemoryMeasurement m = probe_memory(o);
+  CHECK(m.confinement == "none");
+  CHECK_FALSE(m.swap_measured);
+  REQUIRE(m.points.size() == 2);  // 0 and 24 MB
+  CHECK(m.points[0].occupied_mb == 0);
+  CHECK(m.points[1].occupied_mb == Approx(24));
+  REQUIRE(m.reference_idle_s);
+  CHECK(m.reference_idle_s->mean > 0);
+  CHECK(leftovers() == 0);
+}
+
+TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
+  MemoryProbeOptions o;
+  o.limit_mb = 4;
+  CHECK_THROWS_AS(probe_memory(o), InputError);
+}
+
+TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee within 10% of L", "[memory][root]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root for a memory cgroup and a swap file");
+    return;
+  }
+  std::string why;
+  if (!find_cgroup_root("memory", &why)) {
+    WARN("skipped: " << why);
+    return;
+  }
+  const double limit = 128;
+  MemoryProbeOptions o;
+  o.limit_mb = limit;
+  o.swap_mb = 96;
+  o.swap_directory = HETPERF_BINARY_DIR;
+  o.reference_mb = 8;
+  o.holder_mb = 16;
+  o.max_swap_fraction = 0.5;
+  o.repeat.time_cap_s = 1;
+  std::optional<double> knee;
+  for (int attempt = 0; attempt < 2 && !(knee && std::abs(*knee - limit) <= 0.1 * limit); ++attempt) {
+    MemoryMeasurement m = probe_memory(o);
+    CHECK(leftovers() == 0);
+    if (m.swap_mb == 0) {
+      WARN("skipped: no swap region here: " << (m.notes.empty() ? std::string("?") : m.notes.front()));
+      return;
+    }
+    REQUIRE(m.main_memory_mb);
+    CHECK(*m.main_memory_mb == limit);
+    knee = m.knee_mb;
+    std::string curve;
+    for (const auto& p : m.points) curve += std::to_string(p.occupied_mb) + ":" + std::to_string(p.slowdown.mean) + " ";
+    for (const auto& n : m.notes) curve += "| " + n;
+    INFO("curve " << curve);
+    REQUIRE(knee);
+  }
+  CHECK(*knee == Approx(limit).epsilon(0.1));
+}

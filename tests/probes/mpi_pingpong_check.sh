@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs hetperf-pingpong under `mpiexec -n 2` with small settings and checks its JSON: one point per
+# requested size, positive one-way times, the LogGP block. Args: $1 = hetperf-pingpong binary.
+set -euo pipefail
+out=$(mpiexec -n 2 "$1" --sizes 0,1024,65536 --min-samples 5 --time-cap 0.5 --loggp 65536 </dev/null)
+python3 - "$out" <<'PY'
+import json, sys
+j = json.loads(sys.argv[1])
+sizes = [p["size_bytes"] for p in j["pingpong"]]
+assert sizes == [0, 1024, 65536], sizes
+for p in j["pingpong"]:
+    assert p["one_way_s"]["mean"] > 0 and p["one_way_s"]["n"] >= 5, p
+assert j["pingpong"][2]["one_way_s"]["mean"] > j["pingpong"][0]["one_way_s"]["mean"]
+g = j["loggp"]
+for k in ("send_overhead_s", "receive_overhead_s", "gap_s"):
+    assert g[k]["mean"] >= 0, (k, g[k])
+assert g["latency_s"] >= 0 and g["large_size_bytes"] == 65536
+assert "MPICH" in j["mpi_library"] or j["mpi_library"], j["mpi_library"]
+print("ok:", sizes, "o_s", g["send_overhead_s"]["mean"], "L", g["latency_s"])
+PY
