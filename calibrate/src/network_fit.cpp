@@ -75,7 +75,8 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   const std::size_t n = x.size(), m = options.min_segment_points;
   check_fit_input(options.name, x, y, m);
   for (std::size_t i = 0; i < n; ++i) {
-    if (!(x[i] > 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive message size, got " + std::to_string(x[i]));
+    // A 0-byte message is a real measurement (it times the latency alone); negative sizes are not.
+    if (!(x[i] >= 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a non-negative message size, got " + std::to_string(x[i]));
     if (!(y[i] > 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive time, got " + std::to_string(y[i]));
     if (i > 0 && x[i] < x[i - 1]) throw InputError(options.name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
   }

@@ -105,11 +105,14 @@ TEST_CASE("calibrate: network fit refits a regime whose time falls with size as 
   CHECK(s.regimes[0].latency_s == Approx(10.1e-6).epsilon(0.01));
 }
 
-TEST_CASE("calibrate: network fit rejects non-positive sizes and times, and too few points") {
-  std::vector<double> x = {0, 2, 4}, y = {1e-5, 1e-5, 1e-5};
+TEST_CASE("calibrate: network fit rejects negative sizes, non-positive times and too few points") {
+  std::vector<double> x = {-1, 2, 4}, y = {1e-5, 1e-5, 1e-5};
   NetworkFitOptions o;
   o.name = "net";
-  CHECK_THROWS_WITH(fit_network(x, y, o), Catch::Contains("point 0: expected a positive message size"));
+  CHECK_THROWS_WITH(fit_network(x, y, o), Catch::Contains("point 0: expected a non-negative message size"));
+  // A 0-byte ping-pong, as the probe measures it, is accepted: it times the latency alone.
+  std::vector<double> x0 = {0, 1024, 4096, 16384}, y0 = {1e-5, 1e-5 + 1024e-9, 1e-5 + 4096e-9, 1e-5 + 16384e-9};
+  CHECK(fit_network(x0, y0, o).regimes.front().latency_s == Approx(1e-5).epsilon(1e-6));
   std::vector<double> x2 = {1, 2}, y2 = {1e-5, 1e-5};
   CHECK_THROWS_WITH(fit_network(x2, y2, o), Catch::Contains("expected at least 3 points"));
   std::vector<double> x3 = {1, 2, 4}, y3 = {1e-5, -1e-5, 1e-5};

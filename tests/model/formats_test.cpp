@@ -236,9 +236,9 @@ TEST_CASE("model: formats: a prediction round-trips and malformed predictions na
   p.workload_name = "w";
   p.seed = 3;
   p.placement = "round_robin";
-  p.processes.push_back({"a", "c1", 0, 0, 2.5, 2.5, {1, 0.5, 0.25, 0.25, 0, 0.5}});
-  p.processes.push_back({"b", "c1", 1, 1, 2.0, 1.0, {1, 0, 0, 0, 0, 0}});
-  p.computers.push_back({"c1", 2.5, 1.0, 10, 2});
+  p.processes.push_back({"a", "c1", 0, 0, 2.5, 2.5, {1, 0.5, 0.25, 0.25, 0, 0.5, 0}, {}});
+  p.processes.push_back({"b", "c1", 1, 1, 2.0, 1.0, {1, 0, 0, 0, 0, 0, 0}, {}});
+  p.computers.push_back({"c1", 2.5, 1.0, 10, 2, {}});
   p.summary = summarize_responses(p.processes);
   CHECK(p.summary.mean_response_s == Approx(1.75));
   CHECK(p.summary.makespan_s == Approx(2.5));
