@@ -57,11 +57,7 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& con
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
-  // Built by appending: GCC 12 warns falsely (-Wrestrict, its bug 105329) on "." + string + "...".
-  std::string name = ".";
-  name += path.filename().string();
-  name += ".tmp.XXXXXX";
-  std::string tmpl = (parent / name).string();
+  std::string tmpl = (parent / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw EnvironmentError(path.string() + ": cannot create temporary file: " + std::strerror(errno));
   const char* p = content.data();
