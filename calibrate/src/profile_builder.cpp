@@ -111,8 +111,6 @@ struct Builder {
     o.name = c.name;
     o.knee_mb = mem.main_memory_mb;
     auto fit = fit_at(in.file, "$.probes.memory.points", [&] { return fit_memory_slowdown(x, y, o); });
-    if (mem.main_memory_mb) c.main_memory_mb = *mem.main_memory_mb;
-    if (mem.swap_mb > 0) c.virtual_memory_mb = mem.swap_mb;
     c.slowdown = fit.function();
     nlohmann::json j = {{"knee_mb", fit.knee_mb},
                         {"knee_source", fit.knee_source},
@@ -131,6 +129,24 @@ struct Builder {
               "slowdown α (fraction)", false, true});
     } else {
       out.profile.warnings.push_back(c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
+    }
+    // The probe emulates main memory with a cgroup far smaller than the machine (issue 3), so the
+    // computer keeps the host's own memory and swap, and the measured curve is stretched from the
+    // emulated capacity to the real one: α is taken as a function of the occupied fraction of main
+    // memory. That is an assumption, recorded here; without it a 24 GB host would be described as
+    // the 128 MB experiment.
+    if (mem.main_memory_mb && *mem.main_memory_mb < c.main_memory_mb) {
+      const double scale = c.main_memory_mb / *mem.main_memory_mb;
+      c.slowdown->main_memory_mb = fit.knee_mb * scale;
+      c.slowdown->main.a_per_mb /= scale;
+      if (c.slowdown->virtual_memory) c.slowdown->virtual_memory->d_per_mb /= scale;
+      j["scaled_to_host"] = {{"emulated_main_memory_mb", *mem.main_memory_mb},
+                             {"host_main_memory_mb", c.main_memory_mb},
+                             {"scale", scale},
+                             {"assumption", "alpha depends on the occupied fraction of main memory"}};
+    } else if (mem.main_memory_mb) {
+      c.main_memory_mb = *mem.main_memory_mb;
+      if (mem.swap_mb > 0) c.virtual_memory_mb = mem.swap_mb;
     }
     c.fits["memory_slowdown"] = j;
   }

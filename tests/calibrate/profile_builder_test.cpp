@@ -85,6 +85,26 @@ TEST_CASE("calibrate: profile builder turns noise-free seed machines into their 
   CHECK(cal.fits.size() == 2 * 4 + 3 * 2);
 }
 
+TEST_CASE("calibrate: a curve measured in emulated main memory is stretched to the host's memory") {
+  SyntheticOptions c1;  // seed Table 2, measured in an emulated 1024 MB main memory
+  c1.machine = "c1";
+  c1.hosts = {"c1", "c1"};
+  CalibrationInput in = input(c1);
+  in.measurement.host.memory_bytes = 8ull * 1024 * 1048576;  // the host itself has 8192 MB
+  in.measurement.host.swap_bytes = 0;
+  Calibration cal = calibrate_platform({in}, {"test"});
+  const Computer& c = cal.profile.computers.at(0);
+  CHECK(c.main_memory_mb == 8192);
+  CHECK(c.virtual_memory_mb == 0);
+  REQUIRE(c.slowdown);
+  CHECK(c.slowdown->main_memory_mb == Approx(8192));
+  // The same occupied fraction gives the same slowdown: 50% and 150% of main memory.
+  hetperf::unimpp::SlowdownFunction seed{1024, {0.0012, -0.0065}, hetperf::unimpp::ExponentialSlowdown{0.0938, 0.0039}};
+  CHECK(c.alpha(4096) == Approx(seed.alpha(512)).epsilon(1e-6));
+  CHECK(c.alpha(12288) == Approx(seed.alpha(1536)).epsilon(1e-6));
+  CHECK(c.fits["memory_slowdown"]["scaled_to_host"]["scale"] == Approx(8.0));
+}
+
 TEST_CASE("calibrate: profile builder fits each pair of hosts and names groups") {
   SyntheticOptions a;
   a.machine = "a";
