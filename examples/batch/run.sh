@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Schedules the seed's workloads W1 and W2 statically (fcfs: every job keeps its initial allocation)
 # and dynamically (reshape), and writes the comparison to OUT/report.md with the pictures.
-# Usage: examples/batch/run.sh [HETPERF] [OUT]   (defaults: build-batch/bin/hetperf, results/scheduling)
+# Usage: examples/batch/run.sh [HETPERF] [OUT]   (defaults: build/bin/hetperf, results/scheduling)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-hetperf="${1:-$root/build-batch/bin/hetperf}"
+hetperf="${1:-$root/build/bin/hetperf}"
 out="${2:-$root/results/scheduling}"
 mkdir -p "$out"
 for w in w1 w2; do

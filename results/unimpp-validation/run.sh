@@ -4,13 +4,13 @@
 # The per-worker mp (MI) is not given by the paper: for each platform it is fitted to the paper's
 # measured average at 10 processes (response is affine in mp: two runs give the exact fit), then the
 # 20..100-process averages are predicted with that mp. Writes results.csv and table.md here.
-# Usage: results/unimpp-validation/run.sh [path/to/hetperf]   (default: build-sim/bin/hetperf)
+# Usage: results/unimpp-validation/run.sh [path/to/hetperf]   (default: build/bin/hetperf, as scripts/build makes it)
 # WORKER_MB=<MB> overrides the workers' static memory (the paper does not give it; the example files
 # assume 1 MB) and writes results-sm<MB>.csv / table-sm<MB>.md instead, for a sensitivity check.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-hetperf="${1:-$root/build-sim/bin/hetperf}"
+hetperf="${1:-$root/build/bin/hetperf}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 suffix="${WORKER_MB:+-sm$WORKER_MB}"
