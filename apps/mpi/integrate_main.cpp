@@ -9,7 +9,6 @@
 #include <CLI/CLI.hpp>
 
 #include "hetperf/apps/integrate.hpp"
-#include "hetperf/model/file_io.hpp"
 #include "mpi_runtime.hpp"
 
 using namespace hetperf;
@@ -57,35 +56,26 @@ int main(int argc, char** argv) {
   double mine[2] = {result.response_s, result.integral};
   std::vector<double> all(2 * static_cast<std::size_t>(size));
   MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  int status = 0;
-  if (rank == 0) {
-    const double exact = integral_closed_form(cfg.a, cfg.b);
-    nlohmann::json processes = nlohmann::json::array();
-    double sum = 0, worst = 0;
-    for (int i = 0; i < instances; ++i) {
-      std::size_t master = static_cast<std::size_t>(i) * (size / instances);
-      double response = all[2 * master], integral = all[2 * master + 1];
-      double error = std::fabs(integral - exact) / std::fabs(exact);
-      worst = std::max(worst, error);
-      sum += response;
-      processes.push_back({{"instance", i}, {"response_s", response}, {"integral", integral}, {"relative_error", error}});
-    }
-    bool ok = worst <= 1e-8;
-    status = ok ? 0 : 1;
-    nlohmann::json config = {{"a", cfg.a}, {"b", cfg.b}, {"steps", cfg.steps}, {"message_bytes", cfg.message_bytes},
-                             {"disk_bytes", cfg.disk_bytes}, {"instances", instances}, {"ranks_per_instance", size / instances}};
-    nlohmann::json summary = {{"mean_response_s", sum / instances}, {"closed_form", exact},
-                              {"worst_relative_error", worst}, {"integral_ok", ok}};
-    if (!trace_file.empty()) {
-      write_json_file(trace_file, {{"schema", "hetperf.trace/1"}, {"app", "integrate"}, {"backend", "mpi"},
-                                   {"config", config}, {"run", run_facts(MPI_COMM_WORLD)}, {"summary", summary},
-                                   {"processes", processes}, {"instance_0_ranks", ranks}});
-    }
-    std::printf("%s\n", nlohmann::json({{"app", "integrate"}, {"config", config}, {"summary", summary}}).dump().c_str());
-    if (!ok) std::fprintf(stderr, "error: integral off the closed form by %.3e relative\n", worst);
-  }
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Comm_free(&instance);
-  MPI_Finalize();
-  return status;
+  if (rank != 0) return finish_run(MPI_COMM_WORLD, "integrate", {}, {}, {}, "", true, "");
+  const double exact = integral_closed_form(cfg.a, cfg.b);
+  nlohmann::json processes = nlohmann::json::array();
+  double sum = 0, worst = 0;
+  for (int i = 0; i < instances; ++i) {
+    std::size_t master = static_cast<std::size_t>(i) * (size / instances);
+    double response = all[2 * master], integral = all[2 * master + 1];
+    double error = std::fabs(integral - exact) / std::fabs(exact);
+    worst = std::max(worst, error);
+    sum += response;
+    processes.push_back({{"instance", i}, {"response_s", response}, {"integral", integral}, {"relative_error", error}});
+  }
+  bool ok = worst <= 1e-8;
+  nlohmann::json config = {{"a", cfg.a}, {"b", cfg.b}, {"steps", cfg.steps}, {"message_bytes", cfg.message_bytes},
+                           {"disk_bytes", cfg.disk_bytes}, {"instances", instances}, {"ranks_per_instance", size / instances}};
+  nlohmann::json summary = {{"mean_response_s", sum / instances}, {"closed_form", exact},
+                            {"worst_relative_error", worst}, {"integral_ok", ok}};
+  char failure[96];
+  std::snprintf(failure, sizeof failure, "integral off the closed form by %.3e relative", worst);
+  return finish_run(MPI_COMM_WORLD, "integrate", config, summary, {{"processes", processes}, {"instance_0_ranks", ranks}},
+                    trace_file, ok, failure);
 }

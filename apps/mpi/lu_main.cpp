@@ -12,7 +12,6 @@
 
 #include "hetperf/apps/lu.hpp"
 #include "hetperf/model/error.hpp"
-#include "hetperf/model/file_io.hpp"
 #include "mpi_runtime.hpp"
 
 using namespace hetperf;
@@ -110,49 +109,40 @@ int main(int argc, char** argv) {
   double end = result.factorization_end_s, latest = 0;
   MPI_Reduce(&end, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   nlohmann::json ranks = gather_traces(rt);
-  int status = 0;
-  if (rank == 0) {
-    double residual = relative_residual(cfg, result);
-    bool ok = residual < 1e-10;
-    status = ok ? 0 : 1;
-    nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"remove", cfg.remove},
-                             {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads}};
-    std::vector<TraceEvent> all;
-    for (const auto& rk : ranks) {
-      for (const auto& e : rk["events"]) {
-        TraceEvent t;
-        t.rank = rk["rank"];
-        t.op = e["op"];
-        t.iteration = e.value("iteration", -1);
-        t.start_s = e["start_s"];
-        t.end_s = e["end_s"];
-        all.push_back(t);
-      }
+  if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
+  double residual = relative_residual(cfg, result);
+  bool ok = residual < 1e-10;
+  nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"remove", cfg.remove},
+                           {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads}};
+  std::vector<TraceEvent> all;
+  for (const auto& rk : ranks) {
+    for (const auto& e : rk["events"]) {
+      TraceEvent t;
+      t.rank = rk["rank"];
+      t.op = e["op"];
+      t.iteration = e.value("iteration", -1);
+      t.start_s = e["start_s"];
+      t.end_s = e["end_s"];
+      all.push_back(t);
     }
-    nlohmann::json iterations = nlohmann::json::array();
-    for (const auto& it : summarize_iterations(all, size)) {
-      iterations.push_back({{"iteration", it.iteration}, {"start_s", it.start_s}, {"end_s", it.end_s},
-                            {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s},
-                            {"ranks", it.ranks}, {"efficiency", it.efficiency()}});
-    }
-    double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
-    nlohmann::json summary = {{"factorization_s", latest}, {"gflops", flops / latest / 1e9},
-                              {"residual", residual}, {"residual_ok", ok}};
-    if (reference) {
-      double ref = reference_dgetrf_s(cfg);
-      summary["reference_dgetrf_s"] = ref;
-      summary["reference_gflops"] = flops / ref / 1e9;
-      summary["rate_vs_dgetrf"] = ref / latest;
-    }
-    if (!trace_file.empty()) {
-      write_json_file(trace_file, {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"},
-                                   {"config", config}, {"run", run_facts(MPI_COMM_WORLD)}, {"summary", summary},
-                                   {"iterations", iterations}, {"ranks", ranks}});
-    }
-    std::printf("%s\n", nlohmann::json({{"app", "lu"}, {"config", config}, {"summary", summary}}).dump().c_str());
-    if (!ok) std::fprintf(stderr, "error: residual %.3e is not below 1e-10\n", residual);
   }
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return status;
+  nlohmann::json iterations = nlohmann::json::array();
+  for (const auto& it : summarize_iterations(all, size)) {
+    iterations.push_back({{"iteration", it.iteration}, {"start_s", it.start_s}, {"end_s", it.end_s},
+                          {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s},
+                          {"ranks", it.ranks}, {"efficiency", it.efficiency()}});
+  }
+  double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
+  nlohmann::json summary = {{"factorization_s", latest}, {"gflops", flops / latest / 1e9},
+                            {"residual", residual}, {"residual_ok", ok}};
+  if (reference) {
+    double ref = reference_dgetrf_s(cfg);
+    summary["reference_dgetrf_s"] = ref;
+    summary["reference_gflops"] = flops / ref / 1e9;
+    summary["rate_vs_dgetrf"] = ref / latest;
+  }
+  char failure[96];
+  std::snprintf(failure, sizeof failure, "residual %.3e is not below 1e-10", residual);
+  return finish_run(MPI_COMM_WORLD, "lu", config, summary, {{"iterations", iterations}, {"ranks", ranks}}, trace_file,
+                    ok, failure);
 }

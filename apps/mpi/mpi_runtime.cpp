@@ -13,6 +13,7 @@
 
 #include "hetperf/apps/integrate.hpp"
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
 
 namespace hetperf::apps {
@@ -124,6 +125,26 @@ nlohmann::json run_facts(MPI_Comm comm) {
           {"blas", openblas_get_config()},
           {"blas_threads", openblas_get_num_threads()},
           {"time_utc", utc_now_iso8601()}};
+}
+
+int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& config, const nlohmann::json& summary,
+               nlohmann::json trace_fields, const std::string& trace_file, bool ok, const std::string& failure) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int status = ok ? 0 : 1;
+  if (rank == 0) {
+    if (!trace_file.empty()) {
+      nlohmann::json trace = {{"schema", "hetperf.trace/1"}, {"app", app}, {"backend", "mpi"}, {"config", config},
+                              {"run", run_facts(comm)}, {"summary", summary}};
+      trace.update(trace_fields);
+      write_json_file(trace_file, trace);
+    }
+    std::printf("%s\n", nlohmann::json({{"app", app}, {"config", config}, {"summary", summary}}).dump().c_str());
+    if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+  MPI_Finalize();
+  return status;
 }
 
 void fail_on_all_ranks(MPI_Comm comm, const std::string& message) {

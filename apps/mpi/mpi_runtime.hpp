@@ -45,6 +45,13 @@ nlohmann::json gather_traces(const MpiRuntime& rt);
 // Facts about the run's host and MPI set-up recorded in every trace.
 nlohmann::json run_facts(MPI_Comm comm);
 
+// Ends a run: on rank 0 writes the trace (hetperf.trace/1: app, backend, config, run facts, summary
+// and the app-specific `trace_fields`) when `trace_file` is set, prints {app, config, summary} on
+// stdout and `failure` on stderr when !ok; then every rank learns the exit status (0, or 1 when the
+// result check failed) and MPI is finalised. Returns that status.
+int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& config, const nlohmann::json& summary,
+               nlohmann::json trace_fields, const std::string& trace_file, bool ok, const std::string& failure);
+
 // Prints a usage error on rank 0 and ends every rank cleanly with exit code 2.
 [[noreturn]] void fail_on_all_ranks(MPI_Comm comm, const std::string& message);
 
