@@ -97,7 +97,10 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
   o.max_swap_fraction = 0.5;
   o.repeat.time_cap_s = 1;
   std::optional<double> knee;
-  for (int attempt = 0; attempt < 2 && !(knee && std::abs(*knee - limit) <= 0.1 * limit); ++attempt) {
+  // The machine is shared and a load process can still die near the limit (then the curve stops
+  // short of the knee): up to three attempts, the bound itself unchanged.
+  std::string curves;
+  for (int attempt = 0; attempt < 3 && !(knee && std::abs(*knee - limit) <= 0.1 * limit); ++attempt) {
     MemoryMeasurement m = probe_memory(o);
     CHECK(leftovers() == 0);
     if (m.swap_mb == 0) {
@@ -110,8 +113,9 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
     std::string curve;
     for (const auto& p : m.points) curve += std::to_string(p.occupied_mb) + ":" + std::to_string(p.slowdown.mean) + " ";
     for (const auto& n : m.notes) curve += "| " + n;
-    INFO("curve " << curve);
-    REQUIRE(knee);
+    curves += "attempt " + std::to_string(attempt + 1) + ": " + curve + "\n";
   }
+  INFO(curves);
+  REQUIRE(knee);
   CHECK(*knee == Approx(limit).epsilon(0.1));
 }
