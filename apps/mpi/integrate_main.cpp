@@ -31,13 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--instances", instances, "Independent instances run at once (ranks are split evenly)")->capture_default_str();
   app.add_option("--scratch", scratch, "Directory for the workers' disk writes (files are removed)")->capture_default_str();
   app.add_option("--trace", trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (rank == 0) app.exit(e);
-    MPI_Finalize();
-    return e.get_exit_code() == 0 ? 0 : 2;
-  }
+  if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
   if (instances < 1 || size % instances != 0) {
     fail_on_all_ranks(MPI_COMM_WORLD, "--instances " + std::to_string(instances) + ": expected a divisor of the " +
                                           std::to_string(size) + " ranks");

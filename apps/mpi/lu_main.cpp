@@ -87,13 +87,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "OpenBLAS threads per rank")->capture_default_str();
   app.add_flag("--reference", reference, "Also time OpenBLAS dgetrf on the whole matrix on rank 0 and report the ratio");
   app.add_option("--trace", trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (rank == 0) app.exit(e);
-    MPI_Finalize();
-    return e.get_exit_code() == 0 ? 0 : 2;
-  }
+  if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
   try {
     cfg.variant = parse_lu_variant(variant);
   } catch (const InputError& e) {

@@ -147,6 +147,19 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
   return status;
 }
 
+std::optional<int> parse_on_all_ranks(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) app.exit(e);
+    MPI_Finalize();
+    return e.get_exit_code() == 0 ? 0 : 2;
+  }
+}
+
 void fail_on_all_ranks(MPI_Comm comm, const std::string& message) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);

@@ -6,8 +6,10 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "hetperf/apps/runtime.hpp"
@@ -51,6 +53,10 @@ nlohmann::json run_facts(MPI_Comm comm);
 // result check failed) and MPI is finalised. Returns that status.
 int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& config, const nlohmann::json& summary,
                nlohmann::json trace_fields, const std::string& trace_file, bool ok, const std::string& failure);
+
+// Parses the options on every rank (all ranks see the same arguments); on a usage error or --help,
+// rank 0 prints it and every rank finalises MPI. Returns the exit code then (0 for --help, else 2).
+std::optional<int> parse_on_all_ranks(CLI::App& app, int argc, char** argv);
 
 // Prints a usage error on rank 0 and ends every rank cleanly with exit code 2.
 [[noreturn]] void fail_on_all_ranks(MPI_Comm comm, const std::string& message);
