@@ -1,10 +1,14 @@
 // `hetperf predict`: simulate a workload on a platform profile and write the predicted response times.
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
+#include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
 #include "hetperf/simulator/placement.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
 #include "output.hpp"
@@ -22,6 +26,7 @@ struct PredictArgs {
   std::size_t rows = 20;
   std::size_t timeline_points = 100;
   std::string timeline_csv;
+  std::string trace_dir;
 };
 
 std::string to_csv(const Prediction& p) {
@@ -52,6 +57,24 @@ std::string timeline_csv(const Prediction& p) {
     }
   }
   return os.str();
+}
+
+void print_apps(const apps::AppPrediction& a) {
+  std::printf("%-20s %-10s %6s %-34s %12s\n", "application", "app", "ranks", "configuration", "predicted_s");
+  for (const auto& r : a.jobs) {
+    const auto& j = *r.job;
+    char config[64];
+    if (j.kind == apps::AppJob::Kind::kLu) {
+      std::snprintf(config, sizeof config, "n=%d r=%d %s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
+                    j.lu.remove ? (" -" + std::to_string(j.lu.remove) + "@" + std::to_string(j.lu.remove_after_iteration)).c_str() : "");
+    } else {
+      std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,
+                    static_cast<unsigned long long>(j.integrate.steps));
+    }
+    std::printf("%-20s %-10s %6d %-34s %12.4f\n", j.name.c_str(), j.kind == apps::AppJob::Kind::kLu ? "lu" : "integrate",
+                j.ranks * j.instances, config, r.time_s);
+  }
+  std::printf("(LU: factorisation time; integration: mean response time of its instances)\n");
 }
 
 void print_table(const Prediction& p, std::size_t rows) {
@@ -106,6 +129,9 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       ->capture_default_str();
   cmd->add_option("--timeline-csv", args->timeline_csv,
                   "Also write the computers' timelines as CSV to this file (default: none)");
+  cmd->add_option("--trace-dir", args->trace_dir,
+                  "Write the simulated trace (hetperf.trace/1) of each application job of the workload's \"apps\" "
+                  "to DIR/<name>.trace.json (default: none)");
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       Profile profile = read_profile(args->platform);
@@ -117,17 +143,37 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       Prediction p = sim::simulate(profile, workload, args->workload, options);
       p.command = command_line;
       p.platform_file = args->platform;
-      // Both outputs are rendered before either is written, so an error leaves neither behind.
+      std::optional<apps::AppPrediction> app_runs;
+      std::vector<apps::AppJob> jobs;
+      if (workload.apps) {
+        jobs = apps::app_jobs_from_json(JsonNode(*workload.apps, args->workload, "$.apps"), profile);
+        apps::SimPlatform platform = apps::sim_platform_from_profile(profile, args->platform, apps::kernels_needed(jobs));
+        app_runs = apps::predict_app_jobs(platform, profile, jobs, !args->trace_dir.empty());
+        for (const auto& r : app_runs->jobs) p.apps.push_back(r.json);
+      } else if (!args->trace_dir.empty()) {
+        throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
+      }
+      // Every output is rendered before any is written, so an error leaves none behind.
+      std::vector<std::pair<std::filesystem::path, std::string>> traces;
+      if (app_runs && !args->trace_dir.empty()) {
+        for (const auto& r : app_runs->jobs) {
+          traces.emplace_back(std::filesystem::path(args->trace_dir) / (r.job->name + ".trace.json"), r.trace.dump(1) + "\n");
+        }
+      }
       std::string json = to_json(p).dump(2) + "\n";
       std::string csv = args->csv.empty() ? std::string() : to_csv(p);
       std::string timeline = args->timeline_csv.empty() ? std::string() : timeline_csv(p);
       write_file_atomic(args->out, json);
       if (!args->csv.empty()) write_file_atomic(args->csv, csv);
       if (!args->timeline_csv.empty()) write_file_atomic(args->timeline_csv, timeline);
-      print_table(p, args->rows);
+      if (!traces.empty()) std::filesystem::create_directories(args->trace_dir);
+      for (const auto& [file, text] : traces) write_file_atomic(file, text);
+      if (!p.processes.empty() || !app_runs) print_table(p, args->rows);
+      if (app_runs) print_apps(*app_runs);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
-                << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv) << "\n";
+                << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv)
+                << (traces.empty() ? "" : ", " + std::to_string(traces.size()) + " traces in " + args->trace_dir) << "\n";
       return 0;
     };
   });

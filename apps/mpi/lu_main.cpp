@@ -1,5 +1,5 @@
 // hetperf-lu: the real block LU application. `mpiexec -n P hetperf-lu --n 1024 --r 128 [--variant
-// basic|pipelined] [--remove K --after-iteration I] [--trace trace.json]`. Rank 0 checks
+// basic|pipelined|flow_control [--window W]] [--remove K --after-iteration I] [--trace trace.json]`. Rank 0 checks
 // ||PA - LU||_F / ||A||_F < 1e-10 on the random matrix and prints a JSON summary; exit 1 if it fails.
 #include <cblas.h>
 #include <lapacke.h>
@@ -80,7 +80,11 @@ int main(int argc, char** argv) {
   CLI::App app{"Block LU factorisation with partial pivoting (real MPI back-end)", "hetperf-lu"};
   app.add_option("--n", cfg.n, "Matrix order")->capture_default_str();
   app.add_option("--r", cfg.r, "Block width (divides n)")->capture_default_str();
-  app.add_option("--variant", variant, "basic (barrier per iteration) or pipelined (look-ahead)")->capture_default_str();
+  app.add_option("--variant", variant,
+                 "basic (barrier per iteration), pipelined (look-ahead) or flow_control (look-ahead and at most "
+                 "--window non-blocking panel sends in flight)")
+      ->capture_default_str();
+  app.add_option("--window", cfg.window, "flow_control: panel sends in flight at most")->capture_default_str();
   app.add_option("--remove", cfg.remove, "Ranks that leave (the highest-numbered)")->capture_default_str();
   app.add_option("--after-iteration", cfg.remove_after_iteration, "Iteration after which they leave")->capture_default_str();
   app.add_option("--seed", cfg.seed, "Seed of the random matrix")->capture_default_str();
@@ -106,7 +110,7 @@ int main(int argc, char** argv) {
   if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
   double residual = relative_residual(cfg, result);
   bool ok = residual < 1e-10;
-  nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"remove", cfg.remove},
+  nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"window", cfg.window}, {"remove", cfg.remove},
                            {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads}};
   std::vector<TraceEvent> all;
   for (const auto& rk : ranks) {
@@ -121,7 +125,7 @@ int main(int argc, char** argv) {
     }
   }
   nlohmann::json iterations = nlohmann::json::array();
-  for (const auto& it : summarize_iterations(all, size)) {
+  for (const auto& it : summarize_iterations(all, [&](int k) { return lu_ranks_in_iteration(cfg, size, k); })) {
     iterations.push_back({{"iteration", it.iteration}, {"start_s", it.start_s}, {"end_s", it.end_s},
                           {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s},
                           {"ranks", it.ranks}, {"efficiency", it.efficiency()}});

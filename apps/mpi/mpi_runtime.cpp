@@ -46,6 +46,19 @@ bool MpiRuntime::start(const Request& r, TraceEvent&) {
     case Op::kBarrier:
       MPI_Barrier(comm_);
       break;
+    case Op::kIsend: {
+      MPI_Request request;
+      MPI_Isend(r.in, static_cast<int>(r.bytes), MPI_BYTE, r.peer, r.tag, comm_, &request);
+      pending_.emplace(r.handle, request);
+      break;
+    }
+    case Op::kWait: {
+      auto it = pending_.find(r.handle);
+      HETPERF_CHECK(it != pending_.end(), "wait on an unknown or finished send handle");
+      MPI_Wait(&it->second, MPI_STATUS_IGNORE);
+      pending_.erase(it);
+      break;
+    }
     case Op::kGetrf: {
       int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, r.m, r.n, r.c, r.lda, r.ipiv);
       HETPERF_CHECK(info >= 0, "dgetrf rejected its arguments");

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,7 @@ class MpiRuntime final : public Runtime {
   int rank_ = 0, size_ = 0;
   double t0_ = 0;
   std::filesystem::path scratch_dir_;
+  std::map<int, MPI_Request> pending_;  // isend handles not yet waited for
 };
 
 // Collects every rank's trace on rank 0 as JSON: [{"rank": r, "events": [...]}, ...] (empty elsewhere).

@@ -6,6 +6,7 @@
 // (the sender goes on at once, the receiver gets it after the transfer); a larger one waits for the
 // matching receive (rendezvous). Transfers cost l + s/b on a star network: the concurrent outgoing
 // (incoming) transfers of a computer share its bandwidth equally (seed 003 section 4).
+// Several applications can run at once on one platform, each with its own ranks numbered from 0.
 #pragma once
 
 #include <cstdint>
@@ -40,14 +41,40 @@ struct SimPlatform {
   std::function<double(const KernelCall&, std::size_t c)> kernel_time;
 };
 
+// One application run: its ranks, where they run, when it starts.
+struct SimApp {
+  std::string name;
+  std::vector<std::size_t> mapping;  // rank i runs on computer mapping[i]
+  double start_s = 0;
+  // Called once per rank with that rank's runtime (holds_data() is false: buffers are null).
+  std::function<Task(Runtime&)> body;
+  // Ranks taking part in an iteration, for the dynamic efficiency (default: all of them).
+  std::function<int(int iteration)> ranks_in_iteration = {};
+};
+
+struct SimAppResult {
+  std::string name;
+  double start_s = 0, end_s = 0;            // first operation started, last one ended
+  std::vector<TraceEvent> events;           // in completion order; empty unless keep_events
+  std::vector<IterationSummary> iterations; // from every event, kept or not
+};
+
+struct SimOptions {
+  // Keep every operation (needed for a trace); off, a run of millions of operations keeps only the
+  // per-iteration summaries.
+  bool keep_events = true;
+};
+
 struct SimRunResult {
   double makespan_s = 0;
-  std::vector<TraceEvent> events;  // all ranks, in completion order
+  std::vector<SimAppResult> apps;
+  std::vector<TraceEvent> events;  // simulate_app: the one app's events
   std::uint64_t simulation_events = 0;
 };
 
-// Runs `app` on `ranks` simulated ranks, rank i on computer mapping[i]. `app` is called once per rank
-// with that rank's runtime (holds_data() is false: buffers are null and never touched).
+SimRunResult simulate_apps(const SimPlatform& platform, const std::vector<SimApp>& apps, const SimOptions& options = {});
+
+// One application, starting at 0, every event kept.
 SimRunResult simulate_app(const SimPlatform& platform, const std::vector<std::size_t>& mapping,
                           const std::function<Task(Runtime&)>& app);
 

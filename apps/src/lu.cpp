@@ -15,7 +15,8 @@ enum Tag : int { kTagPanel = 1, kTagPivots = 2, kTagHandOff = 3, kTagGather = 4,
 struct Layout {
   std::vector<int> owner;
   std::vector<int> active;
-  bool is_active(int rank) const { return std::find(active.begin(), active.end(), rank) != active.end(); }
+  std::vector<char> member;  // member[rank]: rank is in `active`
+  bool is_active(int rank) const { return member[rank] != 0; }
 };
 
 // A barrier among the active ranks only, by messages (ranks that left take no part): everyone
@@ -42,6 +43,7 @@ std::string LuConfig::validate(int ranks) const {
   if (r <= 0) return "--r " + std::to_string(r) + ": expected a positive block width";
   if (r > n) return "--r " + std::to_string(r) + ": expected a block width no larger than n = " + std::to_string(n);
   if (n % r != 0) return "--r " + std::to_string(r) + ": expected a block width that divides n = " + std::to_string(n);
+  if (window < 1) return "--window " + std::to_string(window) + ": expected at least 1 outstanding send";
   if (remove < 0) return "--remove " + std::to_string(remove) + ": expected a non-negative count";
   if (remove > 0 && remove >= ranks) {
     return "--remove " + std::to_string(remove) + ": expected fewer ranks to leave than the " + std::to_string(ranks) +
@@ -57,10 +59,18 @@ std::string LuConfig::validate(int ranks) const {
 LuVariant parse_lu_variant(const std::string& name) {
   if (name == "basic") return LuVariant::kBasic;
   if (name == "pipelined") return LuVariant::kPipelined;
-  throw InputError("--variant " + name + ": expected basic or pipelined");
+  if (name == "flow_control") return LuVariant::kFlowControl;
+  throw InputError("--variant " + name + ": expected basic, pipelined or flow_control");
 }
 
-const char* to_string(LuVariant v) { return v == LuVariant::kBasic ? "basic" : "pipelined"; }
+const char* to_string(LuVariant v) {
+  switch (v) {
+    case LuVariant::kBasic: return "basic";
+    case LuVariant::kPipelined: return "pipelined";
+    case LuVariant::kFlowControl: return "flow_control";
+  }
+  return "?";
+}
 
 double lu_matrix_element(std::uint64_t seed, int i, int j) {
   std::uint64_t z = seed * 0x9e3779b97f4a7c15ULL + (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(j));
@@ -70,18 +80,27 @@ double lu_matrix_element(std::uint64_t seed, int i, int j) {
   return static_cast<double>(z >> 11) * 0x1.0p-53 - 0.5;
 }
 
+int lu_ranks_in_iteration(const LuConfig& cfg, int ranks, int k) {
+  return cfg.remove > 0 && k > cfg.remove_after_iteration ? ranks - cfg.remove : ranks;
+}
+
 Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   const int n = cfg.n, r = cfg.r, blocks = n / r, me = rt.rank(), ranks = rt.size();
   const bool data = rt.holds_data();
   Layout layout;
   for (int j = 0; j < blocks; ++j) layout.owner.push_back(j % ranks);
   for (int p = 0; p < ranks; ++p) layout.active.push_back(p);
+  layout.member.assign(ranks, 1);
+  // My block columns in increasing order (the simulated back-end runs thousands of ranks: no loop
+  // over all blocks per rank and iteration).
+  std::vector<int> my_blocks;
+  for (int j = me; j < blocks; j += ranks) my_blocks.push_back(j);
 
   // My block columns, each n x r column-major (lda = n), allocated only when data is held.
-  std::vector<std::vector<double>> block(blocks);
+  std::vector<std::vector<double>> block(data ? blocks : 0);
   auto mine = [&](int j) { return layout.owner[j] == me; };
-  for (int j = 0; j < blocks; ++j) {
-    if (!mine(j) || !data) continue;
+  for (int j : my_blocks) {
+    if (!data) break;
     block[j].resize(static_cast<std::size_t>(n) * r);
     for (int c = 0; c < r; ++c) {
       for (int i = 0; i < n; ++i) block[j][static_cast<std::size_t>(c) * n + i] = lu_matrix_element(cfg.seed, i, j * r + c);
@@ -98,8 +117,15 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   // so it has buffers of its own.
   std::vector<double> next_panel;
   std::vector<int> next_pivots(r);
+  // Flow control: the non-blocking panel sends still in flight, oldest first.
+  std::vector<int> in_flight;
+  auto wait_all = [&]() -> Task {
+    for (int h : in_flight) co_await rt.wait(h);
+    in_flight.clear();
+  };
   auto factor_and_send = [&](int k, std::vector<double>& out, std::vector<int>& out_pivots) -> Task {
     const int rows = n - k * r;
+    co_await wait_all();  // `out` may still be on its way to the ranks of an earlier panel
     co_await rt.getrf(rows, r, at(k, k * r), n, data ? out_pivots.data() : nullptr);
     if (data) {
       out.resize(static_cast<std::size_t>(rows) * r);
@@ -110,7 +136,18 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     for (int p : layout.active) {
       if (p == me) continue;
-      co_await rt.send(p, kTagPanel, data ? out.data() : nullptr, sizeof(double) * rows * r);
+      const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(rows) * r;
+      if (cfg.variant == LuVariant::kFlowControl) {
+        if (static_cast<int>(in_flight.size()) >= cfg.window) {
+          co_await rt.wait(in_flight.front());
+          in_flight.erase(in_flight.begin());
+        }
+        int handle = -1;
+        co_await rt.isend(p, kTagPanel, data ? out.data() : nullptr, bytes, &handle);
+        in_flight.push_back(handle);
+      } else {
+        co_await rt.send(p, kTagPanel, data ? out.data() : nullptr, bytes);
+      }
       co_await rt.send(p, kTagPivots, data ? out_pivots.data() : nullptr, sizeof(int) * r);
     }
   };
@@ -152,14 +189,14 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     lookahead_done = false;
     // Pipelined: the owner of the next panel brings it up to date and sends it first.
-    if (cfg.variant == LuVariant::kPipelined && k + 1 < blocks && mine(k + 1) &&
+    if (cfg.variant != LuVariant::kBasic && k + 1 < blocks && mine(k + 1) &&
         !(cfg.remove > 0 && k == cfg.remove_after_iteration)) {
       co_await update(k, k + 1);
       co_await factor_and_send(k + 1, next_panel, next_pivots);
       lookahead_done = true;
     }
-    for (int j = 0; j < blocks; ++j) {
-      if (j == k || !mine(j) || (lookahead_done && j == k + 1)) continue;
+    for (int j : my_blocks) {
+      if (j == k || (lookahead_done && j == k + 1)) continue;
       co_await update(k, j);
     }
     // Node removal: after iteration I the last `remove` ranks hand their blocks to the survivors.
@@ -172,13 +209,16 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
           new_owner[j] = survivors[next++ % survivors.size()];
         }
       }
+      co_await wait_all();  // a leaving rank's panel must be delivered before it goes
       for (int j = 0; j < blocks; ++j) {
         if (new_owner[j] == layout.owner[j]) continue;
         const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(n) * r;
         if (layout.owner[j] == me) {
           co_await rt.send(new_owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
-          block[j].clear();
-          block[j].shrink_to_fit();
+          if (data) {
+            block[j].clear();
+            block[j].shrink_to_fit();
+          }
         } else if (new_owner[j] == me) {
           if (data) block[j].resize(static_cast<std::size_t>(n) * r);
           co_await rt.recv(layout.owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
@@ -186,9 +226,16 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       }
       layout.owner = new_owner;
       layout.active = survivors;
+      layout.member.assign(ranks, 0);
+      for (int p : survivors) layout.member[p] = 1;
+      my_blocks.clear();
+      for (int j = 0; j < blocks; ++j) {
+        if (mine(j)) my_blocks.push_back(j);
+      }
     }
     if (cfg.variant == LuVariant::kBasic && layout.is_active(me)) co_await group_barrier(rt, layout);
   }
+  co_await wait_all();
   rt.set_iteration(-1);
   result.factorization_end_s = rt.now();
 
@@ -206,9 +253,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     result.pivots = pivots;
   } else if (layout.is_active(me)) {
-    for (int j = 0; j < blocks; ++j) {
-      if (mine(j)) co_await rt.send(0, kTagGather, data ? block[j].data() : nullptr, block_bytes);
-    }
+    for (int j : my_blocks) co_await rt.send(0, kTagGather, data ? block[j].data() : nullptr, block_bytes);
   }
 }
 

@@ -10,7 +10,7 @@ Runtime::Operation Runtime::submit(const Request& r, TraceEvent event) {
   bool done = start(r, event);
   if (done) {
     event.end_s = now();
-    trace_.push_back(event);
+    record(event);
   }
   return {this, done};
 }
@@ -35,6 +35,22 @@ Runtime::Operation Runtime::barrier() {
   TraceEvent e;
   e.op = "barrier";
   return submit(Request{Op::kBarrier}, e);
+}
+
+Runtime::Operation Runtime::isend(int dest, int tag, const void* data, std::uint64_t bytes, int* handle) {
+  Request r{Op::kIsend};
+  r.peer = dest, r.tag = tag, r.in = data, r.bytes = bytes, r.handle = *handle = next_handle_++;
+  TraceEvent e;
+  e.op = "isend", e.peer = dest, e.tag = tag, e.bytes = bytes;
+  return submit(r, e);
+}
+
+Runtime::Operation Runtime::wait(int handle) {
+  Request r{Op::kWait};
+  r.handle = handle;
+  TraceEvent e;
+  e.op = "wait";
+  return submit(r, e);
 }
 
 Runtime::Operation Runtime::getrf(int m, int n, double* a, int lda, int* ipiv) {

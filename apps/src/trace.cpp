@@ -21,6 +21,11 @@ bool is_compute(const std::string& op) {
 }
 
 std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>& events, int ranks) {
+  return summarize_iterations(events, [ranks](int) { return ranks; });
+}
+
+std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>& events,
+                                                   const std::function<int(int iteration)>& ranks) {
   std::map<int, IterationSummary> by_iteration;
   std::map<int, std::set<int>> members;
   for (const TraceEvent& e : events) {
@@ -40,7 +45,7 @@ std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>
   std::vector<IterationSummary> out;
   for (auto& [k, s] : by_iteration) {
     // Every rank still in the computation takes part, busy or idle; ranks is the count given.
-    s.ranks = std::max<int>(ranks, static_cast<int>(members[k].size()));
+    s.ranks = std::max<int>(ranks(k), static_cast<int>(members[k].size()));
     out.push_back(s);
   }
   return out;

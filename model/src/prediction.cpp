@@ -72,7 +72,7 @@ nlohmann::json to_json(const Prediction& p) {
     }
   }
   const auto& s = p.summary;
-  return {{"schema", "hetperf.prediction/" + std::to_string(kPredictionSchemaVersion)},
+  nlohmann::json j = {{"schema", "hetperf.prediction/" + std::to_string(kPredictionSchemaVersion)},
           {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
           {"command", p.command},
           {"platform_file", p.platform_file},
@@ -90,6 +90,8 @@ nlohmann::json to_json(const Prediction& p) {
             {"migrations", s.migrations}}},
           {"computers", computers},
           {"processes", processes}};
+  if (!p.apps.empty()) j["apps"] = p.apps;
+  return j;
 }
 
 Prediction prediction_from_json(const nlohmann::json& j, const std::string& file) {
@@ -97,7 +99,7 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   if (!root.is_object()) root.fail("a JSON object (a hetperf.prediction file)");
   root.schema("prediction", kPredictionSchemaVersion);
   root.known_fields({"schema", "hetperf_version", "command", "platform_file", "workload_file", "workload_name",
-                     "seed", "placement", "summary", "computers", "processes"});
+                     "seed", "placement", "summary", "computers", "processes", "apps"});
   Prediction p;
   p.hetperf_version = root.string_or("hetperf_version", "");
   p.command = root.string_or("command", "");
@@ -154,6 +156,15 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   p.summary.makespan_s = s.number("makespan_s", Range::kNonNegative);
   p.summary.events = static_cast<std::uint64_t>(s.integer_or("events", 0, 0, INT64_MAX));
   p.summary.migrations = static_cast<std::uint64_t>(s.integer_or("migrations", 0, 0, INT64_MAX));
+  if (auto apps = root.optional("apps")) {
+    for (const JsonNode& a : apps->items()) {
+      if (!a.is_object()) a.fail("an object {\"name\", \"app\", \"time_s\", ...}");
+      a.string("name");
+      a.choice("app", {"lu", "integrate"});
+      a.number("time_s", Range::kNonNegative);
+    }
+    p.apps = apps->value();
+  }
   return p;
 }
 

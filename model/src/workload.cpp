@@ -98,6 +98,7 @@ nlohmann::json to_json(const Workload& w) {
   if (!w.description.empty()) j["description"] = w.description;
   if (!w.generators.empty()) j["generators"] = generators;
   if (w.jobs) j["jobs"] = *w.jobs;
+  if (w.apps) j["apps"] = *w.apps;
   if (w.scheduler) j["scheduler"] = *w.scheduler;
   return j;
 }
@@ -106,7 +107,8 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.workload file)");
   root.schema("workload", kWorkloadSchemaVersion);
-  root.known_fields({"schema", "name", "description", "seed", "policy", "processes", "generators", "jobs", "scheduler"});
+  root.known_fields(
+      {"schema", "name", "description", "seed", "policy", "processes", "generators", "jobs", "scheduler", "apps"});
   Workload w;
   w.file = file;
   w.name = root.string_or("name", "");
@@ -157,8 +159,12 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
     if (!scheduler->is_object()) scheduler->fail("an object");
     w.scheduler = scheduler->value();
   }
-  if (w.processes.empty() && w.generators.empty() && !w.jobs) {
-    root.fail("a workload with at least one entry in \"processes\", \"generators\" or \"jobs\"");
+  if (auto apps = root.optional("apps")) {
+    apps->items(1);  // an array; its elements are checked by the application-job reader
+    w.apps = apps->value();
+  }
+  if (w.processes.empty() && w.generators.empty() && !w.jobs && !w.apps) {
+    root.fail("a workload with at least one entry in \"processes\", \"generators\", \"jobs\" or \"apps\"");
   }
   return w;
 }

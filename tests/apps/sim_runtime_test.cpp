@@ -71,10 +71,62 @@ TEST_CASE("apps: concurrent transfers out of one computer share its bandwidth eq
   CHECK(end_of(r, 3, "recv") == Approx(2.0));
 }
 
+TEST_CASE("apps: a simulated non-blocking send returns at once and its wait ends with the transfer") {
+  // 1 MB at 1 MB/s with 1 ms latency: the isend returns at 0, the sender computes 0.5 s meanwhile and
+  // its wait ends when the receiver has the data, at 1.001 s.
+  SimPlatform p = platform(2, 1, 1e-3, 1e6);
+  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      int h = -1;
+      co_await rt.isend(1, 0, nullptr, 1000000, &h);
+      co_await rt.gemm(500, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+      co_await rt.wait(h);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 1000000);
+    }
+  });
+  CHECK(end_of(r, 0, "isend") == Approx(0.0));
+  CHECK(end_of(r, 0, "gemm") == Approx(0.5));
+  CHECK(end_of(r, 0, "wait") == Approx(1.001));
+  CHECK(end_of(r, 1, "recv") == Approx(1.001));
+}
+
+TEST_CASE("apps: applications simulated together share the computers, each with its own ranks") {
+  // Two one-rank applications on one single-core computer, the second starting at 0.5 s: the first
+  // computes alone for 0.5 s, then both share the core.
+  SimPlatform p = platform(1, 1, 0, 1e9);
+  auto body = [](Runtime& rt) -> Task {
+    CHECK(rt.rank() == 0);
+    CHECK(rt.size() == 1);
+    co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);  // 1 s alone
+  };
+  auto r = simulate_apps(p, {SimApp{"a", {0}, 0, body}, SimApp{"b", {0}, 0.5, body}});
+  REQUIRE(r.apps.size() == 2);
+  CHECK(r.apps[0].end_s == Approx(1.5));  // 0.5 s alone, then 0.5 s of work at half speed
+  CHECK(r.apps[1].end_s == Approx(2.0));
+}
+
+TEST_CASE("apps: without kept events a simulation still summarises every iteration") {
+  LuConfig cfg;
+  cfg.n = 960, cfg.r = 96;
+  LuResult result;
+  SimApp app{"lu", {0, 1, 2}, 0, [&](Runtime& rt) { return lu_rank(rt, cfg, result); }};
+  auto kept = simulate_apps(platform(3, 1, 1e-5, 1e8), {app}, SimOptions{true});
+  auto summarised = simulate_apps(platform(3, 1, 1e-5, 1e8), {app}, SimOptions{false});
+  CHECK(summarised.apps[0].events.empty());
+  auto from_events = summarize_iterations(kept.apps[0].events, 3);
+  REQUIRE(summarised.apps[0].iterations.size() == from_events.size());
+  for (std::size_t k = 0; k < from_events.size(); ++k) {
+    CHECK(summarised.apps[0].iterations[k].efficiency() == Approx(from_events[k].efficiency()));
+  }
+  CHECK(summarised.makespan_s == kept.makespan_s);
+}
+
 TEST_CASE("apps: simulated LU runs every variant to completion with the same kernel calls") {
   std::map<std::string, std::map<std::string, int>> counts;
   for (auto [name, variant, ranks, remove] : {std::tuple{"basic", LuVariant::kBasic, 3, 0},
                                               std::tuple{"pipelined", LuVariant::kPipelined, 3, 0},
+                                              std::tuple{"flow_control", LuVariant::kFlowControl, 3, 0},
                                               std::tuple{"removal", LuVariant::kBasic, 3, 1}}) {
     LuConfig cfg;
     cfg.n = 2592, cfg.r = 216, cfg.variant = variant, cfg.remove = remove, cfg.remove_after_iteration = remove ? 4 : -1;
@@ -88,9 +140,12 @@ TEST_CASE("apps: simulated LU runs every variant to completion with the same ker
   }
   for (const char* op : {"getrf", "trsm", "gemm"}) {
     CHECK(counts["basic"][op] == counts["pipelined"][op]);
+    CHECK(counts["basic"][op] == counts["flow_control"][op]);
     CHECK(counts["basic"][op] == counts["removal"][op]);
   }
   CHECK(counts["basic"]["getrf"] == 12);
+  CHECK(counts["flow_control"]["isend"] == counts["flow_control"]["wait"]);
+  CHECK(counts["flow_control"]["isend"] == 2 * 12);  // every panel to the two other ranks
 }
 
 TEST_CASE("apps: simulated integration charges each worker its steps and disk writes") {

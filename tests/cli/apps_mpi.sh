@@ -11,7 +11,7 @@ command -v mpiexec >/dev/null || { echo "skipped: mpiexec not found"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 run() { timeout 120 mpiexec "$@"; }
 
-for variant in basic pipelined; do
+for variant in basic pipelined flow_control; do
   out=$(run -n 2 "$bin/hetperf-lu" --n 384 --r 48 --variant "$variant" --trace "lu-$variant.json") || fail "lu $variant: $out"
   grep -q '"residual_ok":true' <<<"$out" || fail "lu $variant residual: $out"
 done

@@ -16,14 +16,19 @@
 namespace hetperf::apps {
 
 enum class LuVariant {
-  kBasic,      // a barrier closes every iteration: no overlap between iterations
-  kPipelined,  // look-ahead: the owner of the next panel updates and factors it before its other blocks
+  kBasic,        // a barrier closes every iteration: no overlap between iterations
+  kPipelined,    // look-ahead: the owner of the next panel updates and factors it before its other blocks
+  // Pipelined, and the panel owner streams its panel to the others with non-blocking sends, at most
+  // `window` outstanding: the DPS flow control (seed 003 section 6) bounds the requests in flight so
+  // the owner goes on with its updates instead of waiting for each receiver in turn.
+  kFlowControl,
 };
 
 struct LuConfig {
   int n = 1024;                 // matrix order
   int r = 128;                  // block width; must divide n
   LuVariant variant = LuVariant::kBasic;
+  int window = 2;               // flow control: outstanding panel sends (>= 1)
   int remove = 0;               // ranks that leave (the highest-numbered ones) ...
   int remove_after_iteration = -1;  // ... after this iteration (-1: never)
   std::uint64_t seed = 1;       // of the random matrix
@@ -47,6 +52,9 @@ struct LuResult {
   std::vector<int> pivots;
   double factorization_end_s = 0;  // when this rank finished its part of the factorisation
 };
+
+// Ranks taking part in iteration k of a run on `ranks` ranks (fewer after a node removal).
+int lu_ranks_in_iteration(const LuConfig& config, int ranks, int k);
 
 // The application: every rank runs it with the same config.
 Task lu_rank(Runtime& rt, const LuConfig& config, LuResult& result);

@@ -40,6 +40,10 @@ class Runtime {
   Operation send(int dest, int tag, const void* data, std::uint64_t bytes);
   Operation recv(int source, int tag, void* data, std::uint64_t bytes);
   Operation barrier();
+  // Non-blocking send: starts the send and returns at once with `*handle` set; the buffer must stay
+  // untouched until wait(*handle) returns. Every handle must be waited for exactly once.
+  Operation isend(int dest, int tag, const void* data, std::uint64_t bytes, int* handle);
+  Operation wait(int handle);
 
   // Kernels on column-major double matrices (BLAS/LAPACK argument conventions).
   // getrf: LU with partial pivoting of the m x n panel a (lda), pivots into ipiv (1-based, n of them).
@@ -58,10 +62,11 @@ class Runtime {
   const std::vector<TraceEvent>& trace() const { return trace_; }
 
   // The back-end interface: each call above becomes one Request.
-  enum class Op { kSend, kRecv, kBarrier, kGetrf, kLaswp, kTrsm, kGemm, kIntegrate, kDiskWrite };
+  enum class Op { kSend, kRecv, kBarrier, kIsend, kWait, kGetrf, kLaswp, kTrsm, kGemm, kIntegrate, kDiskWrite };
   struct Request {
     Op op;
     int peer = -1, tag = 0;
+    int handle = -1;  // isend, wait
     const void* in = nullptr;
     void* out = nullptr;
     std::uint64_t bytes = 0;
@@ -85,12 +90,15 @@ class Runtime {
   virtual bool start(const Request& r, TraceEvent& event) = 0;
   // Called when a coroutine suspends on an incomplete operation.
   virtual void park(std::coroutine_handle<> h) = 0;
+  // Keeps a completed operation's event; a back-end may summarise instead of keeping every event.
+  virtual void record(const TraceEvent& event) { trace_.push_back(event); }
 
   std::vector<TraceEvent> trace_;
   int iteration_ = -1;
 
  private:
   Operation submit(const Request& r, TraceEvent event);
+  int next_handle_ = 0;
 };
 
 }  // namespace hetperf::apps

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,11 @@ struct IterationSummary {
   double efficiency() const { return end_s > start_s ? compute_s / (ranks * (end_s - start_s)) : 0; }
 };
 
-// Per-iteration summaries from the events of all ranks (events with iteration >= 0).
+// Per-iteration summaries from the events of all ranks (events with iteration >= 0); every iteration
+// counts `ranks` ranks (busy or idle), or more if more took part.
 std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>& events, int ranks);
+// The same with the ranks of each iteration given: after a node removal fewer ranks take part.
+std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>& events,
+                                                   const std::function<int(int iteration)>& ranks);
 
 }  // namespace hetperf::apps

@@ -79,6 +79,10 @@ struct Prediction {
   std::vector<ProcessResult> processes;
   std::vector<ComputerResult> computers;
   PredictionSummary summary;
+  // "apps" (optional): the predicted application runs of the workload's "apps", one object each with
+  // at least "name", "app" ("lu" or "integrate") and "time_s" (LU factorisation time; integration mean
+  // response time), plus the run's configuration, iterations or processes.
+  nlohmann::json apps = nlohmann::json::array();
 };
 
 nlohmann::json to_json(const Prediction& p);

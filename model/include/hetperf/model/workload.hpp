@@ -84,6 +84,9 @@ struct Workload {
   // reader does not depend on the scheduler's types.
   std::optional<nlohmann::json> jobs;
   std::optional<nlohmann::json> scheduler;
+  // Application runs ("apps": LU and integration with a rank-to-computer mapping), validated by the
+  // application-job reader (apps/sim) at $.apps and predicted with the applications' simulated back-end.
+  std::optional<nlohmann::json> apps;
 };
 
 nlohmann::json to_json(const Workload& w);

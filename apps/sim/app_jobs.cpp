@@ -1,0 +1,305 @@
+// Application jobs of a workload, predicted with the simulated back-end (see app_jobs.hpp).
+#include "app_jobs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "hetperf/model/error.hpp"
+
+namespace hetperf::apps {
+namespace {
+
+constexpr std::int64_t kMaxRanks = 1 << 20;
+
+// "computers" (names, default all) and "mapping" ("cyclic", "block" or one name per rank).
+std::vector<std::size_t> mapping_from_json(const JsonNode& n, const Profile& profile, int ranks) {
+  std::vector<std::size_t> computers;
+  if (auto list = n.optional("computers")) {
+    for (const JsonNode& c : list->items(1)) {
+      auto index = profile.find(c.as_string());
+      if (!index) c.fail("the name of a computer of the profile");
+      computers.push_back(*index);
+    }
+  } else {
+    for (std::size_t c = 0; c < profile.computers.size(); ++c) computers.push_back(c);
+  }
+  std::vector<std::size_t> mapping(static_cast<std::size_t>(ranks));
+  auto m = n.optional("mapping");
+  if (m && m->value().is_array()) {
+    auto items = m->items();
+    if (items.size() != mapping.size()) {
+      m->fail("one computer name per rank (" + std::to_string(ranks) + "), not " + std::to_string(items.size()));
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto index = profile.find(items[i].as_string());
+      if (!index) items[i].fail("the name of a computer of the profile");
+      mapping[i] = *index;
+    }
+    return mapping;
+  }
+  std::string rule = n.choice_or("mapping", "cyclic", {"cyclic", "block"});
+  const std::size_t c = computers.size(), r = mapping.size();
+  for (std::size_t i = 0; i < r; ++i) mapping[i] = computers[rule == "cyclic" ? i % c : i * c / r];
+  return mapping;
+}
+
+void fail_config(const JsonNode& n, const std::string& message) {
+  throw InputError(n.file() + ": " + n.path() + ": " + message);
+}
+
+AppJob job_from_json(const JsonNode& n, const Profile& profile, std::size_t index) {
+  AppJob job;
+  job.json_path = n.path();
+  std::string app = n.choice("app", {"lu", "integrate"});
+  job.name = n.string_or("name", app + "-" + std::to_string(index));
+  job.start_s = n.number_or("start_s", 0, Range::kNonNegative);
+  if (app == "lu") {
+    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "computers", "mapping"});
+    job.kind = AppJob::Kind::kLu;
+    job.ranks = static_cast<int>(n.integer("ranks", 1, kMaxRanks));
+    job.lu.n = static_cast<int>(n.integer("n", 1, INT32_MAX));
+    job.lu.r = static_cast<int>(n.integer("r", 1, INT32_MAX));
+    std::string variant = n.choice_or("variant", "basic", {"basic", "pipelined", "flow_control"});
+    job.lu.variant = parse_lu_variant(variant);
+    job.lu.window = static_cast<int>(n.integer_or("window", job.lu.window, 1, kMaxRanks));
+    if (auto remove = n.optional("remove")) {
+      remove->known_fields({"ranks", "after_iteration"});
+      job.lu.remove = static_cast<int>(remove->integer("ranks", 1, kMaxRanks));
+      job.lu.remove_after_iteration = static_cast<int>(remove->integer("after_iteration", 0, INT32_MAX));
+    }
+    if (std::string e = job.lu.validate(job.ranks); !e.empty()) fail_config(n, e);
+    job.mapping = mapping_from_json(n, profile, job.ranks);
+  } else {
+    n.known_fields({"name", "app", "start_s", "instances", "ranks_per_instance", "a", "b", "steps", "message_bytes",
+                    "disk_bytes", "computers", "mapping"});
+    job.kind = AppJob::Kind::kIntegrate;
+    job.instances = static_cast<int>(n.integer_or("instances", 1, 1, kMaxRanks));
+    job.ranks = static_cast<int>(n.integer_or("ranks_per_instance", 2, 2, kMaxRanks));
+    job.integrate.a = n.number_or("a", job.integrate.a);
+    job.integrate.b = n.number_or("b", job.integrate.b);
+    job.integrate.steps = static_cast<std::uint64_t>(n.integer_or("steps", static_cast<std::int64_t>(job.integrate.steps), 1, INT64_MAX));
+    job.integrate.message_bytes = static_cast<std::uint64_t>(
+        n.integer_or("message_bytes", static_cast<std::int64_t>(job.integrate.message_bytes), 0, INT64_MAX));
+    job.integrate.disk_bytes = static_cast<std::uint64_t>(n.integer_or("disk_bytes", 0, 0, INT64_MAX));
+    if (std::string e = job.integrate.validate(job.ranks); !e.empty()) fail_config(n, e);
+    job.mapping = mapping_from_json(n, profile, job.instances * job.ranks);
+  }
+  return job;
+}
+
+const KernelModel* find_kernel(const Computer& c, const std::string& kernel) {
+  for (const auto& k : c.kernels) {
+    if (k.kernel == kernel) return &k;
+  }
+  return nullptr;
+}
+
+nlohmann::json iterations_json(const std::vector<IterationSummary>& its, double origin) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& it : its) {
+    out.push_back({{"iteration", it.iteration}, {"start_s", it.start_s - origin}, {"end_s", it.end_s - origin},
+                   {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s}, {"ranks", it.ranks},
+                   {"efficiency", it.efficiency()}});
+  }
+  return out;
+}
+
+// Events of ranks [first, first + count) of an app run, per rank, times from `origin`.
+nlohmann::json ranks_json(const std::vector<TraceEvent>& events, int first, int count, double origin) {
+  std::vector<nlohmann::json> per(static_cast<std::size_t>(count), nlohmann::json::array());
+  std::vector<std::vector<const TraceEvent*>> by_rank(static_cast<std::size_t>(count));
+  for (const auto& e : events) {
+    if (e.rank >= first && e.rank < first + count) by_rank[e.rank - first].push_back(&e);
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (int i = 0; i < count; ++i) {
+    // Completion order mixes ranks, but each rank's own operations end in the order it issued them.
+    const auto& list = by_rank[i];
+    nlohmann::json evs = nlohmann::json::array();
+    for (const TraceEvent* e : list) {
+      TraceEvent shifted = *e;
+      shifted.rank = i;
+      shifted.start_s -= origin, shifted.end_s -= origin;
+      evs.push_back(to_json(shifted));
+    }
+    out.push_back({{"rank", i}, {"events", std::move(evs)}});
+  }
+  return out;
+}
+
+nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size_t>& mapping) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t c : mapping) out.push_back(profile.computers[c].name);
+  return out;
+}
+
+}  // namespace
+
+std::vector<AppJob> app_jobs_from_json(const JsonNode& node, const Profile& profile) {
+  std::vector<AppJob> jobs;
+  std::map<std::string, std::string> names;
+  auto items = node.items(1);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_object()) items[i].fail("an object {\"app\": \"lu\" | \"integrate\", ...}");
+    jobs.push_back(job_from_json(items[i], profile, i));
+    auto [it, fresh] = names.emplace(jobs.back().name, items[i].path());
+    if (!fresh) items[i].field("name").fail("a name not already used by " + it->second);
+  }
+  return jobs;
+}
+
+std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs) {
+  bool lu = false, integrate = false;
+  for (const auto& j : jobs) (j.kind == AppJob::Kind::kLu ? lu : integrate) = true;
+  std::vector<std::string> out;
+  if (lu) out = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
+  if (integrate) out.push_back("integration");
+  return out;
+}
+
+SimPlatform sim_platform_from_profile(const Profile& profile, const std::string& profile_file,
+                                      const std::vector<std::string>& needed) {
+  SimPlatform p;
+  for (std::size_t c = 0; c < profile.computers.size(); ++c) {
+    const Computer& computer = profile.computers[c];
+    p.computers.push_back({computer.name, computer.cores,
+                           computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6});
+    for (const auto& k : needed) {
+      bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
+      if (!present) {
+        throw InputError(profile_file + ": $.computers[" + std::to_string(c) + "]." +
+                         (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
+                         (k == "integration" ? "integration step time" : k + " kernel model") +
+                         ", which the workload's application jobs need (probe with the cpu probe's kernels, then calibrate)");
+      }
+    }
+  }
+  p.latency_s = profile.network.latency_s;
+  p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s > 0 ? profile.network.bandwidth_bytes_per_s : 1e9;
+  // Per computer, copies of the models (the platform may outlive the profile).
+  struct Models {
+    std::optional<KernelModel> gemm, trsm, getrf, laswp;
+    double step_s = 0;
+  };
+  auto models = std::make_shared<std::vector<Models>>();
+  for (const auto& c : profile.computers) {
+    auto copy = [&](const char* name) {
+      const KernelModel* k = find_kernel(c, name);
+      return k ? std::optional<KernelModel>(*k) : std::nullopt;
+    };
+    models->push_back({copy("dgemm"), copy("dtrsm"), copy("dgetrf"), copy("dlaswp"), c.integration_step_s.value_or(0)});
+  }
+  p.kernel_time = [models](const KernelCall& call, std::size_t c) -> double {
+    const Models& m = (*models)[c];
+    auto t = [](const std::optional<KernelModel>& k, double r) {
+      HETPERF_CHECK(k.has_value(), "kernel model missing");
+      return std::max(0.0, k->time_s(r));
+    };
+    const double M = call.m, N = call.n, K = call.k;
+    if (call.kernel == "gemm") return K > 0 ? t(m.gemm, K) * M * N / (K * K) : 0;
+    if (call.kernel == "trsm") return M > 0 ? t(m.trsm, M) * N / M : 0;
+    if (call.kernel == "getrf") {
+      const double rows = m.getrf && m.getrf->rows ? static_cast<double>(m.getrf->rows) : N;
+      const double measured = rows * N * N - N * N * N / 3;
+      return measured > 0 ? t(m.getrf, N) * (M * N * N - N * N * N / 3) / measured : 0;
+    }
+    if (call.kernel == "laswp") return K > 0 ? t(m.laswp, K) * N / K : 0;
+    HETPERF_CHECK(call.kernel == "integrate", "unknown kernel " + call.kernel);
+    return static_cast<double>(call.steps) * m.step_s;
+  };
+  return p;
+}
+
+AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profile, const std::vector<AppJob>& jobs,
+                               bool traces) {
+  // Per job: the ranks' results (LU) or the instances' results (integration), alive during the run.
+  std::vector<std::vector<LuResult>> lu_results(jobs.size());
+  std::vector<std::vector<IntegrateResult>> int_results(jobs.size());
+  std::vector<SimApp> apps;
+  std::vector<std::size_t> first_app(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const AppJob& job = jobs[j];
+    first_app[j] = apps.size();
+    if (job.kind == AppJob::Kind::kLu) {
+      lu_results[j].resize(static_cast<std::size_t>(job.ranks));
+      auto* results = &lu_results[j];
+      const LuConfig* cfg = &job.lu;
+      SimApp app{job.name, job.mapping, job.start_s,
+                 [results, cfg](Runtime& rt) { return lu_rank(rt, *cfg, (*results)[static_cast<std::size_t>(rt.rank())]); }};
+      const int ranks = job.ranks;
+      app.ranks_in_iteration = [cfg, ranks](int k) { return lu_ranks_in_iteration(*cfg, ranks, k); };
+      apps.push_back(std::move(app));
+    } else {
+      int_results[j].resize(static_cast<std::size_t>(job.instances));
+      for (int i = 0; i < job.instances; ++i) {
+        auto* result = &int_results[j][static_cast<std::size_t>(i)];
+        const IntegrateConfig* cfg = &job.integrate;
+        std::vector<std::size_t> mapping(job.mapping.begin() + i * job.ranks, job.mapping.begin() + (i + 1) * job.ranks);
+        apps.push_back({job.name + "/" + std::to_string(i), mapping, job.start_s,
+                        [result, cfg](Runtime& rt) { return integrate_rank(rt, *cfg, *result); }});
+      }
+    }
+  }
+  SimRunResult run = simulate_apps(platform, apps, SimOptions{traces});
+  AppPrediction out;
+  out.makespan_s = run.makespan_s;
+  out.events = run.simulation_events;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const AppJob& job = jobs[j];
+    AppJobResult r;
+    r.job = &job;
+    const SimAppResult& first = run.apps[first_app[j]];
+    nlohmann::json run_facts = {{"platform_computers", profile.computers.size()},
+                                {"ranks", job.ranks * job.instances},
+                                {"mapping", mapping_names(profile, job.mapping)}};
+    if (job.kind == AppJob::Kind::kLu) {
+      double end = job.start_s;
+      for (const auto& lr : lu_results[j]) end = std::max(end, lr.factorization_end_s);
+      r.time_s = end - job.start_s;
+      nlohmann::json config = {{"n", job.lu.n}, {"r", job.lu.r}, {"variant", to_string(job.lu.variant)},
+                               {"window", job.lu.window}, {"remove", job.lu.remove},
+                               {"after_iteration", job.lu.remove_after_iteration}, {"seed", job.lu.seed}};
+      nlohmann::json summary = {{"factorization_s", r.time_s},
+                                {"gflops", 2.0 / 3.0 * std::pow(static_cast<double>(job.lu.n), 3) / r.time_s / 1e9}};
+      nlohmann::json iterations = iterations_json(first.iterations, job.start_s);
+      r.json = {{"name", job.name}, {"app", "lu"}, {"config", config}, {"ranks", job.ranks},
+                {"start_s", job.start_s}, {"end_s", first.end_s}, {"time_s", r.time_s}, {"summary", summary},
+                {"iterations", iterations}};
+      if (traces) {
+        r.trace = {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "sim"}, {"config", config},
+                   {"run", run_facts}, {"summary", summary}, {"iterations", iterations},
+                   {"ranks", ranks_json(first.events, 0, job.ranks, job.start_s)}};
+      }
+    } else {
+      nlohmann::json processes = nlohmann::json::array();
+      double sum = 0;
+      for (int i = 0; i < job.instances; ++i) {
+        double response = int_results[j][static_cast<std::size_t>(i)].response_s;
+        sum += response;
+        processes.push_back({{"instance", i}, {"response_s", response}});
+      }
+      r.time_s = sum / job.instances;
+      double end = 0;
+      for (int i = 0; i < job.instances; ++i) end = std::max(end, run.apps[first_app[j] + i].end_s);
+      nlohmann::json config = {{"a", job.integrate.a}, {"b", job.integrate.b}, {"steps", job.integrate.steps},
+                               {"message_bytes", job.integrate.message_bytes}, {"disk_bytes", job.integrate.disk_bytes},
+                               {"instances", job.instances}, {"ranks_per_instance", job.ranks}};
+      nlohmann::json summary = {{"mean_response_s", r.time_s}};
+      r.json = {{"name", job.name}, {"app", "integrate"}, {"config", config}, {"ranks", job.ranks * job.instances},
+                {"start_s", job.start_s}, {"end_s", end}, {"time_s", r.time_s}, {"summary", summary},
+                {"processes", processes}};
+      if (traces) {
+        r.trace = {{"schema", "hetperf.trace/1"}, {"app", "integrate"}, {"backend", "sim"}, {"config", config},
+                   {"run", run_facts}, {"summary", summary}, {"processes", processes},
+                   {"instance_0_ranks", ranks_json(first.events, 0, job.ranks, job.start_s)}};
+      }
+    }
+    out.jobs.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace hetperf::apps

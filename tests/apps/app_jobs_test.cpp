@@ -1,0 +1,127 @@
+// Tests for application jobs in a workload ("apps"): the reader's errors, the rank mapping, and the
+// kernel times the simulated platform takes from a profile's kernel models.
+#include <catch2/catch.hpp>
+
+#include "app_jobs.hpp"
+#include "hetperf/model/error.hpp"
+
+using namespace hetperf;
+using namespace hetperf::apps;
+
+namespace {
+
+// Two computers; dgemm takes 1e-9 r³ s, dtrsm 0.5e-9 r³, dgetrf 2e-9 r³ + 1e-6, dlaswp 1e-8 r².
+Profile profile(bool kernels = true) {
+  Profile p;
+  for (const char* name : {"a", "b"}) {
+    Computer c;
+    c.name = name;
+    c.cores = 2;
+    c.disk_write_bytes_per_s = 1e8;
+    if (kernels) {
+      c.kernels = {{"dgemm", 0, {3}, {1e-9}}, {"dtrsm", 0, {3}, {0.5e-9}}, {"dgetrf", 0, {3, 0}, {2e-9, 1e-6}},
+                   {"dlaswp", 0, {2}, {1e-8}}};
+      c.integration_step_s = 2e-8;
+    }
+    p.computers.push_back(c);
+  }
+  p.network.latency_s = 1e-5;
+  p.network.bandwidth_bytes_per_s = 1e9;
+  return p;
+}
+
+std::vector<AppJob> read(const nlohmann::json& apps) { return app_jobs_from_json(JsonNode(apps, "w.json", "$.apps"), profile()); }
+
+std::string error_of(const nlohmann::json& apps) {
+  try {
+    read(apps);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("apps: application jobs are read with their mapping") {
+  auto jobs = read(nlohmann::json::parse(R"([
+    {"name": "lu", "app": "lu", "ranks": 3, "n": 960, "r": 96, "variant": "flow_control", "window": 3,
+     "remove": {"ranks": 1, "after_iteration": 4}},
+    {"app": "lu", "ranks": 4, "n": 960, "r": 96, "mapping": "block"},
+    {"name": "int", "app": "integrate", "instances": 2, "steps": 1000, "mapping": ["b", "b", "a", "a"]}])"));
+  REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].lu.variant == LuVariant::kFlowControl);
+  CHECK(jobs[0].lu.window == 3);
+  CHECK(jobs[0].lu.remove == 1);
+  CHECK(jobs[0].mapping == std::vector<std::size_t>{0, 1, 0});  // cyclic by default
+  CHECK(jobs[1].name == "lu-1");
+  CHECK(jobs[1].mapping == std::vector<std::size_t>{0, 0, 1, 1});
+  CHECK(jobs[2].mapping == std::vector<std::size_t>{1, 1, 0, 0});
+  CHECK(kernels_needed(jobs) == std::vector<std::string>{"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration"});
+}
+
+TEST_CASE("apps: malformed application jobs name the path, the field and what was expected") {
+  using nlohmann::json;
+  CHECK_THAT(error_of(json::array()), Catch::Contains("$.apps") && Catch::Contains("at least 1"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "fft"}])")), Catch::Contains("$.apps[0].app"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 100, "r": 200}])")),
+             Catch::Contains("$.apps[0]") && Catch::Contains("--r 200"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": -4, "r": 2}])")), Catch::Contains("$.apps[0].n"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "remove": {"ranks": 2, "after_iteration": 0}}])")),
+             Catch::Contains("--remove 2"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "variant": "fast"}])")),
+             Catch::Contains("$.apps[0].variant"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "mapping": ["a"]}])")),
+             Catch::Contains("$.apps[0].mapping") && Catch::Contains("one computer name per rank (2)"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "computers": ["z"]}])")),
+             Catch::Contains("$.apps[0].computers[0]"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "integrate", "ranks_per_instance": 1}])")),
+             Catch::Contains("$.apps[0].ranks_per_instance"));
+  CHECK_THAT(error_of(json::parse(R"([{"app": "integrate", "bogus": 1}])")), Catch::Contains("bogus"));
+  CHECK_THAT(error_of(json::parse(R"([{"name": "x", "app": "integrate"}, {"name": "x", "app": "integrate"}])")),
+             Catch::Contains("$.apps[1].name"));
+}
+
+TEST_CASE("apps: kernel times scale the calibrated r x r models to each call's shape") {
+  SimPlatform p = sim_platform_from_profile(profile(), "p.json", {"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration"});
+  auto t = [&](const char* kernel, int m, int n, int k, std::uint64_t steps = 0) {
+    return p.kernel_time(KernelCall{kernel, m, n, k, steps}, 1);
+  };
+  CHECK(t("gemm", 100, 100, 100) == Approx(1e-3));      // the model itself at r = 100
+  CHECK(t("gemm", 300, 100, 100) == Approx(3e-3));      // three times the rows, three times the flops
+  CHECK(t("trsm", 100, 200, 0) == Approx(2 * 0.5e-3));  // two r x r right-hand sides
+  // A 300 x 100 panel: (300·100² − 100³/3) / (100·100² − 100³/3) = 4 times the square one.
+  CHECK(t("getrf", 300, 100, 0) == Approx(4 * (2e-3 + 1e-6)));
+  CHECK(t("laswp", 0, 200, 100) == Approx(2 * 1e-4));   // 200 columns, 100 interchanges
+  CHECK(t("integrate", 0, 0, 0, 1000) == Approx(2e-5));
+  CHECK(p.computers[0].cores == 2);
+  CHECK(p.latency_s == 1e-5);
+}
+
+TEST_CASE("apps: a profile without the kernels a job needs is refused naming the computer") {
+  try {
+    sim_platform_from_profile(profile(false), "p.json", {"dgemm"});
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("p.json: $.computers[0].kernels") && Catch::Contains("no dgemm kernel model"));
+  }
+}
+
+TEST_CASE("apps: predicted application jobs report their time and a trace like the real one") {
+  Profile prof = profile();
+  auto jobs = app_jobs_from_json(JsonNode(nlohmann::json::parse(R"([
+    {"name": "lu", "app": "lu", "ranks": 2, "n": 480, "r": 96},
+    {"name": "int", "app": "integrate", "instances": 2, "steps": 1000000, "mapping": ["a", "a", "b", "b"]}])"),
+                                        "w.json", "$.apps"),
+                                 prof);
+  SimPlatform p = sim_platform_from_profile(prof, "p.json", kernels_needed(jobs));
+  AppPrediction a = predict_app_jobs(p, prof, jobs, true);
+  REQUIRE(a.jobs.size() == 2);
+  CHECK(a.jobs[0].time_s > 0);
+  CHECK(a.jobs[0].json["iterations"].size() == 5);
+  CHECK(a.jobs[0].trace["backend"] == "sim");
+  CHECK(a.jobs[0].trace["ranks"].size() == 2);
+  // Each instance's worker computes 1e6 steps of 2e-8 s alone on its computer's two cores.
+  CHECK(a.jobs[1].time_s == Approx(0.02 + 2 * (1e-5 + 32 / 1e9)).epsilon(1e-6));
+  CHECK(a.jobs[1].trace["instance_0_ranks"].size() == 2);
+}
