@@ -166,7 +166,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
     const Computer& computer = profile.computers[c];
     p.computers.push_back({computer.name, computer.cores,
-                           computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6});
+                           computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6,
+                           computer.cpu_share_waiting, computer.oversubscribed_handoff_s});
     for (const auto& k : needed) {
       bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
       if (!present) {
@@ -238,8 +239,10 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
         auto* result = &int_results[j][static_cast<std::size_t>(i)];
         const IntegrateConfig* cfg = &job.integrate;
         std::vector<std::size_t> mapping(job.mapping.begin() + i * job.ranks, job.mapping.begin() + (i + 1) * job.ranks);
-        apps.push_back({job.name + "/" + std::to_string(i), mapping, job.start_s,
-                        [result, cfg](Runtime& rt) { return integrate_rank(rt, *cfg, *result); }});
+        SimApp app{job.name + "/" + std::to_string(i), mapping, job.start_s,
+                   [result, cfg](Runtime& rt) { return integrate_rank(rt, *cfg, *result); }};
+        app.launch_group = static_cast<int>(j);  // one mpiexec starts every instance
+        apps.push_back(std::move(app));
       }
     }
   }

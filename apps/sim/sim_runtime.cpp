@@ -33,7 +33,8 @@ class SimRank final : public Runtime {
   int global(int rank) const { return offset_ + rank; }
 
   // Ends the operation the rank waits for, records it and resumes the rank's coroutine.
-  void complete(double t) {
+  void complete(double t);
+  void finish_complete(double t) {
     pending_.end_s = t;
     record(pending_);
     auto h = std::exchange(parked_, {});
@@ -44,6 +45,7 @@ class SimRank final : public Runtime {
   // Non-blocking sends of this rank: finished or not, and whether the rank waits for one.
   std::map<int, bool> handle_done;
   int waiting_handle = -1;
+  bool waiting = false;  // in a communication, or done and waiting for its launch group
 
  protected:
   bool start(const Request& r, TraceEvent& event) override;
@@ -87,7 +89,13 @@ struct AppState {
   std::vector<int> barrier_waiting;
   SimAppResult result;
   std::vector<int> members;  // ranks counted in each iteration so far
-  bool started = false;
+  int group = 0;             // launch group index
+};
+
+// Ranks started by one launcher: the done ones wait (polling) until all are done.
+struct LaunchGroup {
+  std::vector<int> ranks;  // global ids
+  int done = 0;
 };
 
 class World {
@@ -98,6 +106,7 @@ class World {
     compute_stamp_.resize(computers, 0);
     compute_last_.resize(computers, 0);
     disk_free_at_.resize(computers, 0);
+    waiting_.resize(computers, 0);
     out_.resize(computers, 0);
     in_.resize(computers, 0);
     for (std::size_t a = 0; a < apps.size(); ++a) {
@@ -109,7 +118,12 @@ class World {
       s.size = static_cast<int>(app.mapping.size());
       s.result.name = app.name;
       s.result.start_s = app.start_s;
+      auto [g, fresh] = group_index_.try_emplace(app.launch_group < 0 ? -1 - static_cast<int>(a) : app.launch_group,
+                                                 static_cast<int>(groups_.size()));
+      if (fresh) groups_.emplace_back();
+      s.group = g->second;
       for (int r = 0; r < s.size; ++r) {
+        groups_[s.group].ranks.push_back(s.offset + r);
         HETPERF_CHECK(app.mapping[r] < computers, "rank mapped to an unknown computer");
         mapping_.push_back(app.mapping[r]);
         ranks_.push_back(std::make_unique<SimRank>(*this, s.offset + r, static_cast<int>(a), s.offset, r, s.size));
@@ -119,13 +133,18 @@ class World {
     }
     inbox_.resize(ranks_.size());
     posted_.resize(ranks_.size());
+    std::vector<int> mapped(computers, 0);
+    for (std::size_t c : mapping_) ++mapped[c];
+    for (std::size_t c = 0; c < computers; ++c) {
+      handoff_s_.push_back(mapped[c] > p.computers[c].cores ? p.computers[c].oversubscribed_handoff_s : 0);
+    }
   }
 
   double now() const { return now_; }
 
   SimRunResult run() {
     std::vector<Task> tasks;
-    for (auto& r : ranks_) tasks.push_back(apps_[r->app()].spec->body(*r));
+    for (auto& r : ranks_) tasks.push_back(run_rank(*r));
     for (std::size_t a = 0; a < apps_.size(); ++a) {
       queue_.schedule(apps_[a].spec->start_s, kStart, static_cast<std::uint32_t>(a));
     }
@@ -165,6 +184,21 @@ class World {
   // Returns true when the operation completed at once.
   bool start(int rank, const Runtime::Request& r);
 
+  // A rank starts or stops waiting (polling) on its computer.
+  void set_waiting(int rank, bool waiting) {
+    SimRank& r = *ranks_[rank];
+    if (r.waiting == waiting) return;
+    r.waiting = waiting;
+    const std::size_t c = mapping_[rank];
+    if (p_.computers[c].wait_cpu_share <= 0) {
+      waiting_[c] += waiting ? 1 : -1;
+      return;
+    }
+    advance_compute(c);
+    waiting_[c] += waiting ? 1 : -1;
+    reschedule_compute(c);
+  }
+
   void record(int rank, const TraceEvent& e) {
     AppState& s = apps_[ranks_[rank]->app()];
     SimAppResult& res = s.result;
@@ -202,9 +236,23 @@ class World {
   // tolerance would loop for ever once now_ + remaining == now_).
   double tolerance_s() const { return 1e-12 + 1e-12 * now_; }
 
-  // --- compute: processor sharing per computer ---
+  // The application body, then waiting for the rest of the launch group.
+  Task run_rank(SimRank& r) {
+    co_await apps_[r.app()].spec->body(r);
+    LaunchGroup& g = groups_[apps_[r.app()].group];
+    const int id = rank_id(r);
+    set_waiting(id, true);
+    if (++g.done == static_cast<int>(g.ranks.size())) {
+      for (int other : g.ranks) set_waiting(other, false);
+    }
+  }
+  int rank_id(const SimRank& r) const { return apps_[r.app()].offset + r.rank(); }
+
+  // --- compute: processor sharing per computer; waiting ranks take their share of a core too ---
   double compute_rate(std::size_t c) const {
-    return std::min(1.0, p_.computers[c].cores / static_cast<double>(compute_[c].size()));
+    const SimComputer& computer = p_.computers[c];
+    const double demand = static_cast<double>(compute_[c].size()) + computer.wait_cpu_share * waiting_[c];
+    return std::min(1.0, computer.cores / demand);
   }
   void advance_compute(std::size_t c) {
     double dt = now_ - compute_last_[c];
@@ -266,7 +314,7 @@ class World {
     std::uint32_t id = next_transfer_++;
     m->transferring = true;
     latent_[id] = Transfer{mapping_[m->src], mapping_[m->dst], static_cast<double>(m->bytes), m, 0};
-    queue_.schedule(now_ + p_.latency_s, kLatencyDone, id);
+    queue_.schedule(now_ + p_.latency_s + handoff_s_[mapping_[m->dst]], kLatencyDone, id);
   }
   void latency_done(std::uint32_t id) {
     auto it = latent_.find(id);
@@ -346,6 +394,10 @@ class World {
   std::vector<std::uint64_t> compute_stamp_;
   std::vector<double> compute_last_;
   std::vector<double> disk_free_at_;
+  std::vector<int> waiting_;                   // waiting ranks per computer
+  std::vector<double> handoff_s_;              // extra message latency into each computer
+  std::vector<LaunchGroup> groups_;
+  std::map<int, int> group_index_;             // launch group id -> index in groups_
   std::map<std::uint32_t, Transfer> latent_;   // in their latency
   std::map<std::uint32_t, Transfer> flowing_;  // sharing bandwidth; ordered by id: deterministic
   std::vector<int> out_, in_;                  // flowing transfers per computer and direction
@@ -360,7 +412,14 @@ class World {
 double SimRank::now() const { return world_.now(); }
 bool SimRank::start(const Request& r, TraceEvent& event) {
   pending_ = event;
-  return world_.start(id_, r);
+  bool done = world_.start(id_, r);
+  const bool communication = r.op == Op::kSend || r.op == Op::kRecv || r.op == Op::kWait || r.op == Op::kBarrier;
+  if (!done && communication) world_.set_waiting(id_, true);
+  return done;
+}
+void SimRank::complete(double t) {
+  world_.set_waiting(id_, false);
+  finish_complete(t);
 }
 void SimRank::record(const TraceEvent& event) { world_.record(id_, event); }
 

@@ -30,6 +30,11 @@ struct SimComputer {
   std::string name;
   int cores = 1;
   double disk_write_bytes_per_s = 100e6;
+  // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
+  // the rank's work is done until every rank of its launch group is done (the final collectives).
+  double wait_cpu_share = 0;
+  // Extra latency of a message to a rank here while more ranks are mapped here than there are cores.
+  double oversubscribed_handoff_s = 0;
 };
 
 struct SimPlatform {
@@ -50,6 +55,9 @@ struct SimApp {
   std::function<Task(Runtime&)> body;
   // Ranks taking part in an iteration, for the dynamic efficiency (default: all of them).
   std::function<int(int iteration)> ranks_in_iteration = {};
+  // Applications with the same launch group were started by one launcher (one mpiexec): a rank that
+  // is done waits, polling, until all of them are done. -1: a group of its own.
+  int launch_group = -1;
 };
 
 struct SimAppResult {

@@ -153,6 +153,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   };
   auto receive_panel = [&](int k) -> Task {
     const int rows = n - k * r;
+    co_await wait_all();  // `panel` may be my previous panel, still on its way to other ranks
     if (data) panel.resize(static_cast<std::size_t>(rows) * r);
     co_await rt.recv(layout.owner[k], kTagPanel, data ? panel.data() : nullptr, sizeof(double) * rows * r);
     co_await rt.recv(layout.owner[k], kTagPivots, data ? panel_pivots.data() : nullptr, sizeof(int) * r);

@@ -88,8 +88,11 @@ nlohmann::json to_json(const Profile& p) {
                         {"overhead_latency_s", c.overhead_latency_s}};
     if (!c.group.empty()) j["group"] = c.group;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
-    if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0) {
+    if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
+        c.oversubscribed_handoff_s > 0) {
       j["communication_cpu"] = {{"per_send", c.cpu_share_per_send}, {"per_receive", c.cpu_share_per_receive}};
+      if (c.cpu_share_waiting > 0) j["communication_cpu"]["waiting"] = c.cpu_share_waiting;
+      if (c.oversubscribed_handoff_s > 0) j["communication_cpu"]["handoff_s"] = c.oversubscribed_handoff_s;
     }
     if (!c.fits.empty()) j["fits"] = c.fits;
     if (!c.kernels.empty()) {
@@ -161,9 +164,11 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {
-      cc->known_fields({"per_send", "per_receive"});
+      cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s"});
       computer.cpu_share_per_send = cc->number_or("per_send", 0, Range::kFraction);
       computer.cpu_share_per_receive = cc->number_or("per_receive", 0, Range::kFraction);
+      computer.cpu_share_waiting = cc->number_or("waiting", 0, Range::kFraction);
+      computer.oversubscribed_handoff_s = cc->number_or("handoff_s", 0, Range::kNonNegative);
     }
     if (auto f = c.optional("fits")) computer.fits = f->value();
     if (auto kernels = c.optional("kernels")) {

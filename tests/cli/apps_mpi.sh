@@ -15,6 +15,9 @@ for variant in basic pipelined flow_control; do
   out=$(run -n 2 "$bin/hetperf-lu" --n 384 --r 48 --variant "$variant" --trace "lu-$variant.json") || fail "lu $variant: $out"
   grep -q '"residual_ok":true' <<<"$out" || fail "lu $variant residual: $out"
 done
+# Four ranks: a rank's previous panel may still be in flight when the next one arrives.
+out=$(run -n 4 "$bin/hetperf-lu" --n 384 --r 48 --variant flow_control --window 1) || fail "lu flow_control -n 4: $out"
+grep -q '"residual_ok":true' <<<"$out" || fail "lu flow_control -n 4 residual: $out"
 out=$(run -n 3 "$bin/hetperf-lu" --n 384 --r 48 --remove 1 --after-iteration 2 --trace lu-removal.json) || fail "lu removal: $out"
 grep -q '"residual_ok":true' <<<"$out" || fail "lu removal residual: $out"
 # Removal moves work, it does not change it: the same kernel calls overall.

@@ -43,6 +43,15 @@ struct Computer {
   // capacity taken by each concurrent outgoing / incoming transfer, in [0, 1]; default 0 (free).
   double cpu_share_per_send = 0;
   double cpu_share_per_receive = 0;
+  // "communication_cpu.waiting" (optional): share of a core taken by an application rank waiting in
+  // MPI (a blocking receive, a send waiting for its receiver, a barrier, the final collectives), in
+  // [0, 1]. MPICH waits by polling, so a waiting rank competes with computing ones like one of them
+  // (1); 0 (default) when waiting is free. `hetperf validate` measures it (docs/validation.md).
+  double cpu_share_waiting = 0;
+  // "communication_cpu.handoff_s" (optional): extra delay of a message to a rank on this computer when
+  // more ranks than cores share it: the receiver, or the sender, must first be scheduled in (a slice
+  // of the CPU scheduler). 0 (default): none. `hetperf validate` measures it (docs/validation.md).
+  double oversubscribed_handoff_s = 0;
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
   std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
   std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)

@@ -1,0 +1,299 @@
+// The validation matrix, its accuracy figures and reports (see validation.hpp).
+#include "validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "hetperf/model/error.hpp"
+
+namespace hetperf::apps {
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string percent(double v) { return fixed(100 * v, 1) + "%"; }
+
+AppJob lu_job(const std::string& name, int ranks, int n, int r, LuVariant variant, int remove, int after,
+              std::size_t computer) {
+  AppJob job;
+  job.name = name;
+  job.kind = AppJob::Kind::kLu;
+  job.ranks = ranks;
+  job.lu.n = n, job.lu.r = r, job.lu.variant = variant;
+  job.lu.remove = remove, job.lu.remove_after_iteration = remove ? after : -1;
+  job.mapping.assign(static_cast<std::size_t>(ranks), computer);
+  return job;
+}
+
+}  // namespace
+
+std::vector<int> validation_kernel_blocks(bool quick) {
+  if (quick) return {32, 64, 96, 128, 192, 256};
+  return {32, 48, 64, 96, 128, 192, 256, 384};
+}
+
+std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, const Profile& profile) {
+  std::size_t computer = 0;
+  if (!o.computer.empty()) {
+    auto found = profile.find(o.computer);
+    if (!found) throw InputError("validate: computer '" + o.computer + "' is not in the profile");
+    computer = *found;
+  }
+  std::vector<ValidationRun> runs;
+  const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1024, 2048};
+  const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
+  std::vector<int> ranks = {1, o.cores, 2 * o.cores};  // alone, one per core, oversubscribed
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  for (int n : ns) {
+    for (int r : rs) {
+      for (int p : ranks) {
+        for (LuVariant v : {LuVariant::kBasic, LuVariant::kPipelined, LuVariant::kFlowControl}) {
+          ValidationRun run;
+          run.id = "lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p) + "-" + to_string(v);
+          run.group = "lu";
+          run.ranks = p;
+          run.job = lu_job(run.id, p, n, r, v, 0, -1, computer);
+          run.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
+          runs.push_back(run);
+        }
+      }
+    }
+  }
+  // Node removal: a quarter and a half of the ranks leave, early and half way.
+  struct Removal {
+    int n, r, ranks, remove, after;
+    LuVariant variant;
+  };
+  std::vector<Removal> removals;
+  const int p = std::max(2, 2 * o.cores);
+  if (o.quick) {
+    removals = {{1536, 128, p, 1, 3, LuVariant::kBasic}};
+  } else {
+    removals = {{2048, 128, p, 1, 3, LuVariant::kBasic}, {2048, 128, p, p / 2, 7, LuVariant::kBasic},
+                {2048, 128, p, 1, 3, LuVariant::kPipelined}, {2048, 128, p, p / 2, 7, LuVariant::kPipelined}};
+  }
+  for (const Removal& m : removals) {
+    ValidationRun run;
+    run.id = "lu-n" + std::to_string(m.n) + "-r" + std::to_string(m.r) + "-p" + std::to_string(m.ranks) + "-" +
+             to_string(m.variant) + "-remove" + std::to_string(m.remove) + "@" + std::to_string(m.after);
+    run.group = "lu-removal";
+    run.ranks = m.ranks;
+    run.job = lu_job(run.id, m.ranks, m.n, m.r, m.variant, m.remove, m.after, computer);
+    run.arguments = {o.lu_program, "--n", std::to_string(m.n), "--r", std::to_string(m.r), "--variant",
+                     to_string(m.variant), "--remove", std::to_string(m.remove), "--after-iteration",
+                     std::to_string(m.after)};
+    runs.push_back(run);
+  }
+  // Integration: N processes, each an instance of one master and one worker.
+  const std::uint64_t steps = o.quick ? 2'000'000 : 4'000'000;
+  auto integrate = [&](int processes, std::uint64_t message_bytes, std::uint64_t disk_bytes, const std::string& group) {
+    ValidationRun run;
+    run.id = "integrate-" + std::to_string(processes) + (group == "integrate" ? "" : "-load");
+    run.group = group;
+    run.ranks = 2 * processes;
+    AppJob& job = run.job;
+    job.name = run.id;
+    job.kind = AppJob::Kind::kIntegrate;
+    job.instances = processes;
+    job.ranks = 2;
+    job.integrate.steps = steps;
+    job.integrate.message_bytes = message_bytes;
+    job.integrate.disk_bytes = disk_bytes;
+    job.mapping.assign(static_cast<std::size_t>(2 * processes), computer);
+    run.arguments = {o.integrate_program, "--instances", std::to_string(processes), "--steps", std::to_string(steps),
+                     "--message-bytes", std::to_string(message_bytes), "--disk-bytes", std::to_string(disk_bytes),
+                     "--scratch", o.scratch};
+    runs.push_back(run);
+  };
+  const std::vector<int> counts = o.quick ? std::vector<int>{10, 20} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  for (int n : counts) integrate(n, 32, 0, "integrate");
+  const std::vector<int> loaded = o.quick ? std::vector<int>{10} : std::vector<int>{10, 50, 100};
+  for (int n : loaded) integrate(n, 65536, 1 << 20, "integrate-load");
+  return runs;
+}
+
+Accuracy accuracy(const std::vector<ValidationRun>& runs) {
+  Accuracy a;
+  a.runs = runs.size();
+  if (runs.empty()) return a;
+  std::size_t in5 = 0, in10 = 0;
+  double sum = 0;
+  for (const auto& r : runs) {
+    double e = std::fabs(r.error());
+    in5 += e <= 0.05;
+    in10 += e <= 0.10;
+    sum += e;
+    if (e >= a.max_abs_error) a.max_abs_error = e, a.worst_run = r.id;
+  }
+  a.within_5 = static_cast<double>(in5) / runs.size();
+  a.within_10 = static_cast<double>(in10) / runs.size();
+  a.mean_abs_error = sum / runs.size();
+  return a;
+}
+
+std::string validation_csv(const std::vector<ValidationRun>& runs) {
+  std::ostringstream os;
+  os.precision(9);
+  os << "id,group,app,ranks,n,r,variant,remove,after_iteration,processes,message_bytes,disk_bytes,steps,"
+        "measured_s,predicted_s,error,samples\n";
+  for (const auto& r : runs) {
+    const AppJob& j = r.job;
+    const bool lu = j.kind == AppJob::Kind::kLu;
+    os << r.id << ',' << r.group << ',' << (lu ? "lu" : "integrate") << ',' << r.ranks << ',';
+    if (lu) {
+      os << j.lu.n << ',' << j.lu.r << ',' << to_string(j.lu.variant) << ',' << j.lu.remove << ','
+         << j.lu.remove_after_iteration << ",,,,,";
+    } else {
+      os << ",,,,," << j.instances << ',' << j.integrate.message_bytes << ',' << j.integrate.disk_bytes << ','
+         << j.integrate.steps << ',';
+    }
+    os << r.measured_s << ',' << r.predicted_s << ',' << r.error() << ',';
+    for (std::size_t k = 0; k < r.measured_samples_s.size(); ++k) os << (k ? ";" : "") << r.measured_samples_s[k];
+    os << '\n';
+  }
+  return os.str();
+}
+
+std::string validation_markdown(const std::vector<ValidationRun>& runs, const std::string& command,
+                                const nlohmann::json& facts) {
+  std::ostringstream os;
+  Accuracy all = accuracy(runs);
+  os << "# Validation: predicted against measured\n\n";
+  os << "Command: `" << command << "`\n\n";
+  if (facts.is_object()) {
+    for (const auto& [k, v] : facts.items()) os << "- " << k << ": " << (v.is_string() ? v.get<std::string>() : v.dump()) << "\n";
+    os << "\n";
+  }
+  os << "## Accuracy\n\n";
+  os << all.runs << " runs: **" << percent(all.within_5) << " within ±5%**, **" << percent(all.within_10)
+     << " within ±10%** (target: 80% and 95%); mean |error| " << percent(all.mean_abs_error) << ", worst "
+     << percent(all.max_abs_error) << " (" << all.worst_run << ").\n\n";
+  os << "| group | runs | within ±5% | within ±10% | mean abs error | worst |\n|---|---|---|---|---|---|\n";
+  std::map<std::string, std::vector<ValidationRun>> groups;
+  for (const auto& r : runs) groups[r.group].push_back(r);
+  for (const auto& [g, list] : groups) {
+    Accuracy a = accuracy(list);
+    os << "| " << g << " | " << a.runs << " | " << percent(a.within_5) << " | " << percent(a.within_10) << " | "
+       << percent(a.mean_abs_error) << " | " << percent(a.max_abs_error) << " " << a.worst_run << " |\n";
+  }
+  std::vector<const ValidationRun*> sorted;
+  for (const auto& r : runs) sorted.push_back(&r);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const ValidationRun* a, const ValidationRun* b) { return std::fabs(a->error()) > std::fabs(b->error()); });
+  os << "\n## Worst runs\n\n| run | ranks | measured s | predicted s | error |\n|---|---|---|---|---|\n";
+  for (std::size_t k = 0; k < std::min<std::size_t>(10, sorted.size()); ++k) {
+    const auto& r = *sorted[k];
+    os << "| " << r.id << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | " << fixed(r.predicted_s, 4) << " | "
+       << percent(r.error()) << " |\n";
+  }
+  os << "\n## Every run\n\n| run | group | ranks | measured s (median) | samples | predicted s | error |\n"
+        "|---|---|---|---|---|---|---|\n";
+  for (const auto& r : runs) {
+    os << "| " << r.id << " | " << r.group << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | "
+       << r.measured_samples_s.size() << " | " << fixed(r.predicted_s, 4) << " | " << percent(r.error()) << " |\n";
+  }
+  os << "\nPictures: errors-histogram.png (the seed's Figure 13), measured-vs-predicted.png, "
+        "efficiency-removal.png (Figures 11-12), integration-curve.png (Tables 3 and 7).\n";
+  return os.str();
+}
+
+std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs) {
+  std::vector<Picture> out;
+  const std::string head = "set terminal pngcairo size 900,600 noenhanced font 'sans,10'\nset grid\n";
+  {
+    // Histogram of signed errors in 1% bins (the seed's Figure 13).
+    std::map<int, int> bins;
+    for (const auto& r : runs) bins[static_cast<int>(std::floor(100 * r.error()))]++;
+    std::ostringstream gp;
+    gp << head << "set output 'errors-histogram.png'\nset title 'Prediction error of " << runs.size()
+       << " runs (predicted - measured) / measured'\nset xlabel 'error (%)'\nset ylabel 'runs'\n"
+          "set style fill solid 0.6\nset boxwidth 0.9\n$d << EOD\n";
+    for (const auto& [b, n] : bins) gp << b + 0.5 << ' ' << n << '\n';
+    gp << "EOD\nplot $d using 1:2 with boxes title 'runs per 1% bin'\n";
+    out.push_back({"errors-histogram.png", gp.str()});
+  }
+  {
+    std::ostringstream gp;
+    gp << head << "set output 'measured-vs-predicted.png'\nset title 'Measured against predicted time'\n"
+          "set xlabel 'measured (s)'\nset ylabel 'predicted (s)'\nset logscale xy\nset key left top\n";
+    std::map<std::string, std::vector<const ValidationRun*>> groups;
+    double lo = 1e300, hi = 0;
+    for (const auto& r : runs) {
+      groups[r.group].push_back(&r);
+      if (r.measured_s > 0) lo = std::min({lo, r.measured_s, r.predicted_s}), hi = std::max({hi, r.measured_s, r.predicted_s});
+    }
+    int k = 0;
+    for (const auto& [g, list] : groups) {
+      gp << "$g" << k++ << " << EOD\n";
+      for (const auto* r : list) gp << r->measured_s << ' ' << r->predicted_s << '\n';
+      gp << "EOD\n";
+    }
+    if (hi <= 0) lo = 0.1, hi = 1;
+    gp << "set xrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\nset yrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\nplot ";
+    k = 0;
+    for (const auto& [g, list] : groups) gp << "$g" << k++ << " using 1:2 with points pt 7 title '" << g << "', ";
+    gp << "x with lines lc rgb 'black' title 'exact', 1.05*x with lines dt 2 lc rgb 'gray' title '+5%', "
+          "0.95*x with lines dt 2 lc rgb 'gray' title '-5%'\n";
+    out.push_back({"measured-vs-predicted.png", gp.str()});
+  }
+  {
+    std::ostringstream gp;
+    gp << head << "set output 'efficiency-removal.png'\nset title 'Dynamic efficiency per LU iteration, node removal runs'\n"
+          "set xlabel 'iteration'\nset ylabel 'efficiency'\nset yrange [0:1.05]\nset key outside right\n";
+    std::vector<std::string> plots;
+    int k = 0;
+    for (const auto& r : runs) {
+      if (r.group != "lu-removal") continue;
+      for (const auto* which : {"measured", "predicted"}) {
+        const auto& its = std::string(which) == "measured" ? r.measured_iterations : r.predicted_iterations;
+        gp << "$e" << k << " << EOD\n";
+        for (const auto& it : its) gp << it.value("iteration", 0) << ' ' << it.value("efficiency", 0.0) << '\n';
+        gp << "EOD\n";
+        plots.push_back("$e" + std::to_string(k) + " using 1:2 with linespoints " +
+                        (std::string(which) == "measured" ? "pt 7" : "dt 2 pt 6") + " title '" + r.id + " " + which + "'");
+        ++k;
+      }
+    }
+    if (plots.empty()) plots.push_back("0 title 'no removal runs'");
+    gp << "plot ";
+    for (std::size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
+    gp << "\n";
+    out.push_back({"efficiency-removal.png", gp.str()});
+  }
+  {
+    std::ostringstream gp;
+    gp << head << "set output 'integration-curve.png'\nset title 'Integration: average response time against processes'\n"
+          "set xlabel 'concurrent processes'\nset ylabel 'average response time (s)'\nset key left top\n";
+    std::vector<std::string> plots;
+    int k = 0;
+    for (const char* group : {"integrate", "integrate-load"}) {
+      std::ostringstream data;
+      int points = 0;
+      for (const auto& r : runs) {
+        if (r.group != group) continue;
+        data << r.job.instances << ' ' << r.measured_s << ' ' << r.predicted_s << '\n';
+        ++points;
+      }
+      if (!points) continue;
+      gp << "$i" << k << " << EOD\n" << data.str() << "EOD\n";
+      plots.push_back("$i" + std::to_string(k) + " using 1:2 with linespoints pt 7 title '" + group + " measured'");
+      plots.push_back("$i" + std::to_string(k) + " using 1:3 with linespoints dt 2 pt 6 title '" + group + " predicted'");
+      ++k;
+    }
+    if (plots.empty()) plots.push_back("0 title 'no integration runs'");
+    gp << "plot ";
+    for (std::size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
+    gp << "\n";
+    out.push_back({"integration-curve.png", gp.str()});
+  }
+  return out;
+}
+
+}  // namespace hetperf::apps
