@@ -100,6 +100,40 @@ double measure_wait_share(const ValidateArgs& a, int cores, const std::string& p
   return w;
 }
 
+// The core efficiency of the LU kernels: one single-rank LU alone (t₁), then one per core at once
+// (t_C, the mean of their times): e = t₁ / t_C. n = 1280 is not in the validated matrix.
+double measure_core_efficiency(const ValidateArgs& a, int cores, const std::string& program, nlohmann::json& record) {
+  const std::vector<std::string> lu = {program, "--n", "1280", "--r", "128"};
+  std::string one = "timeout " + std::to_string(a.timeout_s) + " '" + a.mpiexec + "' -n 1";
+  for (const auto& s : lu) one += " '" + s + "'";
+  std::vector<double> alone, together;
+  for (int k = 0; k < 3; ++k) {
+    alone.push_back(run_program(a, 1, lu)["summary"]["factorization_s"].get<double>());
+    std::string all;
+    for (int c = 0; c < cores; ++c) all += one + " & ";
+    probes::CommandResult r = probes::run_capturing_stdout({"sh", "-c", all + "wait"});
+    double sum = 0;
+    int count = 0;
+    std::size_t pos = 0;
+    while (pos < r.output.size()) {
+      std::size_t nl = r.output.find('\n', pos);
+      std::string line = r.output.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+      pos = nl == std::string::npos ? r.output.size() : nl + 1;
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (j.is_object() && j.contains("summary")) sum += j["summary"]["factorization_s"].get<double>(), ++count;
+    }
+    if (count != cores) throw EnvironmentError("validate: " + std::to_string(cores) + " concurrent hetperf-lu runs gave " +
+                                               std::to_string(count) + " results");
+    together.push_back(sum / count);
+  }
+  const double t1 = median(alone), tc = median(together);
+  const double e = std::clamp(t1 / tc, 0.05, 1.0);
+  record = {{"n", 1280}, {"r", 128}, {"alone_s", t1}, {"all_cores_s", tc}, {"cores", cores}, {"core_efficiency", e}};
+  std::fprintf(stderr, "validate: LU kernels on all %d cores at once run at %.2f of their speed alone (%.4f s against %.4f s)\n",
+               cores, e, tc, t1);
+  return e;
+}
+
 // The hand-off delay of a message into an oversubscribed computer: a communication-bound LU (r = 32,
 // many iterations, little work) on 2 × cores ranks, measured, then simulated without the delay (T0)
 // and with 1 ms (T1); the simulated time grows linearly with it, so q = (T − T0) / (T1 − T0) · 1 ms.
@@ -182,6 +216,12 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
   if (profile_file.empty()) {
     profile_file = probe_and_calibrate(a, out).string();
     profile = read_profile(profile_file);
+    nlohmann::json efficiency_record;
+    double e = measure_core_efficiency(a, cores, bin + "/hetperf-lu", efficiency_record);
+    for (auto& c : profile.computers) {
+      c.core_efficiency = e;
+      c.fits["core_efficiency"] = efficiency_record;
+    }
     nlohmann::json record;
     double w = measure_wait_share(a, cores, bin + "/hetperf-integrate", scratch, record);
     for (auto& c : profile.computers) {
@@ -195,6 +235,7 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
       c.fits["communication_cpu"]["handoff_s"] = handoff_record;
     }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
+    facts["LU kernels' core efficiency (calibrated)"] = e;
     facts["waiting rank's CPU share (calibrated)"] = w;
     facts["oversubscribed hand-off, s (calibrated)"] = q;
   } else {

@@ -167,7 +167,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
     const Computer& computer = profile.computers[c];
     p.computers.push_back({computer.name, computer.cores,
                            computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6,
-                           computer.cpu_share_waiting, computer.oversubscribed_handoff_s});
+                           computer.cpu_share_waiting, computer.oversubscribed_handoff_s, computer.core_efficiency});
     for (const auto& k : needed) {
       bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
       if (!present) {

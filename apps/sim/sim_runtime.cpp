@@ -18,6 +18,7 @@ using sim::EventQueue;
 enum EventKind : std::uint32_t { kStart, kComputeDone, kLatencyDone, kNetworkDone, kDiskDone };
 
 class World;
+struct Message;
 
 // One rank of one application. Its runtime numbers ranks within the application; the world numbers
 // every rank of every application (the global id).
@@ -45,6 +46,8 @@ class SimRank final : public Runtime {
   // Non-blocking sends of this rank: finished or not, and whether the rank waits for one.
   std::map<int, bool> handle_done;
   int waiting_handle = -1;
+  // Matched rendezvous messages of its non-blocking sends that wait for it to enter MPI.
+  std::vector<std::shared_ptr<Message>> stalled;
   bool waiting = false;  // in a communication, or done and waiting for its launch group
 
  protected:
@@ -79,6 +82,7 @@ struct Transfer {
 struct ComputeOp {
   int rank = 0;            // global id
   double remaining_s = 0;  // at full speed on one core
+  bool memory_bound = false;  // a BLAS/LAPACK kernel (slowed by kernels on the other cores)
 };
 
 // Per application: its ranks, barrier state and what the run produced.
@@ -189,6 +193,11 @@ class World {
     SimRank& r = *ranks_[rank];
     if (r.waiting == waiting) return;
     r.waiting = waiting;
+    // Inside MPI the rank makes progress on its matched non-blocking sends.
+    if (waiting && !r.stalled.empty()) {
+      for (auto& m : r.stalled) start_transfer(m);
+      r.stalled.clear();
+    }
     const std::size_t c = mapping_[rank];
     if (p_.computers[c].wait_cpu_share <= 0) {
       waiting_[c] += waiting ? 1 : -1;
@@ -254,27 +263,35 @@ class World {
     const double demand = static_cast<double>(compute_[c].size()) + computer.wait_cpu_share * waiting_[c];
     return std::min(1.0, computer.cores / demand);
   }
+  // Kernels computing at once on several cores slow each other down (shared caches, memory bandwidth).
+  double kernel_efficiency(std::size_t c) const {
+    const SimComputer& computer = p_.computers[c];
+    if (computer.cores <= 1) return 1;
+    const double busy = std::min(static_cast<double>(compute_[c].size()), static_cast<double>(computer.cores));
+    return 1 - (1 - computer.core_efficiency) * std::max(0.0, busy - 1) / (computer.cores - 1);
+  }
+  double op_rate(std::size_t c, const ComputeOp& op) const {
+    return compute_rate(c) * (op.memory_bound ? kernel_efficiency(c) : 1);
+  }
   void advance_compute(std::size_t c) {
     double dt = now_ - compute_last_[c];
     compute_last_[c] = now_;
     auto& ops = compute_[c];
     if (dt <= 0 || ops.empty()) return;
-    double rate = compute_rate(c);
-    for (auto& op : ops) op.remaining_s -= rate * dt;
+    for (auto& op : ops) op.remaining_s -= op_rate(c, op) * dt;
   }
   void reschedule_compute(std::size_t c) {
     auto& ops = compute_[c];
     ++compute_stamp_[c];
     if (ops.empty()) return;
-    double rate = compute_rate(c);
     double next = std::numeric_limits<double>::infinity();
-    for (auto& op : ops) next = std::min(next, std::max(0.0, op.remaining_s) / rate);
+    for (auto& op : ops) next = std::min(next, std::max(0.0, op.remaining_s) / op_rate(c, op));
     queue_.schedule(now_ + next, kComputeDone, static_cast<std::uint32_t>(c), compute_stamp_[c]);
   }
-  void start_compute(int rank, double seconds) {
+  void start_compute(int rank, double seconds, bool memory_bound) {
     std::size_t c = mapping_[rank];
     advance_compute(c);
-    compute_[c].push_back({rank, seconds});
+    compute_[c].push_back({rank, seconds, memory_bound});
     reschedule_compute(c);
   }
   void compute_done(std::size_t c) {
@@ -363,6 +380,17 @@ class World {
     }
     if (m->receiver_waiting) ranks_[m->dst]->complete(now_);
   }
+  // A matched rendezvous message moves at once, unless it came from a non-blocking send whose sender
+  // is computing: MPICH has no asynchronous progress by default, so it moves once the sender enters
+  // MPI (a wait, or any other blocking communication).
+  void start_or_stall(const std::shared_ptr<Message>& m) {
+    SimRank& sender = *ranks_[m->src];
+    if (m->eager || m->send_handle < 0 || sender.waiting) {
+      start_transfer(m);
+    } else {
+      sender.stalled.push_back(m);
+    }
+  }
   // Sends `bytes` from rank `src` to `dst` (global ids); true when the sender may go on at once.
   bool send(int src, int dst, int tag, std::uint64_t bytes, int handle) {
     auto m = std::make_shared<Message>();
@@ -373,7 +401,7 @@ class World {
     if (it != posted.end()) {  // the receiver is already waiting for it
       posted.erase(it);
       m->receiver_waiting = true;
-      start_transfer(m);
+      start_or_stall(m);
     } else {
       inbox_[dst][{src, tag}].push_back(m);
       if (m->eager) start_transfer(m);
@@ -456,7 +484,7 @@ bool World::start(int rank, const Runtime::Request& r) {
       if (box->second.empty()) inbox.erase(box);
       if (m->arrived) return true;
       m->receiver_waiting = true;
-      if (!m->transferring) start_transfer(m);  // rendezvous: the sender has been waiting
+      if (!m->transferring) start_or_stall(m);  // rendezvous: the data moves now (or when its sender is in MPI)
       return false;
     }
     case Op::kBarrier: {
@@ -487,7 +515,7 @@ bool World::start(int rank, const Runtime::Request& r) {
     default: call.kernel = "integrate"; break;
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
-  start_compute(rank, std::max(0.0, p_.kernel_time(call, c)));
+  start_compute(rank, std::max(0.0, p_.kernel_time(call, c)), r.op != Op::kIntegrate);
   return false;
 }
 

@@ -35,6 +35,9 @@ struct SimComputer {
   double wait_cpu_share = 0;
   // Extra latency of a message to a rank here while more ranks are mapped here than there are cores.
   double oversubscribed_handoff_s = 0;
+  // Speed of each BLAS/LAPACK kernel while all cores compute, relative to one alone (linear in
+  // between); the integration loop works in registers and is not slowed.
+  double core_efficiency = 1;
 };
 
 struct SimPlatform {

@@ -87,6 +87,7 @@ nlohmann::json to_json(const Profile& p) {
                         {"disk_write_bytes_per_s", c.disk_write_bytes_per_s},
                         {"overhead_latency_s", c.overhead_latency_s}};
     if (!c.group.empty()) j["group"] = c.group;
+    if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
     if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
         c.oversubscribed_handoff_s > 0) {
@@ -150,12 +151,14 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
                     "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
-                    "communication_cpu", "kernels", "integration_step_s"});
+                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency"});
     Computer computer;
     computer.name = c.string("name");
     if (computer.name.empty()) c.field("name").fail("a non-empty name");
     computer.group = c.string_or("group", "");
     computer.cores = static_cast<int>(c.integer_or("cores", 1, 1, 1 << 20));
+    computer.core_efficiency = c.number_or("core_efficiency", 1, Range::kFraction);
+    if (computer.core_efficiency <= 0) c.field("core_efficiency").fail("a number in (0, 1]");
     computer.mips = c.number("mips", Range::kPositive);
     computer.main_memory_mb = c.number("main_memory_mb", Range::kPositive);
     computer.virtual_memory_mb = c.number_or("virtual_memory_mb", 0, Range::kNonNegative);

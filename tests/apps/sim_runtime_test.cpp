@@ -72,8 +72,8 @@ TEST_CASE("apps: concurrent transfers out of one computer share its bandwidth eq
 }
 
 TEST_CASE("apps: a simulated non-blocking send returns at once and its wait ends with the transfer") {
-  // 1 MB at 1 MB/s with 1 ms latency: the isend returns at 0, the sender computes 0.5 s meanwhile and
-  // its wait ends when the receiver has the data, at 1.001 s.
+  // 1 MB at 1 MB/s with 1 ms latency: the isend returns at 0, the sender computes 0.5 s, then waits;
+  // the data moves once the sender is inside MPI, so the wait ends at 0.5 + 1.001 s.
   SimPlatform p = platform(2, 1, 1e-3, 1e6);
   auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
     if (rt.rank() == 0) {
@@ -87,8 +87,8 @@ TEST_CASE("apps: a simulated non-blocking send returns at once and its wait ends
   });
   CHECK(end_of(r, 0, "isend") == Approx(0.0));
   CHECK(end_of(r, 0, "gemm") == Approx(0.5));
-  CHECK(end_of(r, 0, "wait") == Approx(1.001));
-  CHECK(end_of(r, 1, "recv") == Approx(1.001));
+  CHECK(end_of(r, 0, "wait") == Approx(1.501));
+  CHECK(end_of(r, 1, "recv") == Approx(1.501));
 }
 
 TEST_CASE("apps: applications simulated together share the computers, each with its own ranks") {
@@ -155,4 +155,68 @@ TEST_CASE("apps: simulated integration charges each worker its steps and disk wr
   auto r = simulate_app(platform(2, 1, 0, 1e9), {0, 1, 1}, [&](Runtime& rt) { return integrate_rank(rt, cfg, result); });
   // Two workers share computer 1: 2 s of steps each take 4 s; then their disk writes queue (1 s each).
   CHECK(result.response_s == Approx(6.0).epsilon(1e-6));
+}
+
+TEST_CASE("apps: a waiting rank takes its share of a core, also once done until its launch group is") {
+  // One core; rank 0 computes 1 s, rank 1 waits for its message. Waiting costs half a core: rank 0
+  // runs at 1 / 1.5 of the core, so it ends at 1.5 s.
+  SimPlatform p = platform(1, 1, 0, 1e9);
+  p.computers[0].wait_cpu_share = 0.5;
+  auto r = simulate_app(p, {0, 0}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+      co_await rt.send(1, 0, nullptr, 0);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 0);
+    }
+  });
+  CHECK(end_of(r, 0, "gemm") == Approx(1.5));
+  // Two one-rank apps of one launch group: the first is done at once and keeps polling, so the second
+  // computes at 1 / 1.5 of the core throughout.
+  auto idle = [](Runtime&) -> Task { co_return; };
+  auto work = [](Runtime& rt) -> Task { co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0); };
+  SimApp a{"a", {0}, 0, idle}, b{"b", {0}, 0, work};
+  a.launch_group = b.launch_group = 7;
+  CHECK(simulate_apps(p, {a, b}).apps[1].end_s == Approx(1.5));
+  a.launch_group = -1;  // on its own, a finished rank leaves
+  CHECK(simulate_apps(p, {a, b}).apps[1].end_s == Approx(1.0));
+}
+
+TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the integration loop does not") {
+  SimPlatform p = platform(1, 2, 0, 1e9);
+  p.computers[0].core_efficiency = 0.8;
+  auto gemm = [](Runtime& rt) -> Task { co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0); };
+  CHECK(simulate_app(p, {0}, gemm).makespan_s == Approx(1.0));       // alone: full speed
+  CHECK(simulate_app(p, {0, 0}, gemm).makespan_s == Approx(1.25));   // both cores: 0.8 each
+  auto loop = [](Runtime& rt) -> Task { co_await rt.integrate(0, 1, 1000000, nullptr); };
+  CHECK(simulate_app(p, {0, 0}, loop).makespan_s == Approx(1.0));
+}
+
+TEST_CASE("apps: a message into an oversubscribed computer pays the hand-off delay") {
+  SimPlatform p = platform(2, 1, 1e-3, 1e9);
+  p.computers[1].oversubscribed_handoff_s = 5e-3;
+  auto ping = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
+    else if (rt.rank() == 1) co_await rt.recv(0, 0, nullptr, 0);
+  };
+  CHECK(end_of(simulate_app(p, {0, 1}, ping), 1, "recv") == Approx(1e-3));           // 1 rank on 1 core
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, ping), 1, "recv") == Approx(6e-3));        // 2 ranks on 1 core
+}
+
+TEST_CASE("apps: a non-blocking rendezvous send moves only once its sender is inside MPI") {
+  // MPICH without an asynchronous progress thread: rank 0 isends 1 MB, computes 2 s, then waits. The
+  // receiver posted at once, but the data (1 s at 1 MB/s) moves only from 2 s on.
+  SimPlatform p = platform(2, 1, 0, 1e6);
+  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      int h = -1;
+      co_await rt.isend(1, 0, nullptr, 1000000, &h);
+      co_await rt.gemm(2000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+      co_await rt.wait(h);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 1000000);
+    }
+  });
+  CHECK(end_of(r, 1, "recv") == Approx(3.0));
+  CHECK(end_of(r, 0, "wait") == Approx(3.0));
 }

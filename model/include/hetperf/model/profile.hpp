@@ -32,6 +32,10 @@ struct Computer {
   std::string name;
   std::string group;                 // optional label ("fast"), empty when ungrouped
   int cores = 1;                     // processors sharing the computer's processes
+  // "core_efficiency" (optional): speed of each core's BLAS/LAPACK kernels while all cores compute,
+  // relative to one core computing alone, in (0, 1] (shared caches, memory bandwidth); default 1.
+  // Between one and all cores busy it is interpolated linearly. `hetperf validate` measures it.
+  double core_efficiency = 1;
   double mips = 0;                   // pc: capacity of one core, million instructions per second
   double main_memory_mb = 0;         // mm
   double virtual_memory_mb = 0;      // vm (swap), may be 0

@@ -1,0 +1,78 @@
+// Tests for the validation matrix and its accuracy figures.
+#include <catch2/catch.hpp>
+
+#include "validation.hpp"
+
+using namespace hetperf;
+using namespace hetperf::apps;
+
+namespace {
+
+ValidationRun run(const std::string& id, double measured, double predicted) {
+  ValidationRun r;
+  r.id = id;
+  r.group = "lu";
+  r.measured_s = measured;
+  r.predicted_s = predicted;
+  r.measured_samples_s = {measured};
+  return r;
+}
+
+Profile one_computer() {
+  Profile p;
+  Computer c;
+  c.name = "here";
+  c.cores = 2;
+  p.computers.push_back(c);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("apps: validation accuracy counts the runs within 5% and 10% of the measured time") {
+  std::vector<ValidationRun> runs = {run("a", 1.0, 1.04), run("b", 1.0, 0.96), run("c", 2.0, 2.15), run("d", 1.0, 1.3)};
+  CHECK(runs[0].error() == Approx(0.04));
+  CHECK(runs[3].error() == Approx(0.3));
+  Accuracy a = accuracy(runs);
+  CHECK(a.runs == 4);
+  CHECK(a.within_5 == Approx(0.5));   // a and b
+  CHECK(a.within_10 == Approx(0.75));
+  CHECK(a.max_abs_error == Approx(0.3));
+  CHECK(a.worst_run == "d");
+  CHECK(a.mean_abs_error == Approx((0.04 + 0.04 + 0.075 + 0.3) / 4));
+  CHECK(accuracy({}).runs == 0);
+}
+
+TEST_CASE("apps: the full validation matrix has at least 60 runs of both apps, quick a few") {
+  ValidationMatrixOptions o;
+  o.cores = 2, o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
+  auto full = validation_matrix(o, one_computer());
+  CHECK(full.size() >= 60);
+  std::map<std::string, int> groups;
+  for (const auto& r : full) {
+    groups[r.group]++;
+    CHECK(r.job.mapping.size() == static_cast<std::size_t>(r.ranks));
+    if (r.job.kind == AppJob::Kind::kLu) CHECK(r.job.lu.validate(r.ranks).empty());
+  }
+  CHECK(groups["lu"] == 54);
+  CHECK(groups["lu-removal"] == 4);
+  CHECK(groups["integrate"] == 10);  // 10, 20, ..., 100 processes
+  o.quick = true;
+  auto quick = validation_matrix(o, one_computer());
+  CHECK(quick.size() < 20);
+  o.computer = "elsewhere";
+  CHECK_THROWS_WITH(validation_matrix(o, one_computer()), Catch::Contains("'elsewhere' is not in the profile"));
+}
+
+TEST_CASE("apps: the validation CSV has one row per run with its error") {
+  ValidationMatrixOptions o;
+  o.quick = true, o.cores = 2;
+  auto runs = validation_matrix(o, one_computer());
+  runs[0].measured_s = 2, runs[0].predicted_s = 1.8, runs[0].measured_samples_s = {2};
+  std::string csv = validation_csv(runs);
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(runs.size() + 1));
+  CHECK_THAT(csv, Catch::Contains(runs[0].id + ",lu,lu,1,1536,128,basic,0,-1,,,,,2,1.8,-0.1"));
+  CHECK(validation_pictures(runs).size() == 4);
+  CHECK_THAT(validation_markdown(runs, "hetperf validate --quick", nlohmann::json::object()),
+             Catch::Contains("hetperf validate --quick"));
+}
