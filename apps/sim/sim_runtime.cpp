@@ -18,7 +18,6 @@ using sim::EventQueue;
 enum EventKind : std::uint32_t { kStart, kComputeDone, kLatencyDone, kNetworkDone, kDiskDone };
 
 class World;
-struct Message;
 
 // One rank of one application. Its runtime numbers ranks within the application; the world numbers
 // every rank of every application (the global id).
@@ -46,8 +45,6 @@ class SimRank final : public Runtime {
   // Non-blocking sends of this rank: finished or not, and whether the rank waits for one.
   std::map<int, bool> handle_done;
   int waiting_handle = -1;
-  // Matched rendezvous messages of its non-blocking sends that wait for it to enter MPI.
-  std::vector<std::shared_ptr<Message>> stalled;
   bool waiting = false;  // in a communication, or done and waiting for its launch group
 
  protected:
@@ -193,11 +190,6 @@ class World {
     SimRank& r = *ranks_[rank];
     if (r.waiting == waiting) return;
     r.waiting = waiting;
-    // Inside MPI the rank makes progress on its matched non-blocking sends.
-    if (waiting && !r.stalled.empty()) {
-      for (auto& m : r.stalled) start_transfer(m);
-      r.stalled.clear();
-    }
     const std::size_t c = mapping_[rank];
     if (p_.computers[c].wait_cpu_share <= 0) {
       waiting_[c] += waiting ? 1 : -1;
@@ -380,17 +372,6 @@ class World {
     }
     if (m->receiver_waiting) ranks_[m->dst]->complete(now_);
   }
-  // A matched rendezvous message moves at once, unless it came from a non-blocking send whose sender
-  // is computing: MPICH has no asynchronous progress by default, so it moves once the sender enters
-  // MPI (a wait, or any other blocking communication).
-  void start_or_stall(const std::shared_ptr<Message>& m) {
-    SimRank& sender = *ranks_[m->src];
-    if (m->eager || m->send_handle < 0 || sender.waiting) {
-      start_transfer(m);
-    } else {
-      sender.stalled.push_back(m);
-    }
-  }
   // Sends `bytes` from rank `src` to `dst` (global ids); true when the sender may go on at once.
   bool send(int src, int dst, int tag, std::uint64_t bytes, int handle) {
     auto m = std::make_shared<Message>();
@@ -401,7 +382,7 @@ class World {
     if (it != posted.end()) {  // the receiver is already waiting for it
       posted.erase(it);
       m->receiver_waiting = true;
-      start_or_stall(m);
+      start_transfer(m);
     } else {
       inbox_[dst][{src, tag}].push_back(m);
       if (m->eager) start_transfer(m);
@@ -484,7 +465,7 @@ bool World::start(int rank, const Runtime::Request& r) {
       if (box->second.empty()) inbox.erase(box);
       if (m->arrived) return true;
       m->receiver_waiting = true;
-      if (!m->transferring) start_or_stall(m);  // rendezvous: the data moves now (or when its sender is in MPI)
+      if (!m->transferring) start_transfer(m);  // rendezvous: the sender has been waiting
       return false;
     }
     case Op::kBarrier: {

@@ -31,6 +31,39 @@ out=$(run -n 4 "$bin/hetperf-integrate" --instances 2 --steps 200000 --disk-byte
 grep -q '"integral_ok":true' <<<"$out" || fail "integral: $out"
 [[ -z $(ls -A | grep -v '^lu-') ]] || fail "integration left files: $(ls -A)"
 
+# Real against simulated: the same configuration issues the same operations and messages on every
+# rank (times ignored). The simulation uses a hand-written profile with kernel models.
+cat >profile.json <<'JSON'
+{"schema": "hetperf.profile/1", "computers": [{"name": "here", "cores": 2, "mips": 1000, "main_memory_mb": 4096,
+  "disk_read_bytes_per_s": 1e8, "disk_write_bytes_per_s": 1e8, "overhead_latency_s": 1e-6,
+  "kernels": [{"kernel": "dgemm", "powers": [3], "coefficients_s": [2e-10]},
+              {"kernel": "dtrsm", "powers": [3], "coefficients_s": [1e-10]},
+              {"kernel": "dgetrf", "powers": [3], "coefficients_s": [1e-10]},
+              {"kernel": "dlaswp", "powers": [2], "coefficients_s": [1e-9]}],
+  "integration_step_s": 2e-8}],
+ "network": {"latency_s": 1e-6, "bandwidth_bytes_per_s": 2e9}}
+JSON
+cat >apps.json <<'JSON'
+{"schema": "hetperf.workload/1", "apps": [
+  {"name": "basic", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "basic"},
+  {"name": "pipelined", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "pipelined"},
+  {"name": "flow_control", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "flow_control", "window": 1},
+  {"name": "removal", "app": "lu", "ranks": 3, "n": 384, "r": 48, "remove": {"ranks": 1, "after_iteration": 2}},
+  {"name": "integrate", "app": "integrate", "instances": 2, "ranks_per_instance": 3, "steps": 100000,
+   "disk_bytes": 4096}]}
+JSON
+"$1" predict -p profile.json -w apps.json -o prediction.json --trace-dir sim >/dev/null || fail "predict of the apps"
+for v in basic pipelined flow_control; do
+  run -n 3 "$bin/hetperf-lu" --n 384 --r 48 --variant "$v" --window 1 --trace "real-$v.json" >/dev/null || fail "lu $v"
+  "$1" trace-diff "real-$v.json" "sim/$v.trace.json" || fail "real and simulated $v differ"
+done
+run -n 3 "$bin/hetperf-lu" --n 384 --r 48 --remove 1 --after-iteration 2 --trace real-removal.json >/dev/null
+"$1" trace-diff real-removal.json sim/removal.trace.json || fail "real and simulated removal differ"
+run -n 6 "$bin/hetperf-integrate" --instances 2 --steps 100000 --disk-bytes 4096 --trace real-integrate.json >/dev/null
+"$1" trace-diff real-integrate.json sim/integrate.trace.json || fail "real and simulated integration differ"
+# And the comparison can fail: a different configuration is told apart.
+if "$1" trace-diff real-basic.json sim/pipelined.trace.json >/dev/null; then fail "trace-diff missed a difference"; fi
+
 expect_usage_error() {
   local msg
   msg=$(run "$@" 2>&1 >/dev/null); rc=$?
