@@ -17,5 +17,8 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
 void add_predict_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_schedule_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_check_command(CLI::App& app, const std::string& command_line, Action& action);
+void add_trace_view_command(CLI::App& app, const std::string& command_line, Action& action);
+void add_trace_diff_command(CLI::App& app, const std::string& command_line, Action& action);
+void add_validate_command(CLI::App& app, const std::string& command_line, Action& action);
 
 }  // namespace hetperf::cli

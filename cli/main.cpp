@@ -14,7 +14,10 @@ int main(int argc, char** argv) {
                "  hetperf probe      measure this machine (CPU, disk, network) -> measurement file\n"
                "  hetperf calibrate  fit measurement files -> platform profile\n"
                "  hetperf predict    simulate a workload on a profile -> predicted response times\n"
-               "  hetperf check      validate hetperf files",
+               "  hetperf check      validate hetperf files\n"
+               "  hetperf trace-view draw an application trace as a Gantt chart\n"
+               "  hetperf trace-diff compare two traces operation by operation (real against simulated)\n"
+               "  hetperf validate   predicted against measured on real runs of the applications",
                "hetperf"};
   app.set_version_flag("--version", std::string("hetperf ") + hetperf::kVersion);
   app.require_subcommand(1);
@@ -25,6 +28,9 @@ int main(int argc, char** argv) {
   hetperf::cli::add_predict_command(app, command_line, action);
   hetperf::cli::add_schedule_command(app, command_line, action);
   hetperf::cli::add_check_command(app, command_line, action);
+  hetperf::cli::add_trace_view_command(app, command_line, action);
+  hetperf::cli::add_trace_diff_command(app, command_line, action);
+  hetperf::cli::add_validate_command(app, command_line, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,418 @@
+// Trace files read back and drawn: validation through JsonNode, the per-rank time accounting, the CSV
+// and the Gantt chart (a gnuplot script with its data inline, run in a private temporary directory).
+#include "hetperf/apps/trace_file.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+
+extern char** environ;
+
+namespace hetperf::apps {
+namespace {
+
+constexpr int kTraceSchemaVersion = 1;
+constexpr std::size_t kMaxIterationLines = 200;
+constexpr std::size_t kMaxIterationLabels = 40;
+
+// Shortest text that reads back as the same double.
+std::string num(double v) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+int bounded_int(const JsonNode& node, std::string_view key, int fallback, int min) {
+  return static_cast<int>(node.integer_or(key, fallback, min, INT_MAX));
+}
+
+TraceEvent event_from_json(const JsonNode& e, int rank) {
+  if (!e.is_object()) e.fail("an event object {\"op\", \"start_s\", \"end_s\", ...}");
+  TraceEvent ev;
+  ev.rank = rank;
+  ev.op = e.string("op");
+  if (ev.op.empty()) e.field("op").fail("a non-empty operation name");
+  ev.start_s = e.number("start_s");
+  ev.end_s = e.number("end_s");
+  if (ev.end_s < ev.start_s) e.field("end_s").fail("a time no earlier than start_s (" + num(ev.start_s) + ")");
+  ev.iteration = bounded_int(e, "iteration", -1, -1);
+  ev.peer = bounded_int(e, "peer", -1, -1);
+  ev.tag = bounded_int(e, "tag", 0, 0);  // MPI tags are non-negative
+  ev.bytes = static_cast<std::uint64_t>(e.integer_or("bytes", 0, 0, INT64_MAX));
+  if (auto dims = e.optional("dims")) {
+    const char* expected = "an array [m, n, k] of 3 non-negative integers";
+    std::vector<JsonNode> d = dims->items();
+    if (d.size() != 3) dims->fail(expected);
+    int* out[3] = {&ev.m, &ev.n, &ev.k};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const nlohmann::json& v = d[i].value();
+      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > INT_MAX) d[i].fail(expected);
+      *out[i] = static_cast<int>(v.get<std::int64_t>());
+    }
+  }
+  return ev;
+}
+
+// gnuplot double-quoted string (escapes interpreted, so "\n" breaks a title line).
+std::string gp_string(const std::string& s) {
+  std::string q = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') q += '\\', q += ch;
+    else if (ch == '\n') q += "\\n";
+    else q += ch;
+  }
+  return q + "\"";
+}
+
+std::string lower_extension(const std::filesystem::path& p) {
+  std::string ext = p.extension().string();
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext;
+}
+
+// Colours by class: compute in greens and blues, sends orange, receives and waits red, barriers grey,
+// disk brown; ops of no known class cycle through purples and pinks.
+std::string op_colour(const std::string& op, std::size_t other_index) {
+  static const std::map<std::string, std::string> known = {
+      {"getrf", "#1b7837"}, {"laswp", "#a6dba0"}, {"trsm", "#5aae61"},    {"gemm", "#2166ac"},
+      {"integrate", "#4393c3"}, {"send", "#e66101"}, {"isend", "#fdb863"}, {"recv", "#b2182b"},
+      {"irecv", "#f4a582"},  {"wait", "#d6604d"},  {"barrier", "#878787"}};
+  if (auto it = known.find(op); it != known.end()) return it->second;
+  if (op_class(op) == OpClass::kDisk) return "#8c510a";
+  static const char* others[] = {"#762a83", "#c51b7d", "#9970ab", "#de77ae", "#35978f"};
+  return others[other_index % std::size(others)];
+}
+
+// Legend order: by class (compute first), then by name.
+bool legend_before(const std::string& a, const std::string& b) {
+  auto ka = static_cast<int>(op_class(a)), kb = static_cast<int>(op_class(b));
+  return ka != kb ? ka < kb : a < b;
+}
+
+// "n=384, r=48, variant=basic": the configuration's scalar members, wrapped into lines of ~100 chars.
+std::string config_text(const nlohmann::json& config) {
+  std::string text, line;
+  for (auto it = config.begin(); it != config.end(); ++it) {
+    std::string v = it->is_string() ? it->get<std::string>() : it->dump();
+    std::string item = it.key() + "=" + v;
+    if (!line.empty() && line.size() + item.size() > 100) text += line + ",\n", line.clear();
+    line += (line.empty() ? "" : ", ") + item;
+  }
+  return text + line;
+}
+
+// A private directory under the system temporary directory, removed with the object.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "hetperf-gantt-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
+    }
+    path_ = pattern;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Runs `gnuplot script` in `dir` (no shell), its output to dir/gnuplot.log; the exit status, or -1.
+int run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& script,
+                const std::filesystem::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::string program = gnuplot.string(), argument = script.string();
+  char* argv[] = {program.data(), argument.data(), nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return -1;
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+TraceFile trace_from_json(const nlohmann::json& j, const std::string& file) {
+  JsonNode root(j, file);
+  if (!root.is_object()) root.fail("a JSON object (a hetperf.trace file)");
+  root.schema("trace", kTraceSchemaVersion);
+  TraceFile t;
+  t.file = file;
+  t.app = root.string("app");
+  if (t.app.empty()) root.field("app").fail("the application's name");
+  t.backend = root.choice("backend", {"mpi", "sim"});
+  t.config = root.object("config").value();
+  // hetperf-integrate traces name their ranks after the instance they come from.
+  std::string key = root.has("ranks") || !root.has("instance_0_ranks") ? "ranks" : "instance_0_ranks";
+  t.ranks_field = key;
+  if (!root.has(key)) {
+    throw InputError(file + ": $.ranks: missing required field 'ranks' (expected an array of {\"rank\": R, "
+                            "\"events\": [...]}; integrate traces may call it 'instance_0_ranks')");
+  }
+  std::set<int> seen;
+  for (const JsonNode& r : root.array(key, 1)) {
+    if (!r.is_object()) r.fail("an object {\"rank\": R, \"events\": [...]}");
+    TraceRank rank;
+    rank.rank = static_cast<int>(r.integer("rank", 0, INT_MAX));
+    if (!seen.insert(rank.rank).second) r.field("rank").fail("a rank not listed before");
+    for (const JsonNode& e : r.array("events")) rank.events.push_back(event_from_json(e, rank.rank));
+    t.ranks.push_back(std::move(rank));
+  }
+  return t;
+}
+
+TraceFile read_trace(const std::filesystem::path& path) { return trace_from_json(read_json_file(path), path.string()); }
+
+OpClass op_class(const std::string& op) {
+  if (is_compute(op)) return OpClass::kCompute;
+  if (op == "send" || op == "isend") return OpClass::kSend;
+  if (op == "recv" || op == "irecv" || op == "wait") return OpClass::kReceive;
+  if (op == "barrier") return OpClass::kBarrier;
+  if (op.rfind("disk_", 0) == 0) return OpClass::kDisk;
+  return OpClass::kOther;
+}
+
+const char* to_string(OpClass c) {
+  switch (c) {
+    case OpClass::kCompute: return "compute";
+    case OpClass::kSend: return "send";
+    case OpClass::kReceive: return "receive";
+    case OpClass::kBarrier: return "barrier";
+    case OpClass::kDisk: return "disk";
+    case OpClass::kOther: break;
+  }
+  return "other";
+}
+
+std::string TraceSelection::validate() const {
+  if (max_ranks < 1) return "--ranks " + std::to_string(max_ranks) + ": expected at least 1";
+  if (std::isnan(from_s) || from_s == std::numeric_limits<double>::infinity()) {
+    return "--from " + num(from_s) + ": expected a time in seconds";
+  }
+  if (std::isnan(to_s) || to_s == -std::numeric_limits<double>::infinity()) {
+    return "--to " + num(to_s) + ": expected a time in seconds";
+  }
+  if (!(from_s < to_s)) return "--from " + num(from_s) + " --to " + num(to_s) + ": expected --from before --to";
+  return {};
+}
+
+std::vector<TraceRank> select(const TraceFile& trace, const TraceSelection& selection) {
+  std::vector<const TraceRank*> order;
+  for (const TraceRank& r : trace.ranks) order.push_back(&r);
+  std::sort(order.begin(), order.end(), [](const TraceRank* a, const TraceRank* b) { return a->rank < b->rank; });
+  order.resize(std::min(order.size(), selection.max_ranks));
+  std::vector<TraceRank> out;
+  for (const TraceRank* r : order) {
+    TraceRank s{r->rank, {}};
+    for (const TraceEvent& e : r->events) {
+      if (e.end_s >= selection.from_s && e.start_s <= selection.to_s) s.events.push_back(e);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+TimeWindow time_window(const std::vector<TraceRank>& ranks, const TraceSelection& selection) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const TraceRank& r : ranks) {
+    for (const TraceEvent& e : r.events) lo = std::min(lo, e.start_s), hi = std::max(hi, e.end_s);
+  }
+  if (lo > hi) lo = hi = 0;
+  TimeWindow w;
+  w.from_s = std::isfinite(selection.from_s) ? selection.from_s : std::min(lo, selection.to_s);
+  w.to_s = std::isfinite(selection.to_s) ? selection.to_s : std::max(hi, w.from_s);
+  return w;
+}
+
+std::vector<RankUsage> rank_usage(const std::vector<TraceRank>& ranks, const TimeWindow& window) {
+  std::vector<RankUsage> out;
+  for (const TraceRank& r : ranks) {
+    RankUsage u;
+    u.rank = r.rank;
+    std::vector<std::pair<double, double>> spans;
+    for (const TraceEvent& e : r.events) {
+      double a = std::max(e.start_s, window.from_s), b = std::min(e.end_s, window.to_s);
+      if (b < a) continue;
+      ++u.events;
+      spans.emplace_back(a, b);
+      switch (op_class(e.op)) {
+        case OpClass::kCompute: u.compute_s += b - a; break;
+        case OpClass::kSend:
+        case OpClass::kReceive:
+        case OpClass::kBarrier: u.communication_s += b - a; break;
+        case OpClass::kDisk: u.disk_s += b - a; break;
+        case OpClass::kOther: u.other_s += b - a; break;
+      }
+    }
+    // Idle is what no event covers; a posted isend may overlap the events after it.
+    std::sort(spans.begin(), spans.end());
+    double covered = 0, end = -std::numeric_limits<double>::infinity();
+    for (auto [a, b] : spans) {
+      if (a > end) covered += b - a, end = b;
+      else if (b > end) covered += b - end, end = b;
+    }
+    u.idle_s = std::max(0.0, window.length_s() - covered);
+    out.push_back(u);
+  }
+  return out;
+}
+
+std::string events_csv(const std::vector<TraceRank>& ranks) {
+  std::string csv = "rank,op,iteration,start_s,end_s,duration_s,peer,tag,bytes,m,n,k\n";
+  for (const TraceRank& r : ranks) {
+    for (const TraceEvent& e : r.events) {
+      csv += std::to_string(r.rank) + "," + e.op + "," + std::to_string(e.iteration) + "," + num(e.start_s) + "," +
+             num(e.end_s) + "," + num(e.end_s - e.start_s) + "," + std::to_string(e.peer) + "," +
+             std::to_string(e.tag) + "," + std::to_string(e.bytes) + "," + std::to_string(e.m) + "," +
+             std::to_string(e.n) + "," + std::to_string(e.k) + "\n";
+    }
+  }
+  return csv;
+}
+
+std::string GanttOptions::validate() const {
+  if (std::string e = selection.validate(); !e.empty()) return e;
+  std::string ext = lower_extension(out);
+  if (ext != ".png" && ext != ".svg") return "--out " + out.string() + ": expected a file name ending in .png or .svg";
+  if (width_px < 200 || width_px > 10000) {
+    return "--width " + std::to_string(width_px) + ": expected a width in [200, 10000] pixels";
+  }
+  return {};
+}
+
+std::string gantt_script(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& image) {
+  std::vector<TraceRank> ranks = select(trace, options.selection);
+  TimeWindow window = time_window(ranks, options.selection);
+  // Boxes per op (one datablock each: row, start, end), clipped to the window.
+  std::map<std::string, std::string> boxes;
+  std::map<int, double> iteration_start;
+  for (std::size_t row = 0; row < ranks.size(); ++row) {
+    for (const TraceEvent& e : ranks[row].events) {
+      double a = std::max(e.start_s, window.from_s), b = std::min(e.end_s, window.to_s);
+      boxes[e.op] += std::to_string(row) + " " + num(a) + " " + num(b) + "\n";
+      if (e.iteration >= 0) {
+        auto [it, fresh] = iteration_start.try_emplace(e.iteration, e.start_s);
+        if (!fresh) it->second = std::min(it->second, e.start_s);
+      }
+    }
+  }
+  std::vector<std::string> ops;
+  for (const auto& [op, data] : boxes) ops.push_back(op);
+  std::sort(ops.begin(), ops.end(), legend_before);
+
+  std::size_t rows = std::max<std::size_t>(ranks.size(), 1);
+  int height = static_cast<int>(std::clamp<std::size_t>(150 + 26 * rows, 300, 10000));
+  bool svg = lower_extension(options.out) == ".svg";
+  std::ostringstream gp;
+  gp << "# Generated by hetperf trace-view from " << trace.file << "\n";
+  if (svg) gp << "set terminal svg size " << options.width_px << "," << height << " dynamic noenhanced font 'sans,10'\n";
+  else gp << "set terminal pngcairo size " << options.width_px << "," << height << " noenhanced font 'sans,9'\n";
+  gp << "set output " << gp_string(image.string()) << "\n";
+  std::size_t total = trace.ranks.size();
+  std::string shown = ranks.size() == total ? std::to_string(total) + " ranks"
+                                            : std::to_string(ranks.size()) + " of " + std::to_string(total) + " ranks";
+  if (trace.ranks_field == "instance_0_ranks") shown += " of instance 0";
+  gp << "set title " << gp_string(trace.app + " (" + trace.backend + " back-end), " + shown + "\n" +
+                                  config_text(trace.config))
+     << "\n";
+  gp << "set xlabel 'time (s)'\nset format x '%g'\nset xrange [" << num(window.from_s) << ":"
+     << num(window.to_s > window.from_s ? window.to_s : window.from_s + 1) << "]\n";
+  gp << "set yrange [" << rows << "-0.5:-0.5]\nset ytics (";
+  for (std::size_t row = 0; row < ranks.size(); ++row) {
+    gp << (row ? ", " : "") << gp_string("rank " + std::to_string(ranks[row].rank)) << " " << row;
+  }
+  gp << ")\nset ytics scale 0\nset grid xtics\nset key outside right top title 'operation'\n"
+     << "set style fill solid 1.0 border\n";
+  // Iterations that start before the window are not marked.
+  std::erase_if(iteration_start, [&](const auto& k_x) { return k_x.second < window.from_s || k_x.second > window.to_s; });
+  if (options.iteration_lines && !iteration_start.empty() && iteration_start.size() <= kMaxIterationLines) {
+    for (const auto& [k, x] : iteration_start) {
+      gp << "set arrow from first " << num(x) << ", graph 0 to first " << num(x)
+         << ", graph 1 nohead front dashtype 3 linecolor rgb '#303030'\n";
+    }
+    // Iteration numbers on the top axis, thinned so they stay legible: none closer than 1/40 of the axis.
+    double gap = window.length_s() / kMaxIterationLabels, last = -std::numeric_limits<double>::infinity();
+    gp << "set link x2\nset x2label 'iteration'\nset x2tics scale 0 font ',7' (";
+    for (const auto& [k, x] : iteration_start) {
+      if (x - last < gap) continue;
+      gp << (std::isfinite(last) ? ", " : "") << gp_string(std::to_string(k)) << " " << num(x);
+      last = x;
+    }
+    gp << ")\n";
+  }
+  for (std::size_t i = 0; i < ops.size(); ++i) gp << "$op_" << i << " << EOD\n" << boxes[ops[i]] << "EOD\n";
+  gp << "plot \\\n";
+  std::size_t other = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    std::string colour = op_colour(ops[i], op_class(ops[i]) == OpClass::kOther ? other++ : 0);
+    gp << "  $op_" << i << " using (($2+$3)/2):1:2:3:($1-0.4):($1+0.4) with boxxyerror"
+       << " linecolor rgb '" << colour << "' title " << gp_string(ops[i]) << (i + 1 < ops.size() ? ", \\\n" : "\n");
+  }
+  return gp.str();
+}
+
+void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot) {
+  if (std::string e = options.validate(); !e.empty()) throw InputError(e);
+  std::vector<TraceRank> ranks = select(trace, options.selection);
+  bool any = std::any_of(ranks.begin(), ranks.end(), [](const TraceRank& r) { return !r.events.empty(); });
+  if (!any) {
+    TraceSelection everything;
+    everything.max_ranks = trace.ranks.size();
+    TimeWindow all = time_window(select(trace, everything), everything);
+    throw InputError(trace.file + ": no events to draw between --from " + num(options.selection.from_s) + " and --to " +
+                     num(options.selection.to_s) + " (the trace's events span " + num(all.from_s) + " to " +
+                     num(all.to_s) + " s)");
+  }
+  ScratchDir dir;
+  std::filesystem::path image = dir.path() / ("gantt" + lower_extension(options.out));
+  std::filesystem::path script = dir.path() / "gantt.gp", log = dir.path() / "gnuplot.log";
+  write_file_atomic(script, gantt_script(trace, options, image));
+  int rc = run_gnuplot(gnuplot, script, log);
+  std::error_code ec;
+  if (rc != 0 || std::filesystem::file_size(image, ec) == 0 || ec) {
+    std::string detail;
+    try {
+      std::string text = read_text_file(log);
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.find_first_not_of(" \t^") != std::string::npos) detail = line;  // gnuplot's last word
+      }
+    } catch (const InputError&) {
+    }
+    throw EnvironmentError(gnuplot.string() + " failed (exit status " + std::to_string(rc) + ") drawing " +
+                           options.out.string() + (detail.empty() ? "" : ": " + detail));
+  }
+  write_file_atomic(options.out, read_text_file(image));
+}
+
+}  // namespace hetperf::apps
