@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -46,7 +48,32 @@ Input read_input(const ScheduleArgs& args) {
   if (!args.workload.empty()) {
     Workload w = read_workload(args.workload);
     if (!w.jobs) throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
-    in.jobs = batch::jobs_from_json(JsonNode(*w.jobs, w.file, "$.jobs"));
+    nlohmann::json jobs = *w.jobs;
+    // Application models ("lu", "integrate") become iteration-time tables simulated on the profile.
+    std::optional<Profile> profile;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      if (!jobs[i].is_object() || !jobs[i].contains("app") || !jobs[i]["app"].is_object()) continue;
+      const auto kind = jobs[i]["app"].value("kind", "");
+      if (kind != "lu" && kind != "integrate") continue;
+      const std::string path = "$.jobs[" + std::to_string(i) + "].app";
+      if (args.platform.empty()) {
+        throw InputError(args.workload + ": " + path + ".kind: \"" + kind +
+                         "\" needs a --platform profile to simulate the application on (or use \"table\")");
+      }
+      if (!profile) profile = read_profile(args.platform);
+      std::int64_t cores = 0;
+      for (const auto& c : profile->computers) cores += c.cores;
+      JsonNode app(jobs[i]["app"], w.file, path);
+      nlohmann::json table = apps::app_model_as_table(app, *profile, args.platform, cores);
+      const double n = kind == "lu" ? app.number("n") : 0;
+      jobs[i]["app"] = table;
+      // An LU job's redistribution moves its matrix unless the workload says otherwise.
+      if (kind == "lu" && jobs[i].contains("resize") && jobs[i]["resize"].is_object() &&
+          !jobs[i]["resize"].contains("data_bytes") && !jobs[i]["resize"].contains("redistribution_s")) {
+        jobs[i]["resize"]["data_bytes"] = 8 * n * n;
+      }
+    }
+    in.jobs = batch::jobs_from_json(JsonNode(jobs, w.file, "$.jobs"));
     if (w.scheduler) in.options = batch::schedule_options_from_json(JsonNode(*w.scheduler, w.file, "$.scheduler"));
   } else {
     in.trace = batch::read_swf(args.swf);

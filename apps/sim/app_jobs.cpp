@@ -305,4 +305,45 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
   return out;
 }
 
+nlohmann::json app_model_as_table(const JsonNode& app, const Profile& profile, const std::string& profile_file,
+                                  std::int64_t max_processors) {
+  const std::string kind = app.choice("kind", {"lu", "integrate"});
+  std::vector<std::size_t> cores;  // the computer of each core, in profile order
+  for (std::size_t c = 0; c < profile.computers.size(); ++c) {
+    for (int k = 0; k < profile.computers[c].cores; ++k) cores.push_back(c);
+  }
+  std::int64_t top = std::min<std::int64_t>(max_processors, static_cast<std::int64_t>(cores.size()));
+  AppJob job;
+  job.name = "app-model";
+  std::int64_t first = 1;
+  std::uint64_t total_steps = 0;
+  if (kind == "lu") {
+    app.known_fields({"kind", "n", "r", "variant", "window", "iterations"});
+    job.kind = AppJob::Kind::kLu;
+    job.lu.n = static_cast<int>(app.integer("n", 1, INT32_MAX));
+    job.lu.r = static_cast<int>(app.integer("r", 1, INT32_MAX));
+    job.lu.variant = parse_lu_variant(app.choice_or("variant", "basic", {"basic", "pipelined", "flow_control"}));
+    job.lu.window = static_cast<int>(app.integer_or("window", job.lu.window, 1, 1 << 20));
+    if (std::string e = job.lu.validate(1); !e.empty()) fail_config(app, e);
+    top = std::min<std::int64_t>(top, job.lu.n / job.lu.r);
+  } else {
+    app.known_fields({"kind", "steps", "message_bytes", "disk_bytes", "iterations"});
+    job.kind = AppJob::Kind::kIntegrate;
+    total_steps = static_cast<std::uint64_t>(app.integer("steps", 1, INT64_MAX));
+    job.integrate.message_bytes = static_cast<std::uint64_t>(app.integer_or("message_bytes", 32, 16, INT64_MAX));
+    job.integrate.disk_bytes = static_cast<std::uint64_t>(app.integer_or("disk_bytes", 0, 0, INT64_MAX));
+    first = 2;
+  }
+  if (top < first) app.fail("an application that fits the cluster's " + std::to_string(cores.size()) + " cores");
+  SimPlatform platform = sim_platform_from_profile(profile, profile_file, kernels_needed({job}));
+  nlohmann::json table = nlohmann::json::object();
+  for (std::int64_t p = first; p <= top; ++p) {
+    job.ranks = static_cast<int>(p);
+    job.mapping.assign(cores.begin(), cores.begin() + p);
+    if (job.kind == AppJob::Kind::kIntegrate) job.integrate.steps = std::max<std::uint64_t>(1, total_steps / (p - 1));
+    table[std::to_string(p)] = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
+  }
+  return {{"kind", "table"}, {"iterations", app.integer_or("iterations", 1, 1, 1'000'000'000)}, {"iteration_time_s", table}};
+}
+
 }  // namespace hetperf::apps

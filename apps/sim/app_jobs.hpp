@@ -67,4 +67,15 @@ struct AppPrediction {
 AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profile, const std::vector<AppJob>& jobs,
                                bool traces);
 
+// A batch job's application model (`hetperf schedule`, issue 8) given as an application,
+//   {"kind": "lu", "n": N, "r": R, "variant": "basic", "iterations": K}
+//   {"kind": "integrate", "steps": S, "message_bytes": M, "disk_bytes": D, "iterations": K}
+// turned into the table model {"kind": "table", "iterations": K, "iteration_time_s": {"P": t, ...}}:
+// one iteration is one whole run of the application (a factorisation; an integration whose S steps
+// are shared by its P − 1 workers), simulated with the simulated back-end on P ranks placed on the
+// profile's first P cores (computers in profile order), for every P from 1 (integration: 2) up to
+// `max_processors` (LU: at most n / r). InputError names the file and path of a bad field.
+nlohmann::json app_model_as_table(const JsonNode& app, const Profile& profile, const std::string& profile_file,
+                                  std::int64_t max_processors);
+
 }  // namespace hetperf::apps

@@ -125,3 +125,26 @@ TEST_CASE("apps: predicted application jobs report their time and a trace like t
   CHECK(a.jobs[1].time_s == Approx(0.02 + 2 * (1e-5 + 32 / 1e9)).epsilon(1e-6));
   CHECK(a.jobs[1].trace["instance_0_ranks"].size() == 2);
 }
+
+TEST_CASE("apps: a batch job's LU or integration model becomes an iteration-time table per processor count") {
+  Profile prof = profile();  // two computers of two cores
+  auto lu = app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "lu", "n": 960, "r": 96, "iterations": 3})"),
+                                        "w.json", "$.jobs[0].app"),
+                               prof, "p.json", 16);
+  CHECK(lu["kind"] == "table");
+  CHECK(lu["iterations"] == 3);
+  REQUIRE(lu["iteration_time_s"].size() == 4);  // 1 .. 4 cores
+  const auto& t = lu["iteration_time_s"];
+  CHECK(t["2"].get<double>() < t["1"].get<double>());  // more ranks, less time per factorisation
+  auto in = app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "integrate", "steps": 3000000})"), "w.json",
+                                        "$.jobs[1].app"),
+                               prof, "p.json", 3);
+  REQUIRE(in["iteration_time_s"].size() == 2);  // 2 and 3 ranks: one and two workers
+  // One worker: 3e6 steps of 2e-8 s; two workers on a second core each: half of it (plus messages).
+  CHECK(in["iteration_time_s"]["2"].get<double>() == Approx(0.06).epsilon(1e-3));
+  CHECK(in["iteration_time_s"]["3"].get<double>() == Approx(0.03).epsilon(1e-2));
+  CHECK_THROWS_WITH(app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "lu", "n": 96, "r": 960})"), "w.json",
+                                                "$.jobs[0].app"),
+                                       prof, "p.json", 4),
+                    Catch::Contains("$.jobs[0].app") && Catch::Contains("--r 960"));
+}
