@@ -62,6 +62,14 @@ nlohmann::json run_program(const ValidateArgs& a, int ranks, std::vector<std::st
   }
 }
 
+// A number of a program's JSON summary; EnvironmentError when the program did not print it.
+double summary_number(const nlohmann::json& j, const char* key) {
+  if (!j.is_object() || !j.contains("summary") || !j["summary"].contains(key) || !j["summary"][key].is_number()) {
+    throw EnvironmentError(std::string("validate: a program's summary lacks \"") + key + "\": " + j.dump());
+  }
+  return j["summary"][key].get<double>();
+}
+
 // Probe (cpu kernels at the matrix's block sizes, disk, net) and calibrate this machine into `dir`.
 fs::path probe_and_calibrate(const ValidateArgs& a, const fs::path& dir) {
   const std::string self = probes::executable_directory() + "/hetperf";
@@ -88,7 +96,7 @@ double measure_wait_share(const ValidateArgs& a, int cores, const std::string& p
     for (int k = 0; k < 3; ++k) {
       auto j = run_program(a, 2 * instances, {program, "--instances", std::to_string(instances), "--steps", steps,
                                              "--scratch", scratch.string()});
-      v.push_back(j["summary"]["mean_response_s"].get<double>());
+      v.push_back(summary_number(j, "mean_response_s"));
     }
     return median(v);
   };
@@ -108,7 +116,7 @@ double measure_core_efficiency(const ValidateArgs& a, int cores, const std::stri
   for (const auto& s : lu) one += " '" + s + "'";
   std::vector<double> alone, together;
   for (int k = 0; k < 3; ++k) {
-    alone.push_back(run_program(a, 1, lu)["summary"]["factorization_s"].get<double>());
+    alone.push_back(summary_number(run_program(a, 1, lu), "factorization_s"));
     std::string all;
     for (int c = 0; c < cores; ++c) all += one + " & ";
     probes::CommandResult r = probes::run_capturing_stdout({"sh", "-c", all + "wait"});
@@ -120,7 +128,7 @@ double measure_core_efficiency(const ValidateArgs& a, int cores, const std::stri
       std::string line = r.output.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
       pos = nl == std::string::npos ? r.output.size() : nl + 1;
       auto j = nlohmann::json::parse(line, nullptr, false);
-      if (j.is_object() && j.contains("summary")) sum += j["summary"]["factorization_s"].get<double>(), ++count;
+      if (j.is_object() && j.contains("summary")) sum += summary_number(j, "factorization_s"), ++count;
     }
     if (count != cores) throw EnvironmentError("validate: " + std::to_string(cores) + " concurrent hetperf-lu runs gave " +
                                                std::to_string(count) + " results");
@@ -144,7 +152,7 @@ double measure_handoff(const ValidateArgs& a, int cores, const std::string& prog
   std::vector<double> v;
   for (int k = 0; k < 3; ++k) {
     auto j = run_program(a, ranks, {program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", "basic"});
-    v.push_back(j["summary"]["factorization_s"].get<double>());
+    v.push_back(summary_number(j, "factorization_s"));
   }
   const double measured = median(v);
   apps::AppJob job;
@@ -272,7 +280,7 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
       const fs::path trace = scratch / "trace.json";
       if (r.group == "lu-removal" && k == 0) args.insert(args.end(), {"--trace", trace.string()});
       nlohmann::json j = run_program(a, r.ranks, args);
-      r.measured_samples_s.push_back(j["summary"][lu ? "factorization_s" : "mean_response_s"].get<double>());
+      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
       if (r.group == "lu-removal" && k == 0) {
         r.measured_iterations = read_json_file(trace)["iterations"];
         fs::remove(trace);
@@ -333,7 +341,17 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
   cmd->add_option("--computer", args->computer, "The profile's computer that is this machine (default: the first)");
   cmd->add_option("--timeout", args->timeout_s, "Seconds before a real run is given up")->capture_default_str()->check(CLI::Range(1, 86400));
-  cmd->callback([&action, args, command_line] { action = [args, command_line] { return run_validate(*args, command_line); }; });
+  cmd->callback([&action, args, command_line] {
+    action = [args, command_line] {
+      try {
+        return run_validate(*args, command_line);
+      } catch (const probes::Interrupted&) {
+        // Unwound: the scratch directory and the runs' processes are gone; no report was written.
+        std::fprintf(stderr, "validate: interrupted; no report written\n");
+        return 130;
+      }
+    };
+  });
 }
 
 }  // namespace hetperf::cli
