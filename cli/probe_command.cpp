@@ -1,4 +1,5 @@
 // `hetperf probe`: measure this machine and write its measurement file; or serve the TCP ping-pong.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -20,7 +21,7 @@ struct ProbeArgs {
   std::string machine;
   std::string dir = ".";
   std::uint64_t disk_size = 0;
-  std::uint64_t disk_buffer = 1 << 20;
+  std::uint64_t disk_buffer = 0;
   std::vector<std::uint64_t> disk_sweep;
   double precision = 0.02;
   std::size_t min_samples = 10;
@@ -120,9 +121,9 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
                                       "(removed afterwards)")
       ->capture_default_str();
   cmd->add_option("--disk-size", args->disk_size,
-                  "Bytes written and read per disk sample (default: 268435456, or 33554432 with --quick)");
-  cmd->add_option("--disk-buffer", args->disk_buffer, "Bytes per read/write call, a multiple of 4096")
-      ->capture_default_str();
+                  "Bytes written and read per disk sample (default: 268435456, or 134217728 with --quick)");
+  cmd->add_option("--disk-buffer", args->disk_buffer,
+                  "Bytes per read/write call, a multiple of 4096 (default: 4194304, or --disk-size if smaller)");
   cmd->add_option("--disk-sweep", args->disk_sweep,
                   "Buffer sizes of the disk sweep, comma-separated multiples of 4096 (default: 4 KiB..16 MiB; 0: none)")
       ->delimiter(',');
@@ -178,7 +179,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       o.disk.directory = args->dir;
       o.memory.swap_directory = args->dir;
       if (args->disk_size) o.disk.file_size_bytes = args->disk_size;
-      o.disk.buffer_bytes = args->disk_buffer;
+      o.disk.buffer_bytes = args->disk_buffer ? args->disk_buffer : std::min(o.disk.buffer_bytes, o.disk.file_size_bytes);
       if (args->disk_sweep.size() == 1 && args->disk_sweep[0] == 0) o.disk.sweep_buffers_bytes.clear();
       else if (!args->disk_sweep.empty()) o.disk.sweep_buffers_bytes = args->disk_sweep;
       o.cpu.kernel.threads = args->threads;

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -118,6 +119,7 @@ nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
                 {"min_samples", options.repeat.min_samples},
                 {"target_relative_half_width", options.repeat.target_relative_half_width},
                 {"time_cap_s", options.repeat.time_cap_s},
+                {"warmup_s", options.warmup_s},
                 {"threads", 1},
                 {"kernel_threads", options.kernel.threads},
                 {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
@@ -138,9 +140,11 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
                             per_iteration + " instructions per iteration"
                       : std::string("estimate: perf_event_open refused or not counting; about ") + per_iteration +
                             " instructions per iteration of the compiled xorshift loop";
+  RepeatOptions repeat = options.repeat;
+  repeat.warmup_s = std::max(repeat.warmup_s, options.warmup_s);
   std::uint64_t seed = 88172645463325252ULL;
   volatile std::uint64_t int_sink = 0;
-  m.mips = repeat_until_precise(options.repeat, [&] {
+  m.mips = repeat_until_precise(repeat, [&] {
     double t0 = monotonic_seconds();
     if (counter) counter->start();
     int_sink = integer_workload(options.integer_iterations, seed++);
@@ -151,7 +155,7 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
   });
   volatile double float_sink = 0;
   double fseed = 1.0;
-  m.mflops = repeat_until_precise(options.repeat, [&] {
+  m.mflops = repeat_until_precise(repeat, [&] {
     double t0 = monotonic_seconds();
     float_sink = float_workload(options.float_iterations, fseed);
     fseed += 1e-3;

@@ -25,16 +25,19 @@ struct Fd {
   ~Fd() {
     if (fd >= 0) ::close(fd);
   }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
 };
 
 [[noreturn]] void io_error(const std::filesystem::path& p, const char* what) {
   throw EnvironmentError(p.string() + ": " + what + ": " + std::strerror(errno));
 }
 
+// Writes `size` bytes from the start of the file, `chunk` bytes per call (the buffer holds a chunk).
 void write_all(int fd, const char* buf, std::uint64_t size, std::uint64_t chunk, const std::filesystem::path& p) {
   for (std::uint64_t done = 0; done < size;) {
     std::uint64_t n = std::min(chunk, size - done);
-    ssize_t w = ::write(fd, buf, n);
+    ssize_t w = ::pwrite(fd, buf, n, static_cast<off_t>(done));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) io_error(p, "write failed");
     done += static_cast<std::uint64_t>(w);
@@ -43,7 +46,7 @@ void write_all(int fd, const char* buf, std::uint64_t size, std::uint64_t chunk,
 
 void read_all(int fd, char* buf, std::uint64_t size, std::uint64_t chunk, const std::filesystem::path& p) {
   for (std::uint64_t done = 0; done < size;) {
-    ssize_t r = ::read(fd, buf, std::min(chunk, size - done));
+    ssize_t r = ::pread(fd, buf, std::min(chunk, size - done), static_cast<off_t>(done));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) io_error(p, "read failed");
     if (r == 0) break;
@@ -51,46 +54,78 @@ void read_all(int fd, char* buf, std::uint64_t size, std::uint64_t chunk, const 
   }
 }
 
+// Data on the device, no cached copy left: the next read or buffered write starts from the device.
+void drop_cached_pages(const std::filesystem::path& p) {
+  Fd f(::open(p.c_str(), O_RDONLY));
+  if (f.fd < 0) io_error(p, "cannot open");
+  ::fdatasync(f.fd);
+  ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 }  // namespace
 
-DiskMeasurement probe_disk(const DiskProbeOptions& o) {
-  if (o.buffer_bytes < kAlign || o.buffer_bytes % kAlign != 0) {
-    throw InputError("--disk-buffer " + std::to_string(o.buffer_bytes) + ": expected a multiple of 4096 bytes");
+std::uint64_t DiskProbeOptions::scratch_file_bytes() const {
+  std::uint64_t largest = file_size_bytes;
+  for (auto b : sweep_buffers_bytes) largest = std::max({largest, b, sweep_file_size_bytes});
+  return largest;
+}
+
+std::string DiskProbeOptions::validate() const {
+  if (buffer_bytes < kAlign || buffer_bytes % kAlign != 0) {
+    return "--disk-buffer " + std::to_string(buffer_bytes) + ": expected a multiple of 4096 bytes";
   }
-  if (o.file_size_bytes < o.buffer_bytes || o.file_size_bytes % o.buffer_bytes != 0) {
-    throw InputError("--disk-size " + std::to_string(o.file_size_bytes) +
-                     ": expected a positive multiple of the buffer size (" + std::to_string(o.buffer_bytes) + ")");
+  if (file_size_bytes < buffer_bytes || file_size_bytes % buffer_bytes != 0) {
+    return "--disk-size " + std::to_string(file_size_bytes) + ": expected a positive multiple of the buffer size (" +
+           std::to_string(buffer_bytes) + ")";
   }
-  if (o.file_size_bytes > o.max_file_size_bytes) {
-    throw InputError("--disk-size " + std::to_string(o.file_size_bytes) + ": exceeds the limit of " +
-                     std::to_string(o.max_file_size_bytes) + " bytes");
+  if (file_size_bytes > max_file_size_bytes) {
+    return "--disk-size " + std::to_string(file_size_bytes) + ": exceeds the limit of " +
+           std::to_string(max_file_size_bytes) + " bytes";
   }
-  for (auto b : o.sweep_buffers_bytes) {
-    if (b < kAlign || b % kAlign != 0 || b > o.max_file_size_bytes) {
-      throw InputError("disk buffer sweep: " + std::to_string(b) + ": expected a multiple of 4096 bytes within the size limit");
+  for (auto b : sweep_buffers_bytes) {
+    if (b < kAlign || b % kAlign != 0 || b > max_file_size_bytes) {
+      return "disk buffer sweep: " + std::to_string(b) + ": expected a multiple of 4096 bytes within the size limit";
     }
   }
+  if (sweep_file_size_bytes % kAlign != 0) {
+    return "disk sweep file size " + std::to_string(sweep_file_size_bytes) + ": expected a multiple of 4096 bytes";
+  }
+  if (scratch_file_bytes() > max_file_size_bytes) {
+    return "disk buffer sweep: its file of " + std::to_string(scratch_file_bytes()) + " bytes exceeds the limit of " +
+           std::to_string(max_file_size_bytes) + " bytes";
+  }
+  if (!(sweep_time_cap_s >= 0)) return "disk sweep time cap must be non-negative";
+  if (auto e = repeat.validate(); !e.empty()) return "disk probe: " + e;
+  return {};
+}
+
+DiskMeasurement probe_disk(const DiskProbeOptions& o) {
+  if (auto e = o.validate(); !e.empty()) throw InputError(e);
   std::error_code ec;
   if (!std::filesystem::is_directory(o.directory, ec)) {
     throw InputError("--dir " + o.directory.string() + ": expected an existing directory");
   }
   struct statvfs fs {};
   if (::statvfs(o.directory.c_str(), &fs) != 0) io_error(o.directory, "cannot stat file system");
-  double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
-  std::uint64_t largest = o.file_size_bytes;
-  for (auto b : o.sweep_buffers_bytes) largest = std::max({largest, b, o.sweep_file_size_bytes});
-  if (static_cast<double>(largest) > o.max_fraction_of_free_space * free_bytes) {
+  const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+  const std::uint64_t file_bytes = o.scratch_file_bytes();
+  if (static_cast<double>(file_bytes) > o.max_fraction_of_free_space * free_bytes) {
     throw EnvironmentError(o.directory.string() + ": only " + std::to_string(static_cast<std::uint64_t>(free_bytes) >> 20) +
                            " MiB free; the disk probe uses at most a quarter of it (choose a smaller --disk-size)");
   }
 
   DiskMeasurement m;
   m.directory = std::filesystem::absolute(o.directory).string();
+  RepeatOptions sweep_repeat = o.repeat;
+  if (o.sweep_time_cap_s > 0) sweep_repeat.time_cap_s = std::min(o.sweep_time_cap_s, o.repeat.time_cap_s);
   m.settings = {{"file_size_bytes", o.file_size_bytes},
                 {"buffer_bytes", o.buffer_bytes},
+                {"scratch_file_bytes", file_bytes},
+                {"sampling", "the three headline figures in interleaved rounds, one pass over the file per sample"},
                 {"min_samples", o.repeat.min_samples},
                 {"target_relative_half_width", o.repeat.target_relative_half_width},
-                {"time_cap_s", o.repeat.time_cap_s}};
+                {"time_cap_s", o.repeat.time_cap_s},
+                {"sweep_time_cap_s", sweep_repeat.time_cap_s}};
 
   ScratchFile scratch(o.directory / (".hetperf-disk-probe." + std::to_string(::getpid())));
   const auto& path = scratch.path();
@@ -105,21 +140,21 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     std::memcpy(buffer.get() + i, &x, 8);
   }
-  const double size = static_cast<double>(o.file_size_bytes);
 
-  // Buffered write: the data must reach the device inside the timed region (fdatasync).
-  m.write_buffered_bytes_per_s = repeat_until_precise(o.repeat, [&] {
-    double t0 = monotonic_seconds();
-    Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600));
-    if (f.fd < 0) io_error(path, "cannot create");
-    write_all(f.fd, buffer.get(), o.file_size_bytes, o.buffer_bytes, path);
-    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
-    return size / (monotonic_seconds() - t0);
-  });
-
-  // Is O_DIRECT accepted here?
+  // The scratch file, allocated and written once before any timing: timed writes overwrite blocks
+  // that exist and hold data, as a long-lived file's would.
   {
-    Fd probe(::open(path.c_str(), O_WRONLY | O_DIRECT));
+    Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (f.fd < 0) io_error(path, "cannot create");
+    int rc = ::posix_fallocate(f.fd, 0, static_cast<off_t>(file_bytes));
+    if (rc == ENOSPC) {
+      errno = rc;
+      io_error(path, "cannot allocate the scratch file");
+    }
+    if (rc != 0) m.notes.push_back(std::string("fallocate refused (") + std::strerror(rc) + "): blocks allocated by the first write");
+  }
+  {
+    Fd probe(::open(path.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC));
     m.direct_io = probe.fd >= 0;
     if (!m.direct_io) {
       m.notes.push_back(std::string("O_DIRECT refused by the file system (") + std::strerror(errno) +
@@ -127,40 +162,48 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
                         "file from the page cache (posix_fadvise DONTNEED)");
     }
   }
-
-  // Unbuffered write and read of `bytes` in calls of `chunk` bytes.
+  const int direct = m.direct_io ? O_DIRECT : 0;
+  // Unbuffered write and read of the first `bytes` of the file in calls of `chunk` bytes.
   auto write_direct = [&](std::uint64_t bytes, std::uint64_t chunk) {
-    double t0 = monotonic_seconds();
-    Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | (m.direct_io ? O_DIRECT : 0), 0600));
+    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC | direct));
     if (f.fd < 0) io_error(path, "cannot open for writing");
+    const double t0 = monotonic_seconds();
     write_all(f.fd, buffer.get(), bytes, chunk, path);
     if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
     return static_cast<double>(bytes) / (monotonic_seconds() - t0);
   };
   auto read_direct = [&](std::uint64_t bytes, std::uint64_t chunk) {
-    {
-      // Written data is on the device (fdatasync above); drop any cached copy so reads hit the device.
-      Fd f(::open(path.c_str(), O_RDONLY));
-      ::fdatasync(f.fd);
-      ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
-    }
-    double t0 = monotonic_seconds();
-    Fd f(::open(path.c_str(), O_RDONLY | (m.direct_io ? O_DIRECT : 0)));
+    drop_cached_pages(path);
+    Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | direct));
     if (f.fd < 0) io_error(path, "cannot open for reading");
+    const double t0 = monotonic_seconds();
     read_all(f.fd, buffer.get(), bytes, chunk, path);
     return static_cast<double>(bytes) / (monotonic_seconds() - t0);
   };
-  m.write_direct_bytes_per_s = repeat_until_precise(o.repeat, [&] { return write_direct(o.file_size_bytes, o.buffer_bytes); });
-  m.read_direct_bytes_per_s = repeat_until_precise(o.repeat, [&] { return read_direct(o.file_size_bytes, o.buffer_bytes); });
+  // Buffered write: the data must reach the device inside the timed region (fdatasync). The file's
+  // pages are evicted first, so that every sample starts from the same page-cache state.
+  auto write_buffered = [&] {
+    drop_cached_pages(path);
+    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (f.fd < 0) io_error(path, "cannot open for writing");
+    const double t0 = monotonic_seconds();
+    write_all(f.fd, buffer.get(), o.file_size_bytes, o.buffer_bytes, path);
+    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
+    return static_cast<double>(o.file_size_bytes) / (monotonic_seconds() - t0);
+  };
+  throw_if_interrupted();
+  write_direct(file_bytes, buffer_capacity);
+
+  auto headline = repeat_interleaved(o.repeat, {write_buffered, [&] { return write_direct(o.file_size_bytes, o.buffer_bytes); },
+                                                [&] { return read_direct(o.file_size_bytes, o.buffer_bytes); }});
+  m.write_buffered_bytes_per_s = headline[0];
+  m.write_direct_bytes_per_s = headline[1];
+  m.read_direct_bytes_per_s = headline[2];
 
   for (std::uint64_t b : o.sweep_buffers_bytes) {
     const std::uint64_t bytes = std::max(o.sweep_file_size_bytes, b) / b * b;
-    ::truncate(path.c_str(), 0);
-    DiskMeasurement::BufferPoint p;
-    p.buffer_bytes = b;
-    p.write_bytes_per_s = repeat_until_precise(o.repeat, [&] { return write_direct(bytes, b); });
-    p.read_bytes_per_s = repeat_until_precise(o.repeat, [&] { return read_direct(bytes, b); });
-    m.buffer_sweep.push_back(p);
+    auto point = repeat_interleaved(sweep_repeat, {[&] { return write_direct(bytes, b); }, [&] { return read_direct(bytes, b); }});
+    m.buffer_sweep.push_back({b, point[0], point[1]});
   }
   m.settings["sweep_buffers_bytes"] = o.sweep_buffers_bytes;
   m.settings["sweep_file_size_bytes"] = o.sweep_file_size_bytes;

@@ -13,13 +13,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/probes/cgroup.hpp"
@@ -64,12 +68,25 @@ struct Pipe {
   }
 };
 
-// Reads exactly n bytes, waiting at most timeout_s and throwing Interrupted on SIGINT. False on EOF or timeout.
-bool read_exact(int fd, void* buf, std::size_t n, double timeout_s) {
+// The curve cannot go on (out of memory, a process lost); the points measured before are kept.
+class CurveStops : public std::runtime_error {
+ public:
+  CurveStops(const std::string& why, bool out_of_memory = false)
+      : std::runtime_error(why), out_of_memory_(out_of_memory) {}
+  bool out_of_memory() const { return out_of_memory_; }
+
+ private:
+  bool out_of_memory_;
+};
+
+// Reads exactly n bytes, waiting at most timeout_s and throwing Interrupted on SIGINT; `watch` runs
+// at least every 100 ms while waiting (it may throw). False on EOF or timeout.
+bool read_exact(int fd, void* buf, std::size_t n, double timeout_s, const std::function<void()>& watch = {}) {
   char* p = static_cast<char*>(buf);
   const double deadline = monotonic_seconds() + timeout_s;
   while (n > 0) {
     throw_if_interrupted();
+    if (watch) watch();
     if (monotonic_seconds() > deadline) return false;
     pollfd pfd{fd, POLLIN, 0};
     int r = ::poll(&pfd, 1, 100);
@@ -109,8 +126,8 @@ long long run_queue_wait_ns() {
 }
 
 // Child side, async-signal-safe calls only (the parent may have other threads): die with the parent,
-// wait until the parent has moved us into the cgroup, map and touch `bytes`.
-char* child_start(pid_t parent, int go_fd, std::size_t bytes) {
+// wait until the parent has moved us into the cgroup, map and touch `bytes`, `pace_ns` per MiB.
+char* child_start(pid_t parent, int go_fd, std::size_t bytes, long pace_ns) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(1);
   char c = 0;
@@ -121,9 +138,9 @@ char* child_start(pid_t parent, int go_fd, std::size_t bytes) {
   // speed it up by itself, and the swap path splits huge pages anyway.
   ::madvise(mem, bytes, MADV_NOHUGEPAGE);
   char* p = static_cast<char*>(mem);
-  // First touch paced at about 1 MB per 2 ms: near the limit every fault must reclaim, and a burst of
-  // faults can exhaust the cgroup's reclaim retries before swap writeback completes (premature OOM).
-  const timespec pace{0, 2'000'000};
+  // First touch paced: near the limit every fault must reclaim, and a burst of faults can exhaust the
+  // cgroup's reclaim retries before swap writeback completes (premature OOM).
+  const timespec pace{pace_ns / 1'000'000'000, pace_ns % 1'000'000'000};
   for (std::size_t i = 0; i < bytes; i += kPage) {
     p[i] = static_cast<char>(i);
     if (i % (1u << 20) == 0) ::nanosleep(&pace, nullptr);
@@ -138,8 +155,9 @@ struct Worker {
 };
 
 // Load process: holds `bytes` and keeps touching every page, pausing `interval_s` between passes.
-[[noreturn]] void holder_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, double interval_s) {
-  char* p = child_start(parent, go_fd, bytes);
+[[noreturn]] void holder_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, double interval_s,
+                              long pace_ns) {
+  char* p = child_start(parent, go_fd, bytes, pace_ns);
   char k = 'k';
   if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
   timespec pause{static_cast<time_t>(interval_s), static_cast<long>((interval_s - std::floor(interval_s)) * 1e9)};
@@ -154,8 +172,8 @@ struct Worker {
 // spent runnable but waiting for a CPU is subtracted: on a shared host other people's processes would
 // otherwise dominate the figure, while stalls on memory (page faults, swap I/O, reclaim) stay in it.
 [[noreturn]] void reference_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, unsigned passes,
-                                 bool exclude_waiting) {
-  char* p = child_start(parent, go_fd, bytes);
+                                 bool exclude_waiting, long pace_ns) {
+  char* p = child_start(parent, go_fd, bytes, pace_ns);
   char k = 'k';
   if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
   unsigned char sum = 0;
@@ -199,10 +217,107 @@ std::unique_ptr<Worker> spawn(const Cgroup* cgroup, Body body) {
   return w;
 }
 
+// Without reaping it (WNOWAIT): the pid stays ours until ChildProcess kills and reaps it.
 bool alive(const Worker& w) {
-  int status = 0;
-  return ::waitpid(w.process->pid(), &status, WNOHANG) == 0;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(w.process->pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == 0;
 }
+
+// Nanoseconds to pause per MiB for a first-touch rate of `mb_per_s`.
+long pace_ns_per_mib(double mb_per_s) { return static_cast<long>(1e9 / mb_per_s); }
+
+// Used slots of the swap file at `path` (/proc/swaps, KiB), MB; 0 when it is not listed.
+double swap_file_used_mb(const std::string& path) {
+  std::ifstream in("/proc/swaps");
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string name, type;
+    double size_kib = 0, used_kib = 0;
+    if (ss >> name >> type >> size_kib >> used_kib && name == path) return used_kib / 1024.0;
+  }
+  return 0;
+}
+
+// Watches the experiment's cgroup for memory pressure; without a cgroup it sees nothing.
+class PressureWatch {
+ public:
+  PressureWatch(const Cgroup* cgroup, std::string swap_file, double grace_s)
+      : cgroup_(cgroup), swap_file_(std::move(swap_file)), grace_s_(grace_s) {
+    start_ = read();
+  }
+  const CgroupMemoryState& start() const { return start_; }
+
+  CgroupMemoryState read() const {
+    CgroupMemoryState s;
+    if (!cgroup_) return s;
+    auto number = [&](const std::string& file) {
+      std::string text = cgroup_->read(file);
+      return text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) ? 0.0 : std::stod(text);
+    };
+    if (cgroup_->version() == 1) {
+      s.usage_mb = number("memory.usage_in_bytes") / kMiB;
+      double memsw_mb = number("memory.memsw.usage_in_bytes") / kMiB;
+      s.swap_mb = std::max(0.0, memsw_mb - s.usage_mb);
+      std::string oom = cgroup_->read("memory.oom_control");
+      s.under_oom = control_file_value(oom, "under_oom") != 0;
+      s.oom_kills = control_file_value(oom, "oom_kill");
+      s.swap_limit_hits = static_cast<std::uint64_t>(number("memory.memsw.failcnt"));
+    } else {
+      s.usage_mb = number("memory.current") / kMiB;
+      s.swap_mb = number("memory.swap.current") / kMiB;
+      std::string events = cgroup_->read("memory.events");
+      s.oom_events = control_file_value(events, "oom");
+      s.oom_kills = control_file_value(events, "oom_kill");
+      s.swap_limit_hits = control_file_value(cgroup_->read("memory.swap.events"), "max");
+    }
+    s.writeback_mb = static_cast<double>(control_file_value(cgroup_->read("memory.stat"), "writeback")) / kMiB;
+    if (!swap_file_.empty()) s.swap_mb = std::max(s.swap_mb, swap_file_used_mb(swap_file_));
+    return s;
+  }
+
+  // Throws CurveStops when a load process was OOM-killed (v2, or v1 if disabling was refused), or the
+  // cgroup has been out of memory for longer than the grace period. Reads the cgroup at most every 50 ms.
+  void check() {
+    if (!cgroup_) return;
+    const double now = monotonic_seconds();
+    if (now - last_check_ < 0.05) return;
+    last_check_ = now;
+    CgroupMemoryState s = read();
+    if (s.oom_kills > start_.oom_kills || s.oom_events > start_.oom_events) {
+      throw CurveStops("the cgroup ran out of memory+swap and its OOM killer ran", true);
+    }
+    if (s.under_oom) {
+      if (oom_since_ < 0) oom_since_ = now;
+      if (now - oom_since_ >= grace_s_) {
+        throw CurveStops("the cgroup stayed out of memory+swap for " + std::to_string(grace_s_) + " s", true);
+      }
+    } else {
+      oom_since_ = -1;
+    }
+  }
+
+  // Waits (at most `max_s`) until the cgroup has written out its pending pages, so that the next
+  // step does not start on top of a swap-out burst.
+  void settle(double max_s) {
+    const double until = monotonic_seconds() + max_s;
+    while (cgroup_ && read().writeback_mb > 1 && monotonic_seconds() < until) {
+      throw_if_interrupted();
+      check();
+      ::usleep(20000);
+    }
+  }
+
+ private:
+  const Cgroup* cgroup_;
+  std::string swap_file_;
+  double grace_s_;
+  CgroupMemoryState start_;
+  double last_check_ = -1;
+  double oom_since_ = -1;
+};
 
 // A swap file that exists and is enabled only while this object lives.
 class SwapFile {
@@ -290,6 +405,34 @@ std::string MemoryProbeOptions::validate() const {
   return repeat.validate();
 }
 
+std::uint64_t control_file_value(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string k;
+    std::uint64_t v = 0;
+    if (ss >> k && k == key && ss >> v) return v;
+  }
+  return 0;
+}
+
+std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupMemoryState& now, double next_mb,
+                                   double limit_mb, double swap_file_mb, double swap_safety_fraction) {
+  if (now.oom_kills > start.oom_kills || now.oom_events > start.oom_events) {
+    return "the cgroup ran out of memory+swap and its OOM killer ran";
+  }
+  if (now.under_oom) return "the cgroup is out of memory+swap (tasks wait for memory)";
+  if (now.swap_limit_hits > start.swap_limit_hits) return "the cgroup reached its memory+swap limit";
+  // Beyond main memory, every MB the step adds pushes about one MB out to swap.
+  const double pushed_mb = std::max(0.0, now.usage_mb + next_mb - limit_mb);
+  if (swap_file_mb > 0 && now.swap_mb + pushed_mb > swap_safety_fraction * swap_file_mb) {
+    return "swap nearly full: " + mb_text(now.swap_mb) + " MB of the " + mb_text(swap_file_mb) +
+           " MB swap file in use, and the next step adds " + mb_text(pushed_mb) + " MB";
+  }
+  return {};
+}
+
 std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, double threshold) {
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (points[i].slowdown.mean < threshold) continue;
@@ -312,6 +455,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // Declaration order is clean-up order in reverse: load processes, reference task, swap, cgroup.
   std::unique_ptr<Cgroup> cgroup;
   std::optional<SwapFile> swap;
+  std::string swap_path;
   std::string why_unconfined;
   if (!o.confine) {
     why_unconfined = "confinement disabled by option";
@@ -343,10 +487,11 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                           mb_text(free_mb) + " MB free in " + o.swap_directory.string());
       } else {
         try {
-          swap.emplace(std::filesystem::absolute(o.swap_directory) /
-                           (".hetperf-swap." + std::to_string(::getpid())),
-                       o.swap_mb);
+          auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(o.swap_directory)) /
+                      (".hetperf-swap." + std::to_string(::getpid()));
+          swap.emplace(path, o.swap_mb);
           swap_mb = o.swap_mb;
+          swap_path = path.string();
         } catch (const EnvironmentError& e) {
           m.notes.push_back(std::string("no swap region: ") + e.what());
         }
@@ -362,6 +507,13 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
       } catch (const EnvironmentError&) {
         m.notes.push_back("swap accounting is off (no memory.memsw.limit_in_bytes): swap use is bounded by the "
                           "occupation steps only");
+      }
+      // A task that finds no memory waits (under_oom) instead of being killed; PressureWatch decides.
+      try {
+        cgroup->write("memory.oom_control", "1");
+      } catch (const EnvironmentError&) {
+        m.notes.push_back("the cgroup's OOM killer could not be disabled (memory.oom_control): a load process may "
+                          "be killed near the limit; the curve then stops there");
       }
       m.confinement = "cgroup v1 " + cgroup->path().string() + " memory.limit_in_bytes=" + limit;
     } else {
@@ -386,6 +538,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                 {"step_fraction", o.step_fraction}, {"max_swap_fraction", o.max_swap_fraction},
                 {"reference_mb", o.reference_mb}, {"reference_passes", o.reference_passes},
                 {"holder_mb", o.holder_mb},       {"touch_interval_s", o.touch_interval_s},
+                {"fill_mb_per_s", o.fill_mb_per_s}, {"swap_fill_mb_per_s", o.swap_fill_mb_per_s},
+                {"swap_safety_fraction", o.swap_safety_fraction},
                 {"knee_slowdown", o.knee_slowdown}, {"max_slowdown", o.max_slowdown},
                 {"max_occupation_mb", max_mb},    {"min_samples", o.repeat.min_samples},
                 {"target_relative_half_width", o.repeat.target_relative_half_width},
@@ -394,68 +548,102 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   const bool beyond_main = cgroup && swap_mb > 0;
   const double grid_main = cgroup ? main_mb : max_mb;
   std::vector<double> grid = occupation_grid(grid_main, max_mb, o.step_fraction, beyond_main);
+  PressureWatch watch(cgroup.get(), swap_path, o.out_of_memory_grace_s);
+  auto check = [&watch] { watch.check(); };
 
   const auto reference_bytes = static_cast<std::size_t>(o.reference_mb * kMiB);
   const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns() >= 0;
   m.settings["reference_time"] = exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
   auto reference = spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
-    reference_main(parent, go, ready, reference_bytes, o.reference_passes, exclude_waiting);
+    reference_main(parent, go, ready, reference_bytes, o.reference_passes, exclude_waiting,
+                   pace_ns_per_mib(o.fill_mb_per_s));
   });
   char k = 0;
-  if (!read_exact(reference->from_child.fd[0], &k, 1, 60)) throw EnvironmentError("memory probe: reference task did not start");
+  if (!read_exact(reference->from_child.fd[0], &k, 1, 60, check)) {
+    throw EnvironmentError("memory probe: reference task did not start");
+  }
+  double held_mb = 0;
   auto run_reference = [&] {
     char go = 'r';
-    if (::write(reference->to_child.fd[1], &go, 1) != 1) throw EnvironmentError("memory probe: reference task died");
+    if (::write(reference->to_child.fd[1], &go, 1) != 1) {
+      throw CurveStops("the reference task died at " + mb_text(held_mb) + " MB occupied");
+    }
     double dt = 0;
-    if (!read_exact(reference->from_child.fd[0], &dt, sizeof dt, 600)) {
-      throw EnvironmentError("memory probe: reference task died or hung (killed by the cgroup's OOM killer?)");
+    if (!read_exact(reference->from_child.fd[0], &dt, sizeof dt, 600, check)) {
+      throw CurveStops("the reference task died or hung at " + mb_text(held_mb) + " MB occupied");
     }
     return dt;
   };
 
-  SampleSummary idle = repeat_until_precise(o.repeat, run_reference);
+  SampleSummary idle;
+  try {
+    idle = repeat_until_precise(o.repeat, run_reference);
+  } catch (const CurveStops& e) {
+    throw EnvironmentError(std::string("memory probe: no reference time without load: ") + e.what());
+  }
   m.reference_idle_s = idle;
   std::vector<std::unique_ptr<Worker>> holders;
-  double held_mb = 0;
-  for (double target : grid) {
-    if (o.on_step) {
-      o.on_step("occupation " + mb_text(target) + " MB of " + mb_text(grid.back()),
-                static_cast<double>(m.points.size()) / static_cast<double>(grid.size()));
-    }
-    while (held_mb + 0.5 < target) {
-      double chunk = std::min(o.holder_mb, target - held_mb);
-      auto bytes = static_cast<std::size_t>(chunk * kMiB);
-      holders.push_back(spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
-        holder_main(parent, go, ready, bytes, o.touch_interval_s);
-      }));
-      if (!read_exact(holders.back()->from_child.fd[0], &k, 1, 300)) {
-        m.notes.push_back("a load process could not fill its memory at " + mb_text(held_mb + chunk) +
-                          " MB occupied (killed or stalled); the curve stops there");
-        target = -1;
+  std::string curve_end = "the last occupation of the grid";
+  bool complete = true;
+  try {
+    for (double target : grid) {
+      if (o.on_step) {
+        o.on_step("occupation " + mb_text(target) + " MB of " + mb_text(grid.back()),
+                  static_cast<double>(m.points.size()) / static_cast<double>(grid.size()));
+      }
+      while (held_mb + 0.5 < target) {
+        const double chunk = std::min(o.holder_mb, target - held_mb);
+        if (cgroup) {
+          std::string why = occupation_stop_reason(watch.start(), watch.read(), chunk, main_mb, swap_mb,
+                                                   o.swap_safety_fraction);
+          if (!why.empty()) throw CurveStops(why + " (occupation " + mb_text(held_mb) + " MB)");
+        }
+        const auto bytes = static_cast<std::size_t>(chunk * kMiB);
+        const bool into_swap = cgroup && held_mb + chunk + o.reference_mb > main_mb;
+        const long pace = pace_ns_per_mib(into_swap ? o.swap_fill_mb_per_s : o.fill_mb_per_s);
+        holders.push_back(spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
+          holder_main(parent, go, ready, bytes, o.touch_interval_s, pace);
+        }));
+        if (!read_exact(holders.back()->from_child.fd[0], &k, 1, 300, check)) {
+          throw CurveStops("a load process could not fill its memory at " + mb_text(held_mb + chunk) +
+                           " MB occupied (killed or stalled)");
+        }
+        held_mb += chunk;
+        watch.settle(2);
+      }
+      SampleSummary t = target == 0 ? idle : repeat_until_precise(o.repeat, run_reference);
+      bool all_alive = alive(*reference);
+      for (const auto& h : holders) all_alive = all_alive && alive(*h);
+      if (!all_alive) throw CurveStops("a process of the experiment died at " + mb_text(held_mb) + " MB occupied");
+      check();
+      std::vector<double> alpha;
+      for (double v : t.samples) alpha.push_back(v / idle.mean - 1);
+      SampleSummary a = summarize(alpha);
+      a.precise = t.precise;
+      m.points.push_back({held_mb, a});
+      if (a.mean > o.max_slowdown) {
+        curve_end = "slowdown above max_slowdown";
+        m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.mean) +
+                          " exceeds the maximum " + std::to_string(o.max_slowdown));
         break;
       }
-      held_mb += chunk;
     }
-    if (target < 0) break;
-    SampleSummary t = target == 0 ? idle : repeat_until_precise(o.repeat, run_reference);
-    bool all_alive = true;
-    for (const auto& h : holders) all_alive = all_alive && alive(*h);
-    if (!all_alive) {
-      m.notes.push_back("a load process died at " + mb_text(held_mb) + " MB occupied (cgroup OOM killer?); the "
-                        "curve stops before that point");
-      break;
-    }
-    std::vector<double> alpha;
-    for (double v : t.samples) alpha.push_back(v / idle.mean - 1);
-    SampleSummary a = summarize(alpha);
-    a.precise = t.precise;
-    m.points.push_back({held_mb, a});
-    if (a.mean > o.max_slowdown) {
-      m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.mean) +
-                        " exceeds the maximum " + std::to_string(o.max_slowdown));
-      break;
-    }
+  } catch (const CurveStops& e) {
+    complete = false;
+    curve_end = e.what();
+    // Out of memory: end the newest load process so that tasks waiting for memory can go on and the
+    // clean-up below does not race the cgroup's reclaim.
+    if (e.out_of_memory() && !holders.empty()) holders.pop_back();
+    m.notes.push_back(std::string("curve incomplete: ") + e.what() + "; the " + std::to_string(m.points.size()) +
+                      " points measured before are kept");
+  } catch (const Interrupted&) {
+    complete = false;
+    curve_end = "interrupted by a signal";
+    m.notes.push_back("curve incomplete: interrupted by a signal at " + mb_text(held_mb) + " MB occupied; the " +
+                      std::to_string(m.points.size()) + " points measured before are kept");
   }
+  m.settings["curve_complete"] = complete;
+  m.settings["curve_end"] = curve_end;
   m.swap_measured = beyond_main && !m.points.empty() && m.points.back().occupied_mb > main_mb;
   m.knee_slowdown = o.knee_slowdown;
   m.knee_mb = memory_knee_mb(m.points, o.knee_slowdown);

@@ -41,3 +41,26 @@ TEST_CASE("probes: disk probe enforces its size limit and buffer alignment", "[d
   b.sweep_buffers_bytes = {1000};
   CHECK_THROWS_AS(probe_disk(b), InputError);
 }
+
+TEST_CASE("probes: disk probe options name the rule they break and size one scratch file for all figures", "[disk]") {
+  DiskProbeOptions o;
+  o.file_size_bytes = 8u << 20;
+  o.buffer_bytes = 4u << 20;
+  o.sweep_buffers_bytes = {4096, 16u << 20};
+  o.sweep_file_size_bytes = 2u << 20;
+  CHECK(o.validate().empty());
+  CHECK(o.scratch_file_bytes() == (16u << 20));  // the 16 MiB sweep buffer needs one 16 MiB call
+  o.sweep_file_size_bytes = 1000;
+  CHECK_THAT(o.validate(), Catch::Contains("sweep file size 1000") && Catch::Contains("4096"));
+  o.sweep_file_size_bytes = 2u << 20;
+  o.file_size_bytes = 6u << 20;
+  CHECK_THAT(o.validate(), Catch::Contains("--disk-size") && Catch::Contains("multiple of the buffer"));
+  o.file_size_bytes = 8u << 20;
+  o.sweep_buffers_bytes = {4096};
+  o.sweep_file_size_bytes = 12u << 20;
+  o.max_file_size_bytes = 10u << 20;
+  CHECK_THAT(o.validate(), Catch::Contains("its file of 12582912 bytes exceeds the limit"));
+  o.max_file_size_bytes = 4ull << 30;
+  o.sweep_time_cap_s = -1;
+  CHECK_THAT(o.validate(), Catch::Contains("sweep time cap"));
+}

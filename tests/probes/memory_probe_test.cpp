@@ -9,6 +9,7 @@
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/probes/cgroup.hpp"
+#include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/memory_probe.hpp"
 
 using namespace hetperf;
@@ -71,6 +72,70 @@ TEST_CASE("probes: memory probe without confinement stays small and leaves nothi
   CHECK(leftovers() == 0);
 }
 
+TEST_CASE("probes: an interrupted memory probe keeps the points it measured, marked incomplete", "[memory]") {
+  MemoryProbeOptions o;
+  o.confine = false;
+  o.unconfined_max_mb = 48;
+  o.step_fraction = 0.25;
+  o.reference_mb = 4;
+  o.reference_passes = 4;
+  o.holder_mb = 8;
+  o.repeat.min_samples = 3;
+  o.repeat.time_cap_s = 0.2;
+  // The signal "arrives" when the third occupation starts: two points are measured by then.
+  int steps = 0;
+  o.on_step = [&](const std::string&, double) {
+    if (++steps == 3) set_interrupted(true);
+  };
+  MemoryMeasurement m = probe_memory(o);
+  set_interrupted(false);
+  CHECK(m.points.size() == 2);
+  CHECK(m.settings["curve_complete"] == false);
+  CHECK(m.settings["curve_end"] == "interrupted by a signal");
+  REQUIRE_FALSE(m.notes.empty());
+  CHECK_THAT(m.notes.back(), Catch::Contains("interrupted") && Catch::Contains("2 points"));
+  CHECK(leftovers() == 0);
+}
+
+TEST_CASE("probes: a control file's key value lines are read by key", "[memory]") {
+  const std::string oom = "oom_kill_disable 1\nunder_oom 0\noom_kill 3\n";
+  CHECK(control_file_value(oom, "oom_kill") == 3);
+  CHECK(control_file_value(oom, "under_oom") == 0);
+  CHECK(control_file_value(oom, "oom") == 0);  // whole keys only
+  const std::string stat = "cache 0\nwriteback 8192\ntotal_writeback 16384\n";
+  CHECK(control_file_value(stat, "writeback") == 8192);
+  CHECK(control_file_value("", "writeback") == 0);
+}
+
+TEST_CASE("probes: occupation stops rising on OOM signs and before swap fills", "[memory]") {
+  CgroupMemoryState start;
+  start.oom_kills = 1;  // counters are compared with their values at the start
+  start.swap_limit_hits = 5;
+  CgroupMemoryState now = start;
+  now.usage_mb = 100;
+  // Below the 128 MB limit a 16 MB step pushes nothing out to swap.
+  CHECK(occupation_stop_reason(start, now, 16, 128, 128, 0.9).empty());
+  // At the limit, 16 MB more means 16 MB more swap: 90 + 16 > 0.9 * 128 = 115.2 stops, 80 + 16 does not.
+  now.usage_mb = 128;
+  now.swap_mb = 80;
+  CHECK(occupation_stop_reason(start, now, 16, 128, 128, 0.9).empty());
+  now.swap_mb = 100;
+  CHECK_THAT(occupation_stop_reason(start, now, 16, 128, 128, 0.9), Catch::Contains("swap nearly full"));
+  now.swap_mb = 0;
+  auto oom = now;
+  oom.under_oom = true;
+  CHECK_THAT(occupation_stop_reason(start, oom, 16, 128, 128, 0.9), Catch::Contains("out of memory"));
+  auto killed = now;
+  killed.oom_kills = 2;
+  CHECK_THAT(occupation_stop_reason(start, killed, 16, 128, 128, 0.9), Catch::Contains("OOM killer"));
+  auto v2 = now;
+  v2.oom_events = 1;
+  CHECK_THAT(occupation_stop_reason(start, v2, 16, 128, 128, 0.9), Catch::Contains("OOM killer"));
+  auto full = now;
+  full.swap_limit_hits = 6;
+  CHECK_THAT(occupation_stop_reason(start, full, 16, 128, 128, 0.9), Catch::Contains("memory+swap limit"));
+}
+
 TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
   MemoryProbeOptions o;
   o.limit_mb = 4;
@@ -118,4 +183,43 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
   INFO(curves);
   REQUIRE(knee);
   CHECK(*knee == Approx(limit).epsilon(0.1));
+}
+
+TEST_CASE("probes: a confined memory probe stops before its swap file fills, never OOM-killed", "[memory][root]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root for a memory cgroup and a swap file");
+    return;
+  }
+  std::string why;
+  if (!find_cgroup_root("memory", &why)) {
+    WARN("skipped: " << why);
+    return;
+  }
+  // The grid climbs to 64 + 0.9 * 48 MB, but at most half of the 48 MB swap file may be used: the
+  // curve must end early for want of swap, with the points before kept and nothing left behind.
+  MemoryProbeOptions o;
+  o.limit_mb = 64;
+  o.swap_mb = 48;
+  o.swap_directory = HETPERF_BINARY_DIR;
+  o.max_swap_fraction = 0.9;
+  o.swap_safety_fraction = 0.5;
+  o.step_fraction = 0.25;
+  o.reference_mb = 4;
+  o.reference_passes = 4;
+  o.holder_mb = 8;
+  o.repeat.min_samples = 3;
+  o.repeat.time_cap_s = 0.3;
+  MemoryMeasurement m = probe_memory(o);
+  CHECK(leftovers() == 0);
+  if (m.swap_mb == 0) {
+    WARN("skipped: no swap region here: " << (m.notes.empty() ? std::string("?") : m.notes.front()));
+    return;
+  }
+  std::string notes;
+  for (const auto& n : m.notes) notes += n + " | ";
+  INFO(notes);
+  CHECK(m.settings["curve_complete"] == false);
+  CHECK_THAT(notes, !Catch::Contains("OOM killer"));
+  CHECK(m.points.size() >= 4);  // 0, 16, 32, 48 MB at least: main memory is measured in full
+  CHECK(m.points.back().occupied_mb <= 64 + 0.5 * 48);
 }

@@ -79,3 +79,57 @@ TEST_CASE("probes: repeat stops with Interrupted once a signal has arrived", "[r
   set_interrupted(false);
   CHECK(calls == 0);
 }
+
+TEST_CASE("probes: interleaved figures are sampled in rounds and each stops by the rule on its own", "[repeat]") {
+  // Figure 0 is constant: precise at the 10th sample. Figure 1 alternates 9, 11: precise at n = 100
+  // (worked out in the test above). One warm-up round first; figure 1 then runs alone.
+  RepeatOptions o;
+  o.warmup = 1;
+  o.time_cap_s = 60;
+  std::vector<int> order;
+  int k = 0;
+  auto s = repeat_interleaved(o, {[&] {
+                                    order.push_back(0);
+                                    return 5.0;
+                                  },
+                                  [&] {
+                                    order.push_back(1);
+                                    return (k++ % 2) ? 9.0 : 11.0;
+                                  }});
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].n == 10);
+  CHECK(s[0].precise);
+  CHECK(s[1].n == 100);
+  CHECK(s[1].precise);
+  CHECK(s[1].mean == Approx(10.0));
+  // Warm-up round, then 10 rounds of both, then figure 1 alone.
+  REQUIRE(order.size() == 2 + 10 * 2 + 90);
+  for (std::size_t i = 0; i < 22; ++i) CHECK(order[i] == static_cast<int>(i % 2));
+  for (std::size_t i = 22; i < order.size(); ++i) CHECK(order[i] == 1);
+  // The warm-up value of figure 1 (11) is discarded: its samples start with 9.
+  CHECK(s[1].samples.front() == 9.0);
+}
+
+TEST_CASE("probes: warm-up continues until warmup_s has passed and its runs are discarded", "[repeat]") {
+  RepeatOptions o;
+  o.warmup = 1;
+  o.warmup_s = 0.05;
+  o.min_samples = 3;
+  const double start = monotonic_seconds();
+  std::vector<double> called_at;
+  SampleSummary s = repeat_until_precise(o, [&] {
+    called_at.push_back(monotonic_seconds() - start);
+    return called_at.back() < 0.05 ? 1000.0 : 1.0;  // anything run before 50 ms is warm-up
+  });
+  CHECK(s.n == 3);
+  CHECK(s.mean == 1.0);
+  CHECK(called_at.size() > 3);  // the warm-up ran more than once
+  CHECK(called_at[called_at.size() - 3] >= 0.05);
+  RepeatOptions bad;
+  bad.warmup_s = -1;
+  CHECK_THAT(bad.validate(), Catch::Contains("warm-up"));
+}
+
+TEST_CASE("probes: interleaved sampling of no figures returns nothing", "[repeat]") {
+  CHECK(repeat_interleaved(RepeatOptions{}, {}).empty());
+}

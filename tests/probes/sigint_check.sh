@@ -1,9 +1,30 @@
 #!/usr/bin/env bash
 # SIGINT during `hetperf probe`: exit status 130, a measurement file marked incomplete holding what was
-# measured, and no scratch file, swap file or cgroup left behind. Args: $1 = hetperf binary.
+# measured, and no scratch file, swap file, cgroup or process left behind. Two runs: one interrupted
+# in the CPU probe, one in the middle of the memory curve (whose points so far must be kept).
+# Args: $1 = hetperf binary.
 set -uo pipefail
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+
+# Nothing of run $1 (pid) may remain: files in $dir, its cgroup, its swap file, its processes.
+check_clean() {
+  local pid=$1
+  local left
+  left=$(ls -A "$dir" | grep -v -e '^m.json$' -e '^out$' -e '^err$' || true)
+  if [ -n "$left" ]; then echo "left behind in $dir: $left"; exit 1; fi
+  if ls /sys/fs/cgroup/memory 2>/dev/null | grep -q "hetperf-memory-$pid"; then echo "cgroup left behind"; exit 1; fi
+  if grep -q "hetperf-swap.$pid" /proc/swaps; then echo "swap left on"; exit 1; fi
+  # Children (forks of this binary) die with hetperf (PR_SET_PDEATHSIG) or are killed by it.
+  for p in /proc/[0-9]*; do
+    if [ "$(readlink "$p/exe" 2>/dev/null)" = "$exe" ]; then
+      echo "process $(basename "$p") ($(tr '\0' ' ' <"$p/cmdline")) left running"; exit 1
+    fi
+  done
+}
+exe=$(readlink -f "$1")
+
+# 1. Interrupted in the CPU probe.
 "$1" probe --quick --only cpu,memory,disk --dir "$dir" --blocks 32,64,128,256,512 -o "$dir/m.json" \
   >"$dir/out" 2>"$dir/err" &
 pid=$!
@@ -20,8 +41,36 @@ reasons = " ".join(s["reason"] for s in j["skipped"])
 assert "interrupted" in reasons, j["skipped"]
 print("partial file ok; probes present:", list(j["probes"]), "skipped:", [s["probe"] for s in j["skipped"]])
 PY
-left=$(ls -A "$dir" | grep -v -e '^m.json$' -e '^out$' -e '^err$' || true)
-if [ -n "$left" ]; then echo "left behind in $dir: $left"; exit 1; fi
-if ls /sys/fs/cgroup/memory 2>/dev/null | grep -q "hetperf-memory-$pid"; then echo "cgroup left behind"; exit 1; fi
-if grep -q "hetperf-swap.$pid" /proc/swaps; then echo "swap left on"; exit 1; fi
+check_clean "$pid"
+rm -f "$dir/m.json" "$dir/out" "$dir/err"
+
+# 2. Interrupted in the middle of the memory curve: the points measured so far stay in the file.
+"$1" probe --quick --only memory --dir "$dir" -o "$dir/m.json" >"$dir/out" 2>"$dir/err" &
+pid=$!
+# As root the experiment runs in hetperf-memory-<pid>: wait until load processes have joined the
+# reference task there (the curve has started); otherwise give the unconfined curve a few seconds.
+cg=/sys/fs/cgroup/memory/hetperf-memory-$pid
+for i in $(seq 1 300); do
+  if [ -f "$cg/cgroup.procs" ] && [ "$(wc -l <"$cg/cgroup.procs")" -ge 3 ]; then break; fi
+  if [ "$(id -u)" -ne 0 ] && [ "$i" -ge 40 ]; then break; fi
+  sleep 0.1
+done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -ne 130 ]; then echo "memory run: exit status $rc, expected 130"; cat "$dir/err"; exit 1; fi
+python3 - "$dir/m.json" <<'PY' || exit 1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["complete"] is False, j["complete"]
+assert [s["probe"] for s in j["skipped"]] == ["memory"], j["skipped"]
+m = j["probes"].get("memory")
+assert m is not None, "the memory points measured before the signal were dropped: %s" % j["skipped"]
+assert len(m["points"]) >= 1, m
+assert m["settings"]["curve_complete"] is False, m["settings"]
+assert any("interrupted" in n for n in m["notes"]), m["notes"]
+print("memory curve kept:", len(m["points"]), "points;", m["notes"][-1])
+PY
+check_clean "$pid"
 echo ok

@@ -15,6 +15,8 @@ struct CpuProbeOptions {
   RepeatOptions repeat;
   std::uint64_t integer_iterations = 20'000'000;  // per sample of the integer workload
   std::uint64_t float_iterations = 10'000'000;    // per sample of the floating-point loop
+  double warmup_s = 0.5;                          // discarded runs before MIPS and MFLOPS sampling, s (a
+                                                  // VM's processor can take ~0.3 s to reach full speed)
   bool kernels = true;                            // time the BLAS/LAPACK kernels
   bool integration = true;                        // time the trapezium step
   KernelProbeOptions kernel;                      // block sizes, threads, sampling of the kernels
