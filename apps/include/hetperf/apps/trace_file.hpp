@@ -84,7 +84,7 @@ std::string events_csv(const std::vector<TraceRank>& ranks);
 struct GanttOptions {
   std::filesystem::path out;     // the picture: ".png" or ".svg" (by extension)
   TraceSelection selection;
-  bool iteration_lines = true;   // a dashed line where each iteration starts (up to 200 of them)
+  bool iteration_lines = true;   // a dotted line and its number where each iteration starts (up to 200)
   int width_px = 1200;           // in [200, 10000]; the height grows with the rows shown
 
   // Names the bad option and its value; empty when valid.
