@@ -28,10 +28,20 @@ std::string fixed(double v) {
   return buf;
 }
 
-// A measured figure: mean with the standard error and 95% interval of the probe's samples.
+// The central value of a probe's samples is their median. On a shared machine noise only slows a
+// measurement (another tenant's burst, a flush, a migration), so a few slow samples drag the mean
+// while the median stays with the undisturbed runs; the probes' outliers reach 2.5 times the median
+// (docs/calibration.md). A file without "median" (hand-written) reads as its mean.
+double central(const SampleSummary& s) { return s.median; }
+
+// A measured figure: the median with its distribution-free 95% interval (order statistics of the
+// samples) and the asymptotic standard error of a median, sqrt(pi/2) * stddev / sqrt(n). Without
+// raw samples the interval is the file's t-interval of the mean.
 nlohmann::json figure(const SampleSummary& s) {
-  double se = s.n > 1 ? s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
-  return {{"value", s.mean}, {"std_error", se}, {"ci95", {s.ci95_low, s.ci95_high}}, {"n", s.n}, {"precise", s.precise}};
+  const double se_median = s.n > 1 ? std::sqrt(std::acos(-1.0) / 2) * s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
+  auto [low, high] = s.samples.empty() ? std::pair{s.ci95_low, s.ci95_high} : median_ci95(s.samples);
+  return {{"value", s.median}, {"statistic", "median"}, {"std_error", se_median}, {"ci95", {low, high}},
+          {"mean", s.mean}, {"n", s.n}, {"precise", s.precise}};
 }
 
 // A fit failing on the data of `file` at JSON `path` becomes an error naming both.
@@ -62,9 +72,9 @@ struct Builder {
   }
 
   void cpu(const CalibrationInput& in, const CpuMeasurement& cpu, Computer& c) {
-    check_finite(in.file, "$.probes.cpu.mips.mean", cpu.mips.mean);
-    check_finite(in.file, "$.probes.cpu.mflops.mean", cpu.mflops.mean);
-    c.mips = cpu.mips.mean;
+    check_finite(in.file, "$.probes.cpu.mips.median", central(cpu.mips));
+    check_finite(in.file, "$.probes.cpu.mflops.median", central(cpu.mflops));
+    c.mips = central(cpu.mips);
     c.fits["mips"] = figure(cpu.mips);
     c.fits["mips_method"] = cpu.mips_method;
     c.fits["mflops"] = figure(cpu.mflops);
@@ -76,9 +86,9 @@ struct Builder {
       std::vector<const KernelTiming*> sorted = timings;
       std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->block < b->block; });
       for (const auto* t : sorted) {
-        check_finite(in.file, "$.probes.cpu.kernels (" + kernel + ").time_s.mean", t->time_s.mean);
+        check_finite(in.file, "$.probes.cpu.kernels (" + kernel + ").time_s.median", central(t->time_s));
         x.push_back(static_cast<double>(t->block));
-        y.push_back(t->time_s.mean);
+        y.push_back(central(t->time_s));
         rows.insert(t->rows);
       }
       KernelModelFitOptions o{c.name + ": " + kernel + " time per call", kernel, rows.size() == 1 ? *rows.begin() : 0};
@@ -92,8 +102,8 @@ struct Builder {
       record({fit.fit, x, y, "block size r", kernel + " time per call (s)", true, true});
     }
     if (cpu.integration_step_s) {
-      check_finite(in.file, "$.probes.cpu.integration_step_s.mean", cpu.integration_step_s->mean);
-      c.integration_step_s = cpu.integration_step_s->mean;
+      check_finite(in.file, "$.probes.cpu.integration_step_s.median", central(*cpu.integration_step_s));
+      c.integration_step_s = central(*cpu.integration_step_s);
       c.fits["integration_step_s"] = figure(*cpu.integration_step_s);
     }
   }
@@ -103,6 +113,7 @@ struct Builder {
     for (std::size_t i = 0; i < mem.points.size(); ++i) {
       std::string path = "$.probes.memory.points[" + std::to_string(i) + "]";
       check_finite(in.file, path + ".occupied_mb", mem.points[i].occupied_mb);
+      // The memory curve keeps each point's mean: under paging, slow samples are the effect measured.
       check_finite(in.file, path + ".slowdown.mean", mem.points[i].slowdown.mean);
       x.push_back(mem.points[i].occupied_mb);
       y.push_back(mem.points[i].slowdown.mean);
@@ -152,11 +163,11 @@ struct Builder {
   }
 
   void disk(const CalibrationInput& in, const DiskMeasurement& d, Computer& c) {
-    check_finite(in.file, "$.probes.disk.read_direct_bytes_per_s.mean", d.read_direct_bytes_per_s.mean);
-    check_finite(in.file, "$.probes.disk.write_direct_bytes_per_s.mean", d.write_direct_bytes_per_s.mean);
-    check_finite(in.file, "$.probes.disk.write_buffered_bytes_per_s.mean", d.write_buffered_bytes_per_s.mean);
-    c.disk_read_bytes_per_s = d.read_direct_bytes_per_s.mean;
-    c.disk_write_bytes_per_s = d.write_direct_bytes_per_s.mean;
+    check_finite(in.file, "$.probes.disk.read_direct_bytes_per_s.median", central(d.read_direct_bytes_per_s));
+    check_finite(in.file, "$.probes.disk.write_direct_bytes_per_s.median", central(d.write_direct_bytes_per_s));
+    check_finite(in.file, "$.probes.disk.write_buffered_bytes_per_s.median", central(d.write_buffered_bytes_per_s));
+    c.disk_read_bytes_per_s = central(d.read_direct_bytes_per_s);
+    c.disk_write_bytes_per_s = central(d.write_direct_bytes_per_s);
     c.fits["disk_read_direct_bytes_per_s"] = figure(d.read_direct_bytes_per_s);
     c.fits["disk_write_direct_bytes_per_s"] = figure(d.write_direct_bytes_per_s);
     c.fits["disk_write_buffered_bytes_per_s"] = figure(d.write_buffered_bytes_per_s);
@@ -192,7 +203,7 @@ struct NetworkResult {
   NetworkFitSummary summary;
 };
 
-// Fits the per-size means of `times_by_size` and describes the result, including what LogGP
+// Fits, per size, the mean over files of the median one-way times in `times_by_size`, and describes the result, including what LogGP
 // parameters a ping-pong determines.
 NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
                        const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp) {
@@ -241,7 +252,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
     lo = y[static_cast<std::size_t>(std::distance(times_by_size.begin(), it))];
   }
   r.fit = {{"model", "t = l + s/b per protocol regime, weighted least squares on relative errors (weights 1/t²) "
-                     "over the per-size mean one-way times; breakpoints by dynamic programming"},
+                     "over the per-size median one-way times; breakpoints by dynamic programming"},
            {"overall", to_json(s.overall)},
            {"regimes", regimes},
            {"piecewise_r2", s.piecewise_r2},
@@ -250,7 +261,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
                                  "compares noise with noise and raises no warning"}};
   if (loggp) {
     // LogGP measured the Netgauge way by the probe; o is the mean of the send and receive overheads.
-    double o = (loggp->send_overhead_s.mean + loggp->receive_overhead_s.mean) / 2;
+    double o = (central(loggp->send_overhead_s) + central(loggp->receive_overhead_s)) / 2;
     r.fit["loggp"] = {{"source", "measured ($.probes.net.loggp)"},
                       {"L_s", loggp->latency_s},
                       {"o_send_s", figure(loggp->send_overhead_s)},
@@ -339,9 +350,9 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
       for (std::size_t i = 0; i < m.net->pingpong.size(); ++i) {
         const PingPongPoint& pt = m.net->pingpong[i];
         std::string path = "$.probes.net.pingpong[" + std::to_string(i) + "]";
-        check_finite(in.file, path + ".one_way_s.mean", pt.one_way_s.mean);
-        pair.times_by_size[pt.size_bytes].push_back(pt.one_way_s.mean);
-        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = pt.one_way_s.mean;
+        check_finite(in.file, path + ".one_way_s.median", central(pt.one_way_s));
+        pair.times_by_size[pt.size_bytes].push_back(central(pt.one_way_s));
+        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = central(pt.one_way_s);
       }
     } else {
       p.warnings.push_back(c.name + ": network not measured; lo taken from the network model of the other machines");

@@ -53,6 +53,26 @@ SampleSummary summarize(std::vector<double> samples) {
   return s;
 }
 
+std::pair<double, double> median_ci95(std::vector<double> samples) {
+  if (samples.empty()) return {0, 0};
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  // Cumulative Binomial(n, 1/2) from the lower tail, in logs so that large n does not underflow.
+  std::size_t j = 0;  // 1-based rank of the lower end; 0: none qualifies
+  double cumulative = 0;
+  const double log_half_n = static_cast<double>(n) * std::log(0.5);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double log_pmf = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(i) + 1) -
+                           std::lgamma(static_cast<double>(n - i) + 1) + log_half_n;
+    // P(B < i + 1) = P(B <= i)
+    cumulative += std::exp(log_pmf);
+    if (cumulative <= 0.025) j = i + 1;
+    else break;
+  }
+  if (j == 0) return {samples.front(), samples.back()};
+  return {samples[j - 1], samples[n - j]};
+}
+
 nlohmann::json to_json(const SampleSummary& s, bool with_samples) {
   nlohmann::json j = {{"n", s.n},           {"mean", s.mean},
                       {"median", s.median}, {"stddev", s.stddev},

@@ -226,8 +226,8 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
   nan.measurement.memory->points[3].slowdown.mean = std::nan("");
   CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.memory.points[3].slowdown.mean: expected a finite number"));
   nan = input(o);
-  nan.measurement.net->pingpong[2].one_way_s.mean = INFINITY;
-  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.net.pingpong[2].one_way_s.mean"));
+  nan.measurement.net->pingpong[2].one_way_s.median = INFINITY;
+  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.net.pingpong[2].one_way_s.median"));
   std::filesystem::remove_all(dir);
 }
 
@@ -251,4 +251,27 @@ TEST_CASE("calibrate: profile builder reports measured LogGP parameters when the
   CHECK(j["lo_from_loggp_s"].get<double>() == Approx(2 * 2.5e-6 + 35e-6));
   CHECK(j["g_s"]["value"].get<double>() == Approx(4e-6));
   CHECK(j["G_s_per_byte_from_fit"].get<double>() == Approx(1e-9).epsilon(1e-6));
+}
+
+TEST_CASE("calibrate: a probe's figure is the median of its samples, so slow outliers do not move it") {
+  SyntheticOptions o;
+  o.machine = "noisy";
+  CalibrationInput in = input(o);
+  // 11 samples of 5000 MIPS of which 3 were slowed by another tenant: mean 4545, median 5000.
+  std::vector<double> mips(8, 5000.0);
+  mips.insert(mips.end(), {3500, 3000, 3500});
+  in.measurement.cpu->mips = summarize(mips);
+  std::vector<double> step(9, 12e-9);
+  step.insert(step.end(), {30e-9, 38e-9});
+  in.measurement.cpu->integration_step_s = summarize(step);
+  Profile profile = build_profile({in}, {});
+  const Computer& c = profile.computers.at(0);
+  CHECK(c.mips == Approx(5000));
+  CHECK(c.integration_step_s == Approx(12e-9));
+  CHECK(c.fits["mips"]["statistic"] == "median");
+  CHECK(c.fits["mips"]["value"].get<double>() == Approx(5000));
+  CHECK(c.fits["mips"]["mean"].get<double>() == Approx(in.measurement.cpu->mips.mean));
+  // n = 11: the sign-test interval is [x(2), x(10)] of the sorted samples.
+  CHECK(c.fits["mips"]["ci95"][0].get<double>() == Approx(3500));
+  CHECK(c.fits["mips"]["ci95"][1].get<double>() == Approx(5000));
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,12 @@ double t_quantile_975(std::size_t df);
 
 // Summarises `samples` (at least one). With one sample the interval is [mean, mean] and stddev 0.
 SampleSummary summarize(std::vector<double> samples);
+
+// Distribution-free 95% interval of the median of `samples` from order statistics: [x_(j), x_(n+1-j)]
+// with j the largest rank such that P(Binomial(n, 1/2) < j) <= 0.025, so the interval covers the
+// true median with probability >= 95% whatever the distribution. With fewer than 6 samples no
+// such j exists and the interval is [min, max]. Empty samples: {0, 0}.
+std::pair<double, double> median_ci95(std::vector<double> samples);
 
 // Summary JSON: {"n", "mean", "median", "stddev", "ci95": [low, high], "precise", "samples": [...]}.
 nlohmann::json to_json(const SampleSummary& s, bool with_samples = true);
