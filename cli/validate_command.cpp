@@ -271,10 +271,14 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
   }
   std::fprintf(stderr, "validate: %zu runs predicted; running each %d time(s)\n", runs.size(), repeat);
 
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    auto& r = runs[i];
-    const bool lu = r.job.kind == apps::AppJob::Kind::kLu;
-    for (int k = 0; k < repeat; ++k) {
+  // Repeats go in rounds over the whole matrix, not back to back: the host's speed drifts over
+  // seconds to minutes (docs/validation.md), and a configuration's median should sample that drift
+  // rather than land all its repeats in one slow or fast spell.
+  for (int k = 0; k < repeat; ++k) {
+    if (repeat > 1) std::fprintf(stderr, "validate: round %d of %d\n", k + 1, repeat);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      auto& r = runs[i];
+      const bool lu = r.job.kind == apps::AppJob::Kind::kLu;
       probes::throw_if_interrupted();
       std::vector<std::string> args = r.arguments;
       const fs::path trace = scratch / "trace.json";
@@ -285,10 +289,11 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
         r.measured_iterations = read_json_file(trace)["iterations"];
         fs::remove(trace);
       }
+      if (k + 1 < repeat) continue;
+      r.measured_s = median(r.measured_samples_s);
+      std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f s  predicted %9.4f s  %+6.1f%%\n", i + 1, runs.size(),
+                   r.id.c_str(), r.measured_s, r.predicted_s, 100 * r.error());
     }
-    r.measured_s = median(r.measured_samples_s);
-    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f s  predicted %9.4f s  %+6.1f%%\n", i + 1, runs.size(),
-                 r.id.c_str(), r.measured_s, r.predicted_s, 100 * r.error());
   }
 
   // Reports: rendered first, then written atomically.
