@@ -32,6 +32,7 @@ struct ProbeArgs {
   bool no_loggp = false;
   int threads = 1;
   std::vector<std::uint64_t> blocks;
+  std::uint64_t lu_rows = 0;
   double memory_limit = 0;
   double swap = -1;
   bool no_confine = false;
@@ -133,6 +134,12 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
   cmd->add_option("--blocks", args->blocks, "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
       ->delimiter(',')
       ->check(CLI::Range(1, 8192));
+  cmd->add_option("--lu-rows", args->lu_rows,
+                  "Also time the kernels at the block LU's own shapes in a matrix of this many rows (tall gemm and "
+                  "getrf panels, leading dimension = rows; use the n of the LU to predict; at least twice the "
+                  "largest block). 0: compact r x r blocks only")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65536));
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Emulated main memory in MB: the memory cgroup's limit (default: 256, or 128 with --quick)")
       ->check(CLI::Range(16.0, 1e6));
@@ -184,6 +191,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       else if (!args->disk_sweep.empty()) o.disk.sweep_buffers_bytes = args->disk_sweep;
       o.cpu.kernel.threads = args->threads;
       if (!args->blocks.empty()) o.cpu.kernel.blocks = args->blocks;
+      o.cpu.kernel.lu_rows = args->lu_rows;
       if (args->memory_limit > 0) {
         o.memory.limit_mb = args->memory_limit;
         o.memory.swap_mb = args->memory_limit;
@@ -209,6 +217,8 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
         r->min_samples = args->min_samples;
         if (args->time_cap > 0) r->time_cap_s = args->time_cap;
       }
+      // Kernel options are checked before any probe runs, so a bad --lu-rows costs nothing.
+      if (auto e = o.cpu.kernel.validate(); !e.empty()) throw InputError("--blocks, --lu-rows: " + e);
       probes::install_cleanup_handlers();
       Measurement m = probes::run_probe_suite(o, [verbose](const probes::Progress& p) {
         if (!verbose) return;

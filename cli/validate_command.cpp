@@ -76,9 +76,11 @@ fs::path probe_and_calibrate(const ValidateArgs& a, const fs::path& dir) {
   std::string blocks;
   for (int b : apps::validation_kernel_blocks(a.quick)) blocks += (blocks.empty() ? "" : ",") + std::to_string(b);
   const fs::path measurement = dir / "measurement.json", profile = dir / "profile.json";
-  std::fprintf(stderr, "validate: probing this machine (cpu with kernels %s, disk, net)\n", blocks.c_str());
+  const std::string lu_rows = std::to_string(apps::validation_lu_rows(a.quick));
+  std::fprintf(stderr, "validate: probing this machine (cpu with kernels %s, compact and at the LU's shapes in %s rows; "
+               "disk, net)\n", blocks.c_str(), lu_rows.c_str());
   auto probe = probes::run_capturing_stdout({self, "probe", "--quick", "--only", "cpu,disk,net", "--blocks", blocks,
-                                             "--dir", dir.string(), "--out", measurement.string()});
+                                             "--lu-rows", lu_rows, "--dir", dir.string(), "--out", measurement.string()});
   if (probe.status != 0) throw EnvironmentError("validate: hetperf probe failed (exit status " + std::to_string(probe.status) + ")");
   auto cal = probes::run_capturing_stdout({self, "calibrate", measurement.string(), "--out", profile.string()});
   if (cal.status != 0) throw EnvironmentError("validate: hetperf calibrate failed (exit status " + std::to_string(cal.status) + ")");

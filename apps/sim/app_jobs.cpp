@@ -90,11 +90,20 @@ AppJob job_from_json(const JsonNode& n, const Profile& profile, std::size_t inde
   return job;
 }
 
-const KernelModel* find_kernel(const Computer& c, const std::string& kernel) {
+// The computer's model of `kernel` on compact blocks (lu_shape false: rows 0), or at the block LU's
+// shapes (true: the one of most rows); nullptr when there is none.
+const KernelModel* find_kernel(const Computer& c, const std::string& kernel, bool lu_shape) {
+  const KernelModel* best = nullptr;
   for (const auto& k : c.kernels) {
-    if (k.kernel == kernel) return &k;
+    if (k.kernel != kernel || (k.rows > 0) != lu_shape) continue;
+    if (!best || k.rows > best->rows) best = &k;
   }
-  return nullptr;
+  return best;
+}
+
+const KernelModel* find_kernel(const Computer& c, const std::string& kernel) {
+  const KernelModel* k = find_kernel(c, kernel, true);
+  return k ? k : find_kernel(c, kernel, false);
 }
 
 nlohmann::json iterations_json(const std::vector<IterationSummary>& its, double origin) {
@@ -137,6 +146,61 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
 }
 
 }  // namespace
+
+KernelModels KernelModels::of(const Computer& c) {
+  auto copy = [&](const char* name, bool lu_shape) {
+    const KernelModel* k = find_kernel(c, name, lu_shape);
+    return k ? std::optional<KernelModel>(*k) : std::nullopt;
+  };
+  return {copy("dgemm", false),         copy("dtrsm", false),        copy("dgetrf", false),
+          copy("dlaswp", false),        copy("dgemm", true),         copy("dtrsm", true),
+          copy("dgetrf", true),         copy("dlaswp", true),        c.integration_step_s.value_or(0)};
+}
+
+double KernelModels::time_s(const KernelCall& call) const {
+  auto t = [](const std::optional<KernelModel>& k, double r) { return std::max(0.0, k->time_s(r)); };
+  const double M = call.m, N = call.n, K = call.k;
+  if (call.kernel == "gemm") {
+    // C (M x N) −= A (M x K) · B (K x N), in N/K block columns of K x K. The compact model times
+    // M = K, the LU-shape model M = T − K; between them and beyond, the time is linear in M.
+    if (K <= 0) return 0;
+    double per_block = 0;
+    if (gemm_lu) {
+      const double tall_m = static_cast<double>(gemm_lu->rows) - K, tall = t(gemm_lu, K);
+      per_block = gemm && tall_m > K ? t(gemm, K) + (M - K) * (tall - t(gemm, K)) / (tall_m - K) : tall * M / tall_m;
+    } else {
+      HETPERF_CHECK(gemm.has_value(), "dgemm model missing");
+      per_block = t(gemm, K) * M / K;  // by operation count
+    }
+    return std::max(0.0, per_block) * N / K;
+  }
+  if (call.kernel == "getrf") {
+    // M x N panel: operations M·N² − N³/3. Compact model at M = N, LU-shape model at M = T; linear in M.
+    if (N <= 0) return 0;
+    auto ops = [N](double m) { return m * N * N - N * N * N / 3; };
+    if (getrf_lu) {
+      const double tall_m = static_cast<double>(getrf_lu->rows), tall = t(getrf_lu, N);
+      if (getrf && tall_m > N) return std::max(0.0, t(getrf, N) + (M - N) * (tall - t(getrf, N)) / (tall_m - N));
+      return tall * ops(M) / ops(tall_m);
+    }
+    HETPERF_CHECK(getrf.has_value(), "dgetrf model missing");
+    return t(getrf, N) * ops(M) / ops(N);
+  }
+  if (call.kernel == "trsm") {
+    // M x M triangle, N right-hand sides: N/M blocks of M x M.
+    if (M <= 0) return 0;
+    HETPERF_CHECK(trsm_lu || trsm, "dtrsm model missing");
+    return t(trsm_lu ? trsm_lu : trsm, M) * N / M;
+  }
+  if (call.kernel == "laswp") {
+    // K row interchanges over N columns: N/K blocks of K columns.
+    if (K <= 0) return 0;
+    HETPERF_CHECK(laswp_lu || laswp, "dlaswp model missing");
+    return t(laswp_lu ? laswp_lu : laswp, K) * N / K;
+  }
+  HETPERF_CHECK(call.kernel == "integrate", "unknown kernel " + call.kernel);
+  return static_cast<double>(call.steps) * integration_step_s;
+}
 
 std::vector<AppJob> app_jobs_from_json(const JsonNode& node, const Profile& profile) {
   std::vector<AppJob> jobs;
@@ -181,36 +245,9 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s > 0 ? profile.network.bandwidth_bytes_per_s : 1e9;
   // Per computer, copies of the models (the platform may outlive the profile).
-  struct Models {
-    std::optional<KernelModel> gemm, trsm, getrf, laswp;
-    double step_s = 0;
-  };
-  auto models = std::make_shared<std::vector<Models>>();
-  for (const auto& c : profile.computers) {
-    auto copy = [&](const char* name) {
-      const KernelModel* k = find_kernel(c, name);
-      return k ? std::optional<KernelModel>(*k) : std::nullopt;
-    };
-    models->push_back({copy("dgemm"), copy("dtrsm"), copy("dgetrf"), copy("dlaswp"), c.integration_step_s.value_or(0)});
-  }
-  p.kernel_time = [models](const KernelCall& call, std::size_t c) -> double {
-    const Models& m = (*models)[c];
-    auto t = [](const std::optional<KernelModel>& k, double r) {
-      HETPERF_CHECK(k.has_value(), "kernel model missing");
-      return std::max(0.0, k->time_s(r));
-    };
-    const double M = call.m, N = call.n, K = call.k;
-    if (call.kernel == "gemm") return K > 0 ? t(m.gemm, K) * M * N / (K * K) : 0;
-    if (call.kernel == "trsm") return M > 0 ? t(m.trsm, M) * N / M : 0;
-    if (call.kernel == "getrf") {
-      const double rows = m.getrf && m.getrf->rows ? static_cast<double>(m.getrf->rows) : N;
-      const double measured = rows * N * N - N * N * N / 3;
-      return measured > 0 ? t(m.getrf, N) * (M * N * N - N * N * N / 3) / measured : 0;
-    }
-    if (call.kernel == "laswp") return K > 0 ? t(m.laswp, K) * N / K : 0;
-    HETPERF_CHECK(call.kernel == "integrate", "unknown kernel " + call.kernel);
-    return static_cast<double>(call.steps) * m.step_s;
-  };
+  auto models = std::make_shared<std::vector<KernelModels>>();
+  for (const auto& c : profile.computers) models->push_back(KernelModels::of(c));
+  p.kernel_time = [models](const KernelCall& call, std::size_t c) { return (*models)[c].time_s(call); };
   return p;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,16 +34,30 @@ struct AppJob {
 // InputError names the file, JSON path, field and expectation.
 std::vector<AppJob> app_jobs_from_json(const JsonNode& node, const Profile& profile);
 
-// The simulated platform of a profile: cores, disk write throughput, network l + s/b, and per computer
-// the kernel time models scaled to the shape of each call:
-//   gemm (m x n x k):  T_dgemm(k) · m·n / k²        (flops 2mnk over 2k³)
-//   trsm (m x n):      T_dtrsm(m) · n / m
-//   getrf (m x n):     T_dgetrf(n) · (m n² − n³/3) / (R n² − n³/3), R the measured panel height (n if square)
-//   laswp (n cols, k): T_dlaswp(k) · n / k
+// The kernel models of one computer and the time of one kernel call from them (docs/apps.md).
+// T(r) is a calibrated model t(r) = Σ c_p r^p (never below zero); T_lu(r) its counterpart timed at the
+// block LU's shapes in a matrix of R rows (probe --lu-rows R), when the profile has it:
+//   gemm (m x n x k):  per k x k block column, linear in m through T(k) at m = k and T_lu(k) at
+//                      m = R − k; without T_lu, T(k) · m / k (operation count); times n / k
+//   getrf (m x n):     linear in m through T(n) at m = n and T_lu(n) at m = R; without T_lu,
+//                      T(n) · (m n² − n³/3) / (2n³/3)
+//   trsm (m x n):      T_lu(m) (else T(m)) · n / m
+//   laswp (n cols, k): T_lu(k) (else T(k)) · n / k
 //   integrate:         steps · integration_step_s
-// where T(r) is the calibrated model t(r) = Σ c_p r^p (never below zero). `needed` lists the profile
-// kernels the jobs use ("dgemm", "dtrsm", "dgetrf", "dlaswp", "integration"); a computer without one
-// is an InputError naming the profile file.
+struct KernelModels {
+  std::optional<KernelModel> gemm, trsm, getrf, laswp;              // compact r x r blocks (rows 0)
+  std::optional<KernelModel> gemm_lu, trsm_lu, getrf_lu, laswp_lu;  // the LU's shapes (rows R > 0)
+  double integration_step_s = 0;
+
+  static KernelModels of(const Computer& computer);
+  // Seconds of one call; a model the call needs must be present.
+  double time_s(const KernelCall& call) const;
+};
+
+// The simulated platform of a profile: cores, disk write throughput, network l + s/b, and per computer
+// KernelModels. `needed` lists the profile kernels the jobs use ("dgemm", "dtrsm", "dgetrf",
+// "dlaswp", "integration"); a computer without one (in either shape) is an InputError naming the
+// profile file.
 SimPlatform sim_platform_from_profile(const Profile& profile, const std::string& profile_file,
                                       const std::vector<std::string>& needed);
 

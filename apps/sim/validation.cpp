@@ -39,6 +39,8 @@ std::vector<int> validation_kernel_blocks(bool quick) {
   return {32, 48, 64, 96, 128, 192, 256, 384};
 }
 
+int validation_lu_rows(bool quick) { return quick ? 1536 : 2048; }
+
 std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, const Profile& profile) {
   std::size_t computer = 0;
   if (!o.computer.empty()) {
@@ -47,6 +49,7 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     computer = *found;
   }
   std::vector<ValidationRun> runs;
+  // The largest n is validation_lu_rows: the probe times the kernels at the LU's shapes in that many rows.
   const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1024, 2048};
   const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
   std::vector<int> ranks = {1, o.cores, 2 * o.cores};  // alone, one per core, oversubscribed

@@ -45,6 +45,8 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& opti
 
 // The block sizes the kernel probe must cover for the matrix (with neighbours for the fits).
 std::vector<int> validation_kernel_blocks(bool quick);
+// The rows of the LU shapes the probe times the kernels at (probe --lu-rows): the matrix's largest n.
+int validation_lu_rows(bool quick);
 
 struct Accuracy {
   std::size_t runs = 0;

@@ -78,28 +78,26 @@ struct Builder {
     c.fits["mips"] = figure(cpu.mips);
     c.fits["mips_method"] = cpu.mips_method;
     c.fits["mflops"] = figure(cpu.mflops);
-    std::map<std::string, std::vector<const KernelTiming*>> by_kernel;
-    for (const auto& k : cpu.kernels) by_kernel[k.kernel].push_back(&k);
-    for (const auto& [kernel, timings] : by_kernel) {
+    // One model per kernel and shape: compact r x r blocks (rows 0) and, when the probe ran with
+    // --lu-rows T, the block LU's own shapes in a T-row matrix (rows T).
+    std::map<std::pair<std::string, std::uint64_t>, std::vector<const KernelTiming*>> by_kernel;
+    for (const auto& k : cpu.kernels) by_kernel[{k.kernel, k.rows}].push_back(&k);
+    for (const auto& [key, timings] : by_kernel) {
+      const auto& [kernel, rows] = key;
+      const std::string label = kernel + (rows ? " (LU shape, " + std::to_string(rows) + " rows)" : "");
       std::vector<double> x, y;
-      std::set<std::uint64_t> rows;
       std::vector<const KernelTiming*> sorted = timings;
       std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->block < b->block; });
       for (const auto* t : sorted) {
-        check_finite(in.file, "$.probes.cpu.kernels (" + kernel + ").time_s.median", central(t->time_s));
+        check_finite(in.file, "$.probes.cpu.kernels (" + label + ").time_s.median", central(t->time_s));
         x.push_back(static_cast<double>(t->block));
         y.push_back(central(t->time_s));
-        rows.insert(t->rows);
       }
-      KernelModelFitOptions o{c.name + ": " + kernel + " time per call", kernel, rows.size() == 1 ? *rows.begin() : 0};
-      auto fit = fit_at(in.file, "$.probes.cpu.kernels (" + kernel + ")", [&] { return fit_kernel_model(x, y, o); });
-      if (rows.size() > 1) {
-        out.profile.warnings.push_back(c.name + ": " + kernel +
-                                       " timings use different panel heights (rows); the model in r alone mixes them");
-      }
+      KernelModelFitOptions o{c.name + ": " + label + " time per call", kernel, rows};
+      auto fit = fit_at(in.file, "$.probes.cpu.kernels (" + label + ")", [&] { return fit_kernel_model(x, y, o); });
       c.kernels.push_back(fit.model);
-      c.fits["kernels"][kernel] = to_json(fit.fit);
-      record({fit.fit, x, y, "block size r", kernel + " time per call (s)", true, true});
+      c.fits["kernels"][rows ? kernel + "@" + std::to_string(rows) : kernel] = to_json(fit.fit);
+      record({fit.fit, x, y, "block size r", label + " time per call (s)", true, true});
     }
     if (cpu.integration_step_s) {
       check_finite(in.file, "$.probes.cpu.integration_step_s.median", central(*cpu.integration_step_s));

@@ -189,6 +189,12 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
         if (model.coefficients_s.size() != model.powers.size()) {
           k.field("coefficients_s").fail("one coefficient per power (" + std::to_string(model.powers.size()) + ")");
         }
+        for (const KernelModel& other : computer.kernels) {
+          if (other.kernel == model.kernel && other.rows == model.rows) {
+            k.field("rows").fail("one model per kernel and rows (" + model.kernel + " with rows " +
+                                 std::to_string(model.rows) + " is given twice)");
+          }
+        }
         computer.kernels.push_back(std::move(model));
       }
     }

@@ -123,6 +123,7 @@ nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
                 {"threads", 1},
                 {"kernel_threads", options.kernel.threads},
                 {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
+                {"kernel_lu_rows", options.kernel.lu_rows},
                 {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
                 {"integration_steps_per_call", options.kernel.integration_steps_per_call}});
 }

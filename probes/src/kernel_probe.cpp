@@ -5,6 +5,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -155,6 +156,91 @@ std::pair<Body, bool> kernel_body(const std::string& kernel, std::uint64_t r64) 
           false};
 }
 
+// Benchmark body for `kernel` at the block LU's own shape in a matrix of `t` rows (leading dimension
+// t), as apps/src/lu.cpp calls it in its first iteration: dgemm C (t−r × r) −= L21 (t−r × r) · U12
+// (r × r); dtrsm of an r × r block by the unit lower r × r triangle; dgetrf of the t × r panel; dlaswp
+// of r columns by the r pivots of such a panel (rows anywhere in t). Compact r × r blocks stay in
+// cache; these stride through t rows, as the LU does. dgemm and dlaswp also go round the block
+// columns of a t × t matrix, one per call, as an LU iteration does: the block they update was last
+// touched a whole sweep ago, so it comes from memory, not from the cache the previous call warmed.
+std::pair<Body, bool> lu_shape_body(const std::string& kernel, std::uint64_t r64, std::uint64_t t64) {
+  const int r = static_cast<int>(r64), t = static_cast<int>(t64);
+  const std::size_t n = t64 * r64;
+  auto a = std::make_shared<std::vector<double>>(random_matrix(n, 11 + r64));
+  auto b = std::make_shared<std::vector<double>>(random_matrix(n, 12 + r64));
+  auto work = std::make_shared<std::vector<double>>(n);
+  auto ipiv = std::make_shared<std::vector<lapack_int>>(r64);
+  // Block column j of the t x t matrix, round-robin.
+  const int columns = t / r;
+  auto sweep = [columns, t64, r64](const std::shared_ptr<std::vector<double>>& m, int& j) {
+    double* block = m->data() + static_cast<std::size_t>(j) * r64 * t64;
+    j = (j + 1) % columns;
+    return block;
+  };
+  if (kernel == "dgemm") {
+    auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 14 + r64));
+    return {[=](benchmark::State& s) {
+              int j = 0;
+              for (auto _ : s) {
+                double* u12 = sweep(matrix, j);  // U12 on top of the block column, C below it
+                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, t - r, r, r, -1.0, a->data() + r, t, u12, t, 1.0,
+                            u12 + r, t);
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(matrix->data());
+            },
+            false};
+  }
+  if (kernel == "dtrsm") {
+    for (int j = 0; j < r; ++j) {
+      for (int i = 0; i < r; ++i) (*a)[static_cast<std::size_t>(j) * t64 + i] /= r;
+    }
+    return {[=](benchmark::State& s) {
+              for (auto _ : s) {
+                for (int j = 0; j < r; ++j) {  // restore the r x r right-hand side only
+                  std::copy_n(b->data() + static_cast<std::size_t>(j) * t64, r, work->data() + static_cast<std::size_t>(j) * t64);
+                }
+                double t0 = now_s();
+                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r, r, 1.0, a->data(), t,
+                            work->data(), t);
+                s.SetIterationTime(now_s() - t0);
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(work->data());
+            },
+            true};
+  }
+  if (kernel == "dgetrf") {
+    return {[=](benchmark::State& s) {
+              for (auto _ : s) {
+                *work = *a;
+                double t0 = now_s();
+                lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, t, r, work->data(), t, ipiv->data());
+                s.SetIterationTime(now_s() - t0);
+                if (info < 0) s.SkipWithError("LAPACKE_dgetrf rejected its arguments");
+                if (interrupted()) s.SkipWithError("interrupted");
+              }
+              benchmark::DoNotOptimize(work->data());
+            },
+            true};
+  }
+  HETPERF_CHECK(kernel == "dlaswp", "unknown kernel " + kernel);
+  {
+    std::vector<double> lu = *a;
+    LAPACKE_dgetrf(LAPACK_COL_MAJOR, t, r, lu.data(), t, ipiv->data());
+  }
+  auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 15 + r64));
+  return {[=](benchmark::State& s) {
+            int j = 0;
+            for (auto _ : s) {
+              LAPACKE_dlaswp(LAPACK_COL_MAJOR, r, sweep(matrix, j), t, 1, r, ipiv->data(), 1);
+              if (interrupted()) s.SkipWithError("interrupted");
+            }
+            benchmark::DoNotOptimize(matrix->data());
+          },
+          false};
+}
+
 }  // namespace
 
 std::string KernelProbeOptions::validate() const {
@@ -169,6 +255,15 @@ std::string KernelProbeOptions::validate() const {
   if (threads < 1) return "threads = " + std::to_string(threads) + ": must be at least 1";
   if (!(min_time_per_sample_s > 0)) return "min time per sample must be positive";
   if (integration_steps_per_call < 1) return "integration steps per call must be at least 1";
+  if (lu_rows > 0) {
+    if (lu_rows > 65536) return "LU rows " + std::to_string(lu_rows) + ": expected at most 65536";
+    for (auto r : blocks) {
+      if (lu_rows < 2 * r) {
+        return "LU rows " + std::to_string(lu_rows) + ": expected at least twice the largest block size (" +
+               std::to_string(r) + ")";
+      }
+    }
+  }
   return repeat.validate();
 }
 
@@ -176,12 +271,17 @@ std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& o) {
   if (auto e = o.validate(); !e.empty()) throw InputError("kernel probe: " + e);
   openblas_set_num_threads(o.threads);
   std::vector<KernelTiming> out;
-  const double total = static_cast<double>(o.kernels.size() * o.blocks.size());
+  std::vector<std::uint64_t> shapes = {0};
+  if (o.lu_rows > 0) shapes.push_back(o.lu_rows);
+  const double total = static_cast<double>(o.kernels.size() * o.blocks.size() * shapes.size());
   for (const auto& kernel : o.kernels) {
-    for (auto r : o.blocks) {
-      if (o.on_step) o.on_step(kernel + " r=" + std::to_string(r), static_cast<double>(out.size()) / total);
-      auto [body, manual] = kernel_body(kernel, r);
-      out.push_back({kernel, r, 0, measure(kernel + "/" + std::to_string(r), body, manual, 1.0, o)});
+    for (std::uint64_t rows : shapes) {
+      for (auto r : o.blocks) {
+        std::string name = kernel + " r=" + std::to_string(r) + (rows ? " in " + std::to_string(rows) + " rows" : "");
+        if (o.on_step) o.on_step(name, static_cast<double>(out.size()) / total);
+        auto [body, manual] = rows ? lu_shape_body(kernel, r, rows) : kernel_body(kernel, r);
+        out.push_back({kernel, r, rows, measure(name, body, manual, 1.0, o)});
+      }
     }
   }
   return out;

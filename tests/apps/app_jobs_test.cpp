@@ -98,6 +98,38 @@ TEST_CASE("apps: kernel times scale the calibrated r x r models to each call's s
   CHECK(p.latency_s == 1e-5);
 }
 
+TEST_CASE("apps: kernel models timed at the LU's shapes take over from the compact ones") {
+  Profile prof = profile();
+  // Timed in a 1000-row matrix: dgemm (1000 − r) x r x r takes 5e-9 r³ (not (1000 − r)/r · 1e-9 r³),
+  // dgetrf of the 1000 x r panel 4e-9 r³, dtrsm 0.6e-9 r³, dlaswp 3e-8 r².
+  for (auto& c : prof.computers) {
+    c.kernels.push_back({"dgemm", 1000, {3}, {5e-9}});
+    c.kernels.push_back({"dgetrf", 1000, {3}, {4e-9}});
+    c.kernels.push_back({"dtrsm", 1000, {3}, {0.6e-9}});
+    c.kernels.push_back({"dlaswp", 1000, {2}, {3e-8}});
+  }
+  SimPlatform p = sim_platform_from_profile(prof, "p.json", {"dgemm", "dtrsm", "dgetrf", "dlaswp"});
+  auto t = [&](const char* kernel, int m, int n, int k) { return p.kernel_time(KernelCall{kernel, m, n, k, 0}, 0); };
+  // gemm with r = 100: 1e-3 s at m = 100 (compact), 5e-3 s at m = 900 (LU shape), linear between.
+  CHECK(t("gemm", 100, 100, 100) == Approx(1e-3));
+  CHECK(t("gemm", 900, 100, 100) == Approx(5e-3));
+  CHECK(t("gemm", 500, 100, 100) == Approx(3e-3));
+  CHECK(t("gemm", 500, 200, 100) == Approx(6e-3));  // two block columns
+  // getrf with r = 100: (2e-3 + 1e-6) s at m = 100, 4e-3 s at m = 1000.
+  CHECK(t("getrf", 1000, 100, 0) == Approx(4e-3));
+  CHECK(t("getrf", 550, 100, 0) == Approx((2e-3 + 1e-6 + 4e-3) / 2));
+  // trsm and laswp take the LU-shape model as it is.
+  CHECK(t("trsm", 100, 200, 0) == Approx(2 * 0.6e-3));
+  CHECK(t("laswp", 0, 200, 100) == Approx(2 * 3e-4));
+
+  // With the LU-shape models alone, gemm and getrf scale by operation count from their own shape.
+  for (auto& c : prof.computers) std::erase_if(c.kernels, [](const KernelModel& k) { return k.rows == 0; });
+  SimPlatform q = sim_platform_from_profile(prof, "p.json", {"dgemm", "dtrsm", "dgetrf", "dlaswp"});
+  CHECK(q.kernel_time(KernelCall{"gemm", 450, 100, 100, 0}, 0) == Approx(2.5e-3));
+  const double ops = 1000.0 * 100 * 100 - 1e6 / 3, half = 550.0 * 100 * 100 - 1e6 / 3;
+  CHECK(q.kernel_time(KernelCall{"getrf", 550, 100, 0, 0}, 0) == Approx(4e-3 * half / ops));
+}
+
 TEST_CASE("apps: a profile without the kernels a job needs is refused naming the computer") {
   try {
     sim_platform_from_profile(profile(false), "p.json", {"dgemm"});

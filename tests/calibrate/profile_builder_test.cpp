@@ -275,3 +275,34 @@ TEST_CASE("calibrate: a probe's figure is the median of its samples, so slow out
   CHECK(c.fits["mips"]["ci95"][0].get<double>() == Approx(3500));
   CHECK(c.fits["mips"]["ci95"][1].get<double>() == Approx(5000));
 }
+
+TEST_CASE("calibrate: kernels timed at the LU's shapes get a model of their own, kept by the profile") {
+  SyntheticOptions o;
+  o.machine = "lu";
+  CalibrationInput in = input(o);
+  // The probe's --lu-rows 2048: dgemm (2048 − r) x r x r at 3e-10 (2048 − r) r² s.
+  for (std::uint64_t r : {32, 64, 128, 256}) {
+    const double x = static_cast<double>(r);
+    in.measurement.cpu->kernels.push_back({"dgemm", r, 2048, summarize({3e-10 * (2048 - x) * x * x})});
+  }
+  Profile p = build_profile({in}, {});
+  const Computer& c = p.computers.at(0);
+  int compact = 0, tall = 0;
+  for (const auto& k : c.kernels) {
+    if (k.kernel != "dgemm") continue;
+    (k.rows == 0 ? compact : tall) += 1;
+    if (k.rows == 2048) CHECK(k.time_s(100) == Approx(3e-10 * 1948 * 100 * 100).epsilon(1e-6));
+  }
+  CHECK(compact == 1);
+  CHECK(tall == 1);
+  CHECK(c.fits["kernels"].contains("dgemm@2048"));
+  Profile back = profile_from_json(to_json(p), "p.json");
+  CHECK(back.computers.at(0).kernels.size() == c.kernels.size());
+  // Two models of one kernel and shape are refused, naming the field.
+  nlohmann::json twice = to_json(p);
+  auto& kernels = twice["computers"][0]["kernels"];
+  kernels.push_back(kernels[0]);
+  CHECK_THROWS_WITH(profile_from_json(twice, "p.json"),
+                    Catch::Contains("p.json: $.computers[0].kernels[" + std::to_string(kernels.size() - 1) + "].rows") &&
+                        Catch::Contains("one model per kernel and rows"));
+}

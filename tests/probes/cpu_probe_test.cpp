@@ -71,6 +71,35 @@ TEST_CASE("probes: the trapezium rule converges to the integral of 2 sin x + e^x
   CHECK(integrand(0) == Approx(1.0));
 }
 
+TEST_CASE("probes: kernels timed at the LU's shapes are recorded with their rows", "[cpu]") {
+  KernelProbeOptions o;
+  o.blocks = {16, 32};
+  o.lu_rows = 512;
+  o.min_time_per_sample_s = 0.002;
+  o.repeat = quick_repeat();
+  std::vector<KernelTiming> k = probe_kernels(o);
+  REQUIRE(k.size() == 16);  // 4 kernels x (compact, LU shape) x 2 blocks, ordered by kernel, rows, block
+  CHECK(k[0].kernel == "dgemm");
+  CHECK(k[0].rows == 0);
+  CHECK(k[2].rows == 512);
+  CHECK(k[2].block == 16);
+  // dgemm (512 − 32) x 32 x 32 does 14 times the work of the compact 32^3: clearly longer.
+  CHECK(k[3].time_s.median > 4 * k[1].time_s.median);
+  // The panel factorisation of 512 x 32 against 32 x 32.
+  CHECK(k[11].kernel == "dgetrf");
+  CHECK(k[11].rows == 512);
+  CHECK(k[11].time_s.median > 2 * k[9].time_s.median);
+}
+
+TEST_CASE("probes: LU rows below twice the largest block are refused", "[cpu]") {
+  KernelProbeOptions o;
+  o.blocks = {64, 128};
+  o.lu_rows = 200;
+  CHECK_THAT(o.validate(), Catch::Contains("LU rows 200") && Catch::Contains("twice the largest block size (128)"));
+  o.lu_rows = 256;
+  CHECK(o.validate().empty());
+}
+
 TEST_CASE("probes: kernel probe rejects unknown kernels", "[cpu]") {
   KernelProbeOptions o;
   o.kernels = {"dsyrk"};

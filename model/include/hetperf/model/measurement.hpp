@@ -20,9 +20,10 @@ inline constexpr int kMeasurementSchemaVersion = 1;
 // Time of one call of a BLAS/LAPACK kernel the apps use, at one block size (seed 000 sections 5-7).
 struct KernelTiming {
   std::string kernel;        // "dgemm", "dtrsm", "dgetrf", "dlaswp"
-  std::uint64_t block = 0;   // block size r (the kernel runs on r x r blocks; dgetrf on an n x r panel
-                             // with n given in `rows`, 0 meaning r)
-  std::uint64_t rows = 0;
+  std::uint64_t block = 0;   // block size r
+  std::uint64_t rows = 0;    // 0: compact r x r blocks (leading dimension r); T > 0: the block LU's shape
+                             // in a T-row matrix, leading dimension T (dgemm (T−r) x r x r, dgetrf T x r,
+                             // dtrsm r x r, dlaswp r columns with pivots in T rows)
   SampleSummary time_s;
 };
 

@@ -21,7 +21,9 @@ inline constexpr int kProfileSchemaVersion = 1;
 // the probe's timings: t(r) = Σ coefficients_s[k] · r^powers[k] (e.g. dgemm: a·r³ + b·r² + c).
 struct KernelModel {
   std::string kernel;                  // "dgemm", "dtrsm", "dgetrf", "dlaswp"
-  std::uint64_t rows = 0;              // dgetrf panel height the timings used (0: r, a square panel)
+  std::uint64_t rows = 0;              // shape of the timings: 0 compact r x r blocks; T the block LU's
+                                       // shapes in a T-row matrix (see KernelTiming); at most one model
+                                       // per (kernel, rows)
   std::vector<int> powers;             // distinct, >= 0
   std::vector<double> coefficients_s;  // one per power, seconds / r^power
 

@@ -22,6 +22,10 @@ struct KernelProbeOptions {
   int threads = 1;                     // OpenBLAS threads (openblas_set_num_threads)
   double min_time_per_sample_s = 0.05;  // Google Benchmark MinTime of one repetition
   std::uint64_t integration_steps_per_call = 10000;  // trapezium steps timed together, then divided
+  // > 0: also time every kernel at the block LU's own shapes in a matrix of this many rows (leading
+  // dimension lu_rows: tall gemm and getrf, strided trsm and laswp; kernel_probe.cpp), recorded with
+  // `rows` = lu_rows. At least twice the largest block. 0: compact r x r blocks only.
+  std::uint64_t lu_rows = 0;
   RepeatOptions repeat;                // min_samples, target, time cap (per kernel and block)
   StepCallback on_step;                // optional progress
 
@@ -29,7 +33,7 @@ struct KernelProbeOptions {
   std::string validate() const;
 };
 
-// Times every kernel at every block size; the order of the result follows (kernel, block).
+// Times every kernel at every block size (and LU shape); the result is ordered by (kernel, rows, block).
 std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& options);
 
 // Seconds per trapezium step of the integral of 2 sin x + e^x.
