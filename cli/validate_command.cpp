@@ -291,7 +291,11 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
         r.measured_iterations = read_json_file(trace)["iterations"];
         fs::remove(trace);
       }
-      if (k + 1 < repeat) continue;
+      if (k + 1 < repeat) {
+        std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", i + 1, runs.size(), r.id.c_str(),
+                     r.measured_samples_s.back());
+        continue;
+      }
       r.measured_s = median(r.measured_samples_s);
       std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f s  predicted %9.4f s  %+6.1f%%\n", i + 1, runs.size(),
                    r.id.c_str(), r.measured_s, r.predicted_s, 100 * r.error());

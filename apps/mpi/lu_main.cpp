@@ -104,8 +104,10 @@ int main(int argc, char** argv) {
   LuResult result;
   Task task = lu_rank(rt, cfg, result);
   MpiRuntime::run(task);
-  double end = result.factorization_end_s, latest = 0;
-  MPI_Reduce(&end, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  // From the barrier after the matrix was generated to the last rank's end of the factorisation.
+  double clock[2] = {result.factorization_start_s, result.factorization_end_s}, latest_clock[2] = {0, 0};
+  MPI_Reduce(clock, latest_clock, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  const double factorization_s = latest_clock[1] - latest_clock[0];
   nlohmann::json ranks = gather_traces(rt);
   if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
   double residual = relative_residual(cfg, result);
@@ -131,13 +133,13 @@ int main(int argc, char** argv) {
                           {"ranks", it.ranks}, {"efficiency", it.efficiency()}});
   }
   double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
-  nlohmann::json summary = {{"factorization_s", latest}, {"gflops", flops / latest / 1e9},
+  nlohmann::json summary = {{"factorization_s", factorization_s}, {"gflops", flops / factorization_s / 1e9},
                             {"residual", residual}, {"residual_ok", ok}};
   if (reference) {
     double ref = reference_dgetrf_s(cfg);
     summary["reference_dgetrf_s"] = ref;
     summary["reference_gflops"] = flops / ref / 1e9;
-    summary["rate_vs_dgetrf"] = ref / latest;
+    summary["rate_vs_dgetrf"] = ref / factorization_s;
   }
   char failure[96];
   std::snprintf(failure, sizeof failure, "residual %.3e is not below 1e-10", residual);

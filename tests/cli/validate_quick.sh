@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # hetperf validate --quick end to end (issue 7): probes and calibrates this machine, predicts, runs
-# the real applications, prints its accuracy figures and writes every report. It fails only on a
-# loose bound: a prediction off by more than a factor of HETPERF_VALIDATE_FACTOR (default 2) either
-# way. On this shared 2-core machine a loaded CI run moved quick predictions by up to +84% (its
-# calibration runs are loaded too), so the bound catches a broken model or pipeline, not noise; the
-# accuracy figures themselves come from the full run in results/.
+# the real applications, prints its accuracy figures and writes every report. It fails only on loose
+# bounds: the median |error| of the runs above HETPERF_VALIDATE_MEDIAN (default 0.30), or one
+# prediction off by more than a factor of HETPERF_VALIDATE_FACTOR (default 2) either way. On this
+# shared 2-core machine a single short run moves by ±20-40% with the host's drift (a loaded CI run
+# moved one by +84%), while a broken model or pipeline moves most runs: the median catches that,
+# the factor a single absurd prediction. The accuracy figures themselves come from the full run in
+# results/.
 set -uo pipefail
 hetperf=$1
 work=$(mktemp -d)
@@ -28,6 +30,11 @@ factor=${HETPERF_VALIDATE_FACTOR:-2}
 bad=$(awk -F, -v f="$factor" 'NR > 1 && ($15 > f * $14 || $14 > f * $15) { print $1 " measured " $14 " s, predicted " $15 " s" }' \
   "$work/v/validation.csv")
 [[ -z $bad ]] || fail "predictions off by more than a factor of $factor: $bad"
+limit=${HETPERF_VALIDATE_MEDIAN:-0.30}
+median=$(awk -F, 'NR > 1 { e = $16 < 0 ? -$16 : $16; print e }' "$work/v/validation.csv" | sort -g |
+  awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+echo "validate_quick: median |error| $median (bound $limit)"
+awk -v m="$median" -v l="$limit" 'BEGIN { exit !(m <= l) }' || fail "median |error| $median above $limit"
 [[ $runs -ge 10 ]] || fail "only $runs runs"
 [[ -z $(ls -A "$work/v" | grep '^\.') ]] || fail "left hidden files: $(ls -A "$work/v")"
 grep -q '"communication_cpu"' "$work/v/profile.json" || fail "profile lacks the calibrated communication terms"

@@ -50,7 +50,10 @@ double lu_matrix_element(std::uint64_t seed, int i, int j);
 struct LuResult {
   std::vector<double> factors;
   std::vector<int> pivots;
-  double factorization_end_s = 0;  // when this rank finished its part of the factorisation
+  // The factorisation's clock: it starts when every rank has generated its blocks of the matrix and
+  // all have met in a barrier, and ends when this rank finished its part of the factorisation.
+  double factorization_start_s = 0;
+  double factorization_end_s = 0;
 };
 
 // Ranks taking part in iteration k of a run on `ranks` ranks (fewer after a node removal).
