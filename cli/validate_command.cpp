@@ -313,7 +313,8 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
   apps::Accuracy acc = apps::accuracy(runs);
   nlohmann::json summary = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
                             {"mean_abs_error", acc.mean_abs_error}, {"max_abs_error", acc.max_abs_error},
-                            {"worst_run", acc.worst_run}};
+                            {"worst_run", acc.worst_run}, {"median_repeat_spread", acc.median_spread},
+                            {"runs_spread_over_10_percent", acc.spread_over_10}};
   nlohmann::json doc = {{"schema", "hetperf.validation/1"}, {"command", command_line}, {"facts", facts},
                         {"summary", summary}, {"runs", runs_json}};
   write_file_atomic(out / "validation.csv", apps::validation_csv(runs));
@@ -324,6 +325,10 @@ int run_validate(const ValidateArgs& a, const std::string& command_line) {
   std::printf("validation: %zu runs, %.1f%% within ±5%%, %.1f%% within ±10%%, mean |error| %.1f%%, worst %.1f%% (%s)\n",
               acc.runs, 100 * acc.within_5, 100 * acc.within_10, 100 * acc.mean_abs_error, 100 * acc.max_abs_error,
               acc.worst_run.c_str());
+  if (repeat > 1) {
+    std::printf("noise floor: repeats spread by %.1f%% (median); %.1f%% of the runs vary by more than ±5%% on their own\n",
+                100 * acc.median_spread, 100 * acc.spread_over_10);
+  }
   std::printf("wrote %s/validation.{csv,md,json} and pictures\n", out.string().c_str());
   if (acc.max_abs_error > a.max_error) {
     std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n", acc.worst_run.c_str(),

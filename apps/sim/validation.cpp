@@ -122,6 +122,12 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   return runs;
 }
 
+double ValidationRun::spread() const {
+  if (measured_samples_s.size() < 2 || measured_s <= 0) return 0;
+  auto [lo, hi] = std::minmax_element(measured_samples_s.begin(), measured_samples_s.end());
+  return (*hi - *lo) / measured_s;
+}
+
 Accuracy accuracy(const std::vector<ValidationRun>& runs) {
   Accuracy a;
   a.runs = runs.size();
@@ -138,6 +144,12 @@ Accuracy accuracy(const std::vector<ValidationRun>& runs) {
   a.within_5 = static_cast<double>(in5) / runs.size();
   a.within_10 = static_cast<double>(in10) / runs.size();
   a.mean_abs_error = sum / runs.size();
+  std::vector<double> spreads;
+  for (const auto& r : runs) spreads.push_back(r.spread());
+  std::sort(spreads.begin(), spreads.end());
+  const std::size_t n = spreads.size();
+  a.median_spread = n % 2 ? spreads[n / 2] : (spreads[n / 2 - 1] + spreads[n / 2]) / 2;
+  a.spread_over_10 = static_cast<double>(std::count_if(spreads.begin(), spreads.end(), [](double s) { return s > 0.10; })) / n;
   return a;
 }
 
@@ -178,6 +190,9 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
   os << all.runs << " runs: **" << percent(all.within_5) << " within ±5%**, **" << percent(all.within_10)
      << " within ±10%** (target: 80% and 95%); mean |error| " << percent(all.mean_abs_error) << ", worst "
      << percent(all.max_abs_error) << " (" << all.worst_run << ").\n\n";
+  os << "Noise floor: the repeats of one run spread by " << percent(all.median_spread)
+     << " (median of (max − min) / median); the repeats alone of " << percent(all.spread_over_10)
+     << " of the runs span more than ±5% of their median.\n\n";
   os << "| group | runs | within ±5% | within ±10% | mean abs error | worst |\n|---|---|---|---|---|---|\n";
   std::map<std::string, std::vector<ValidationRun>> groups;
   for (const auto& r : runs) groups[r.group].push_back(r);
@@ -196,11 +211,12 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
     os << "| " << r.id << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | " << fixed(r.predicted_s, 4) << " | "
        << percent(r.error()) << " |\n";
   }
-  os << "\n## Every run\n\n| run | group | ranks | measured s (median) | samples | predicted s | error |\n"
-        "|---|---|---|---|---|---|---|\n";
+  os << "\n## Every run\n\n| run | group | ranks | measured s (median) | samples | spread | predicted s | error |\n"
+        "|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : runs) {
     os << "| " << r.id << " | " << r.group << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | "
-       << r.measured_samples_s.size() << " | " << fixed(r.predicted_s, 4) << " | " << percent(r.error()) << " |\n";
+       << r.measured_samples_s.size() << " | " << percent(r.spread()) << " | " << fixed(r.predicted_s, 4) << " | "
+       << percent(r.error()) << " |\n";
   }
   os << "\nPictures: errors-histogram.png (the seed's Figure 13), measured-vs-predicted.png, "
         "efficiency-removal.png (Figures 11-12), integration-curve.png (Tables 3 and 7).\n";

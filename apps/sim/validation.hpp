@@ -26,6 +26,8 @@ struct ValidationRun {
   double measured_s = 0;                          // median of the samples
   nlohmann::json predicted_iterations = nlohmann::json::array();  // LU
   nlohmann::json measured_iterations = nlohmann::json::array();   // LU, from the first sample
+  // Spread of the repeats: (max − min) / median of the samples; 0 with fewer than two samples.
+  double spread() const;
   double error() const { return measured_s > 0 ? (predicted_s - measured_s) / measured_s : 0; }
 };
 
@@ -53,6 +55,9 @@ struct Accuracy {
   double within_5 = 0, within_10 = 0;  // shares of runs with |error| <= 5% and <= 10%
   double mean_abs_error = 0, max_abs_error = 0;
   std::string worst_run;
+  // The noise floor: the median spread of the runs' own repeats, and the share of runs whose
+  // repeats alone span more than ±5% of their median (a spread above 10%); 0 with single samples.
+  double median_spread = 0, spread_over_10 = 0;
 };
 Accuracy accuracy(const std::vector<ValidationRun>& runs);
 

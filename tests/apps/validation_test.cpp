@@ -43,6 +43,18 @@ TEST_CASE("apps: validation accuracy counts the runs within 5% and 10% of the me
   CHECK(accuracy({}).runs == 0);
 }
 
+TEST_CASE("apps: validation reports the noise floor of the repeats") {
+  std::vector<ValidationRun> runs = {run("a", 1.0, 1.0), run("b", 2.0, 2.0), run("c", 1.0, 1.0)};
+  runs[0].measured_samples_s = {0.9, 1.0, 1.2};   // spread 0.3
+  runs[1].measured_samples_s = {1.92, 2.0, 2.1};  // spread 0.09: within ±5%
+  runs[2].measured_samples_s = {1.0, 1.0, 1.04};  // spread 0.04
+  CHECK(runs[0].spread() == Approx(0.3));
+  Accuracy a = accuracy(runs);
+  CHECK(a.median_spread == Approx(0.09));
+  CHECK(a.spread_over_10 == Approx(1.0 / 3));
+  CHECK(run("single", 1.0, 1.0).spread() == 0);
+}
+
 TEST_CASE("apps: the full validation matrix has at least 60 runs of both apps, quick a few") {
   ValidationMatrixOptions o;
   o.cores = 2, o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
