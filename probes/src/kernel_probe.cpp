@@ -86,91 +86,30 @@ std::vector<double> random_matrix(std::uint64_t n, std::uint64_t seed) {
 
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-// Benchmark body, whether it needs manual time, for `kernel` on r x r blocks.
-std::pair<Body, bool> kernel_body(const std::string& kernel, std::uint64_t r64) {
-  const int r = static_cast<int>(r64);
-  const std::size_t n = r64 * r64;
-  auto a = std::make_shared<std::vector<double>>(random_matrix(n, 1 + r64));
-  auto b = std::make_shared<std::vector<double>>(random_matrix(n, 2 + r64));
-  auto c = std::make_shared<std::vector<double>>(random_matrix(n, 3 + r64));
-  auto work = std::make_shared<std::vector<double>>(n);
-  auto ipiv = std::make_shared<std::vector<lapack_int>>(r64);
-  if (kernel == "dgemm") {
-    // C -= A B, the update of the trailing matrix (L21 T12 in seed 003).
-    return {[=](benchmark::State& s) {
-              for (auto _ : s) {
-                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, r, r, -1.0, a->data(), r, b->data(), r, 1.0,
-                            c->data(), r);
-                if (interrupted()) s.SkipWithError("interrupted");
-              }
-              benchmark::DoNotOptimize(c->data());
-            },
-            false};
-  }
-  if (kernel == "dtrsm") {
-    // T12 = L11^-1 A12 with L11 unit lower triangular; the right-hand side is restored before each call.
-    for (int i = 0; i < r; ++i) {
-      for (int j = 0; j < r; ++j) (*a)[static_cast<std::size_t>(j) * r64 + i] /= r;
-    }
-    return {[=](benchmark::State& s) {
-              for (auto _ : s) {
-                *work = *b;
-                double t0 = now_s();
-                cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r, r, 1.0, a->data(), r,
-                            work->data(), r);
-                s.SetIterationTime(now_s() - t0);
-                if (interrupted()) s.SkipWithError("interrupted");
-              }
-              benchmark::DoNotOptimize(work->data());
-            },
-            true};
-  }
-  if (kernel == "dgetrf") {
-    // LU with partial pivoting of an r x r block; the block is restored before each call.
-    return {[=](benchmark::State& s) {
-              for (auto _ : s) {
-                *work = *a;
-                double t0 = now_s();
-                lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, r, r, work->data(), r, ipiv->data());
-                s.SetIterationTime(now_s() - t0);
-                if (info < 0) s.SkipWithError("LAPACKE_dgetrf rejected its arguments");
-                if (interrupted()) s.SkipWithError("interrupted");
-              }
-              benchmark::DoNotOptimize(work->data());
-            },
-            true};
-  }
-  HETPERF_CHECK(kernel == "dlaswp", "unknown kernel " + kernel);
-  // Row interchanges of an r x r block with r pivots (the "row flipping" of seed 003 step 2).
-  {
-    std::vector<double> lu = *a;
-    LAPACKE_dgetrf(LAPACK_COL_MAJOR, r, r, lu.data(), r, ipiv->data());
-  }
-  return {[=](benchmark::State& s) {
-            for (auto _ : s) {
-              LAPACKE_dlaswp(LAPACK_COL_MAJOR, r, c->data(), r, 1, r, ipiv->data(), 1);
-              if (interrupted()) s.SkipWithError("interrupted");
-            }
-            benchmark::DoNotOptimize(c->data());
-          },
-          false};
-}
-
-// Benchmark body for `kernel` at the block LU's own shape in a matrix of `t` rows (leading dimension
-// t), as apps/src/lu.cpp calls it in its first iteration: dgemm C (t−r × r) −= L21 (t−r × r) · U12
-// (r × r); dtrsm of an r × r block by the unit lower r × r triangle; dgetrf of the t × r panel; dlaswp
-// of r columns by the r pivots of such a panel (rows anywhere in t). Compact r × r blocks stay in
-// cache; these stride through t rows, as the LU does. dgemm and dlaswp also go round the block
-// columns of a t × t matrix, one per call, as an LU iteration does: the block they update was last
-// touched a whole sweep ago, so it comes from memory, not from the cache the previous call warmed.
-std::pair<Body, bool> lu_shape_body(const std::string& kernel, std::uint64_t r64, std::uint64_t t64) {
+// Benchmark body, and whether it needs manual time, for `kernel` with block size r.
+//
+// rows 0: compact r x r blocks with leading dimension r, which stay in cache: dgemm C −= A B; dtrsm
+// T12 = L11⁻¹ A12 with L11 unit lower triangular; dgetrf of the block; dlaswp of its r columns by its
+// r pivots (the "row flipping" of seed 003 step 2).
+//
+// rows t > 0: the block LU's own shapes in a matrix of t rows (leading dimension t), as apps/src/lu.cpp
+// calls them in its first iteration: dgemm C (t−r × r) −= L21 (t−r × r) · U12 (r × r); dtrsm of an
+// r × r block by the unit lower r × r triangle; dgetrf of the t × r panel; dlaswp of r columns by the
+// r pivots of such a panel (rows anywhere in t). dgemm and dlaswp also go round the block columns of a
+// t × t matrix, one per call, as an LU iteration does: the block they update was last touched a whole
+// sweep ago, so it comes from memory, not from the cache the previous call warmed.
+//
+// Kernels that overwrite their input (dtrsm, dgetrf) restore it outside the timed region.
+std::pair<Body, bool> kernel_body(const std::string& kernel, std::uint64_t r64, std::uint64_t rows) {
+  const bool compact = rows == 0;
+  const std::uint64_t t64 = compact ? r64 : rows;
   const int r = static_cast<int>(r64), t = static_cast<int>(t64);
   const std::size_t n = t64 * r64;
-  auto a = std::make_shared<std::vector<double>>(random_matrix(n, 11 + r64));
-  auto b = std::make_shared<std::vector<double>>(random_matrix(n, 12 + r64));
+  auto a = std::make_shared<std::vector<double>>(random_matrix(n, 1 + r64));
+  auto b = std::make_shared<std::vector<double>>(random_matrix(n, 2 + r64));
   auto work = std::make_shared<std::vector<double>>(n);
   auto ipiv = std::make_shared<std::vector<lapack_int>>(r64);
-  // Block column j of the t x t matrix, round-robin.
+  // Block column j of the t x t matrix, round-robin (always the same block when compact).
   const int columns = t / r;
   auto sweep = [columns, t64, r64](const std::shared_ptr<std::vector<double>>& m, int& j) {
     double* block = m->data() + static_cast<std::size_t>(j) * r64 * t64;
@@ -178,13 +117,19 @@ std::pair<Body, bool> lu_shape_body(const std::string& kernel, std::uint64_t r64
     return block;
   };
   if (kernel == "dgemm") {
-    auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 14 + r64));
+    auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 3 + r64));
+    const int m = compact ? r : t - r;
     return {[=](benchmark::State& s) {
               int j = 0;
               for (auto _ : s) {
-                double* u12 = sweep(matrix, j);  // U12 on top of the block column, C below it
-                cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, t - r, r, r, -1.0, a->data() + r, t, u12, t, 1.0,
-                            u12 + r, t);
+                double* block = sweep(matrix, j);
+                if (compact) {
+                  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r, r, r, -1.0, a->data(), r, b->data(), r, 1.0,
+                              block, r);
+                } else {  // U12 on top of the block column, C below it
+                  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, r, r, -1.0, a->data() + r, t, block, t, 1.0,
+                              block + r, t);
+                }
                 if (interrupted()) s.SkipWithError("interrupted");
               }
               benchmark::DoNotOptimize(matrix->data());
@@ -197,7 +142,7 @@ std::pair<Body, bool> lu_shape_body(const std::string& kernel, std::uint64_t r64
     }
     return {[=](benchmark::State& s) {
               for (auto _ : s) {
-                for (int j = 0; j < r; ++j) {  // restore the r x r right-hand side only
+                for (int j = 0; j < r; ++j) {  // restore the r x r right-hand side
                   std::copy_n(b->data() + static_cast<std::size_t>(j) * t64, r, work->data() + static_cast<std::size_t>(j) * t64);
                 }
                 double t0 = now_s();
@@ -229,7 +174,7 @@ std::pair<Body, bool> lu_shape_body(const std::string& kernel, std::uint64_t r64
     std::vector<double> lu = *a;
     LAPACKE_dgetrf(LAPACK_COL_MAJOR, t, r, lu.data(), t, ipiv->data());
   }
-  auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 15 + r64));
+  auto matrix = std::make_shared<std::vector<double>>(random_matrix(t64 * t64, 4 + r64));
   return {[=](benchmark::State& s) {
             int j = 0;
             for (auto _ : s) {
@@ -279,7 +224,7 @@ std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& o) {
       for (auto r : o.blocks) {
         std::string name = kernel + " r=" + std::to_string(r) + (rows ? " in " + std::to_string(rows) + " rows" : "");
         if (o.on_step) o.on_step(name, static_cast<double>(out.size()) / total);
-        auto [body, manual] = rows ? lu_shape_body(kernel, r, rows) : kernel_body(kernel, r);
+        auto [body, manual] = kernel_body(kernel, r, rows);
         out.push_back({kernel, r, rows, measure(name, body, manual, 1.0, o)});
       }
     }
