@@ -39,6 +39,27 @@ int leftovers() {
   return n;
 }
 
+// A curve of a few small points: 4 MB reference task, 8 MB holders, 3 samples per point within
+// `time_cap_s`; occupation rises by `step_fraction` of the capacity.
+MemoryProbeOptions small_curve(double step_fraction, double time_cap_s) {
+  MemoryProbeOptions o;
+  o.step_fraction = step_fraction;
+  o.reference_mb = 4;
+  o.reference_passes = 4;
+  o.holder_mb = 8;
+  o.repeat.min_samples = 3;
+  o.repeat.time_cap_s = time_cap_s;
+  return o;
+}
+
+// The same, unconfined, under 48 MB.
+MemoryProbeOptions small_unconfined_curve(double step_fraction) {
+  MemoryProbeOptions o = small_curve(step_fraction, 0.2);
+  o.confine = false;
+  o.unconfined_max_mb = 48;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("probes: memory knee is interpolated where the slowdown first stays above the threshold", "[memory]") {
@@ -52,15 +73,7 @@ TEST_CASE("probes: memory knee is interpolated where the slowdown first stays ab
 }
 
 TEST_CASE("probes: memory probe without confinement stays small and leaves nothing behind", "[memory]") {
-  MemoryProbeOptions o;
-  o.confine = false;
-  o.unconfined_max_mb = 48;
-  o.step_fraction = 0.5;
-  o.reference_mb = 4;
-  o.reference_passes = 4;
-  o.holder_mb = 8;
-  o.repeat.min_samples = 3;
-  o.repeat.time_cap_s = 0.2;
+  MemoryProbeOptions o = small_unconfined_curve(0.5);
   MemoryMeasurement m = probe_memory(o);
   CHECK(m.confinement == "none");
   CHECK_FALSE(m.swap_measured);
@@ -73,15 +86,7 @@ TEST_CASE("probes: memory probe without confinement stays small and leaves nothi
 }
 
 TEST_CASE("probes: an interrupted memory probe keeps the points it measured, marked incomplete", "[memory]") {
-  MemoryProbeOptions o;
-  o.confine = false;
-  o.unconfined_max_mb = 48;
-  o.step_fraction = 0.25;
-  o.reference_mb = 4;
-  o.reference_passes = 4;
-  o.holder_mb = 8;
-  o.repeat.min_samples = 3;
-  o.repeat.time_cap_s = 0.2;
+  MemoryProbeOptions o = small_unconfined_curve(0.25);
   // The signal "arrives" when the third occupation starts: two points are measured by then.
   int steps = 0;
   o.on_step = [&](const std::string&, double) {
@@ -197,18 +202,12 @@ TEST_CASE("probes: a confined memory probe stops before its swap file fills, nev
   }
   // The grid climbs to 64 + 0.9 * 48 MB, but at most half of the 48 MB swap file may be used: the
   // curve must end early for want of swap, with the points before kept and nothing left behind.
-  MemoryProbeOptions o;
+  MemoryProbeOptions o = small_curve(0.25, 0.3);
   o.limit_mb = 64;
   o.swap_mb = 48;
   o.swap_directory = HETPERF_BINARY_DIR;
   o.max_swap_fraction = 0.9;
   o.swap_safety_fraction = 0.5;
-  o.step_fraction = 0.25;
-  o.reference_mb = 4;
-  o.reference_passes = 4;
-  o.holder_mb = 8;
-  o.repeat.min_samples = 3;
-  o.repeat.time_cap_s = 0.3;
   MemoryMeasurement m = probe_memory(o);
   CHECK(leftovers() == 0);
   if (m.swap_mb == 0) {
