@@ -159,6 +159,10 @@ KernelModels KernelModels::of(const Computer& c) {
 
 double KernelModels::time_s(const KernelCall& call) const {
   auto t = [](const std::optional<KernelModel>& k, double r) { return std::max(0.0, k->time_s(r)); };
+  // The line through (m0, t0) and (m1, t1) at m, never below zero.
+  auto line = [](double m, double m0, double t0, double m1, double t1) {
+    return std::max(0.0, t0 + (m - m0) * (t1 - t0) / (m1 - m0));
+  };
   const double M = call.m, N = call.n, K = call.k;
   if (call.kernel == "gemm") {
     // C (M x N) −= A (M x K) · B (K x N), in N/K block columns of K x K. The compact model times
@@ -167,12 +171,12 @@ double KernelModels::time_s(const KernelCall& call) const {
     double per_block = 0;
     if (gemm_lu) {
       const double tall_m = static_cast<double>(gemm_lu->rows) - K, tall = t(gemm_lu, K);
-      per_block = gemm && tall_m > K ? t(gemm, K) + (M - K) * (tall - t(gemm, K)) / (tall_m - K) : tall * M / tall_m;
+      per_block = gemm && tall_m > K ? line(M, K, t(gemm, K), tall_m, tall) : tall * M / tall_m;
     } else {
       HETPERF_CHECK(gemm.has_value(), "dgemm model missing");
       per_block = t(gemm, K) * M / K;  // by operation count
     }
-    return std::max(0.0, per_block) * N / K;
+    return per_block * N / K;
   }
   if (call.kernel == "getrf") {
     // M x N panel: operations M·N² − N³/3. Compact model at M = N, LU-shape model at M = T; linear in M.
@@ -180,7 +184,7 @@ double KernelModels::time_s(const KernelCall& call) const {
     auto ops = [N](double m) { return m * N * N - N * N * N / 3; };
     if (getrf_lu) {
       const double tall_m = static_cast<double>(getrf_lu->rows), tall = t(getrf_lu, N);
-      if (getrf && tall_m > N) return std::max(0.0, t(getrf, N) + (M - N) * (tall - t(getrf, N)) / (tall_m - N));
+      if (getrf && tall_m > N) return line(M, N, t(getrf, N), tall_m, tall);
       return tall * ops(M) / ops(tall_m);
     }
     HETPERF_CHECK(getrf.has_value(), "dgetrf model missing");

@@ -58,6 +58,12 @@ void check_finite(const std::string& file, const std::string& path, double v) {
   if (!std::isfinite(v)) throw InputError(file + ": " + path + ": expected a finite number, got NaN or infinity");
 }
 
+// The central value of the figure at JSON `path` of `file`, refused when not finite.
+double checked_central(const std::string& file, const std::string& path, const SampleSummary& s) {
+  check_finite(file, path + ".median", central(s));
+  return central(s);
+}
+
 struct Builder {
   const CalibrationOptions& options;
   Calibration out;
@@ -72,9 +78,8 @@ struct Builder {
   }
 
   void cpu(const CalibrationInput& in, const CpuMeasurement& cpu, Computer& c) {
-    check_finite(in.file, "$.probes.cpu.mips.median", central(cpu.mips));
-    check_finite(in.file, "$.probes.cpu.mflops.median", central(cpu.mflops));
-    c.mips = central(cpu.mips);
+    c.mips = checked_central(in.file, "$.probes.cpu.mips", cpu.mips);
+    checked_central(in.file, "$.probes.cpu.mflops", cpu.mflops);
     c.fits["mips"] = figure(cpu.mips);
     c.fits["mips_method"] = cpu.mips_method;
     c.fits["mflops"] = figure(cpu.mflops);
@@ -89,9 +94,8 @@ struct Builder {
       std::vector<const KernelTiming*> sorted = timings;
       std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->block < b->block; });
       for (const auto* t : sorted) {
-        check_finite(in.file, "$.probes.cpu.kernels (" + label + ").time_s.median", central(t->time_s));
         x.push_back(static_cast<double>(t->block));
-        y.push_back(central(t->time_s));
+        y.push_back(checked_central(in.file, "$.probes.cpu.kernels (" + label + ").time_s", t->time_s));
       }
       KernelModelFitOptions o{c.name + ": " + label + " time per call", kernel, rows};
       auto fit = fit_at(in.file, "$.probes.cpu.kernels (" + label + ")", [&] { return fit_kernel_model(x, y, o); });
@@ -100,8 +104,7 @@ struct Builder {
       record({fit.fit, x, y, "block size r", label + " time per call (s)", true, true});
     }
     if (cpu.integration_step_s) {
-      check_finite(in.file, "$.probes.cpu.integration_step_s.median", central(*cpu.integration_step_s));
-      c.integration_step_s = central(*cpu.integration_step_s);
+      c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);
       c.fits["integration_step_s"] = figure(*cpu.integration_step_s);
     }
   }
@@ -161,11 +164,9 @@ struct Builder {
   }
 
   void disk(const CalibrationInput& in, const DiskMeasurement& d, Computer& c) {
-    check_finite(in.file, "$.probes.disk.read_direct_bytes_per_s.median", central(d.read_direct_bytes_per_s));
-    check_finite(in.file, "$.probes.disk.write_direct_bytes_per_s.median", central(d.write_direct_bytes_per_s));
-    check_finite(in.file, "$.probes.disk.write_buffered_bytes_per_s.median", central(d.write_buffered_bytes_per_s));
-    c.disk_read_bytes_per_s = central(d.read_direct_bytes_per_s);
-    c.disk_write_bytes_per_s = central(d.write_direct_bytes_per_s);
+    c.disk_read_bytes_per_s = checked_central(in.file, "$.probes.disk.read_direct_bytes_per_s", d.read_direct_bytes_per_s);
+    c.disk_write_bytes_per_s = checked_central(in.file, "$.probes.disk.write_direct_bytes_per_s", d.write_direct_bytes_per_s);
+    checked_central(in.file, "$.probes.disk.write_buffered_bytes_per_s", d.write_buffered_bytes_per_s);
     c.fits["disk_read_direct_bytes_per_s"] = figure(d.read_direct_bytes_per_s);
     c.fits["disk_write_direct_bytes_per_s"] = figure(d.write_direct_bytes_per_s);
     c.fits["disk_write_buffered_bytes_per_s"] = figure(d.write_buffered_bytes_per_s);
@@ -201,8 +202,8 @@ struct NetworkResult {
   NetworkFitSummary summary;
 };
 
-// Fits, per size, the mean over files of the median one-way times in `times_by_size`, and describes the result, including what LogGP
-// parameters a ping-pong determines.
+// Fits, per size, the mean over files of the median one-way times in `times_by_size`, and describes
+// the result, including what LogGP parameters a ping-pong determines.
 NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
                        const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp) {
   std::vector<double> x, y;
@@ -348,9 +349,9 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
       for (std::size_t i = 0; i < m.net->pingpong.size(); ++i) {
         const PingPongPoint& pt = m.net->pingpong[i];
         std::string path = "$.probes.net.pingpong[" + std::to_string(i) + "]";
-        check_finite(in.file, path + ".one_way_s.median", central(pt.one_way_s));
-        pair.times_by_size[pt.size_bytes].push_back(central(pt.one_way_s));
-        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = central(pt.one_way_s);
+        const double one_way_s = checked_central(in.file, path + ".one_way_s", pt.one_way_s);
+        pair.times_by_size[pt.size_bytes].push_back(one_way_s);
+        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = one_way_s;
       }
     } else {
       p.warnings.push_back(c.name + ": network not measured; lo taken from the network model of the other machines");
