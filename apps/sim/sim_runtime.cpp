@@ -1,4 +1,5 @@
-// Simulated back-end: the ranks' coroutines inside one discrete-event simulation (see sim_runtime.hpp).
+// Simulated back-end: the ranks' coroutines run on the engine's RankWorld (see sim_runtime.hpp and
+// simulator/include/hetperf/simulator/rank_world.hpp).
 #include "sim_runtime.hpp"
 
 #include <algorithm>
@@ -8,33 +9,29 @@
 #include <memory>
 
 #include "hetperf/model/error.hpp"
-#include "hetperf/simulator/event_queue.hpp"
+#include "hetperf/simulator/rank_world.hpp"
 
 namespace hetperf::apps {
 namespace {
 
-using sim::EventQueue;
-
-enum EventKind : std::uint32_t { kStart, kComputeDone, kLatencyDone, kNetworkDone, kDiskDone };
-
-class World;
+class Adapter;
 
 // One rank of one application. Its runtime numbers ranks within the application; the world numbers
 // every rank of every application (the global id).
 class SimRank final : public Runtime {
  public:
-  SimRank(World& world, int id, int app, int offset, int rank, int size)
-      : world_(world), id_(id), app_(app), offset_(offset), rank_(rank), size_(size) {}
+  SimRank(Adapter& adapter, int id, int app, int offset, int rank, int size)
+      : adapter_(adapter), id_(id), app_(app), offset_(offset), rank_(rank), size_(size) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   bool holds_data() const override { return false; }
   double now() const override;
   int app() const { return app_; }
+  int id() const { return id_; }
   int global(int rank) const { return offset_ + rank; }
 
   // Ends the operation the rank waits for, records it and resumes the rank's coroutine.
-  void complete(double t);
-  void finish_complete(double t) {
+  void complete(double t) {
     pending_.end_s = t;
     record(pending_);
     auto h = std::exchange(parked_, {});
@@ -42,74 +39,45 @@ class SimRank final : public Runtime {
     h.resume();
   }
 
-  // Non-blocking sends of this rank: finished or not, and whether the rank waits for one.
-  std::map<int, bool> handle_done;
-  int waiting_handle = -1;
-  bool waiting = false;  // in a communication, or done and waiting for its launch group
-
  protected:
   bool start(const Request& r, TraceEvent& event) override;
   void park(std::coroutine_handle<> h) override { parked_ = h; }
   void record(const TraceEvent& event) override;
 
  private:
-  World& world_;
+  Adapter& adapter_;
   int id_, app_, offset_, rank_, size_;
   TraceEvent pending_;
   std::coroutine_handle<> parked_;
 };
 
-struct Message {
-  int src = 0, dst = 0;  // global rank ids
-  int tag = 0;
-  std::uint64_t bytes = 0;
-  bool eager = false;
-  bool arrived = false, transferring = false;
-  bool receiver_waiting = false;
-  int send_handle = -1;  // isend: the sender's handle; -1: a blocking send
-};
-
-struct Transfer {
-  std::size_t from = 0, to = 0;  // computers
-  double remaining_bytes = 0;
-  std::shared_ptr<Message> message;
-  double rate = 0;
-};
-
-struct ComputeOp {
-  int rank = 0;            // global id
-  double remaining_s = 0;  // at full speed on one core
-  bool memory_bound = false;  // a BLAS/LAPACK kernel (slowed by kernels on the other cores)
-};
-
-// Per application: its ranks, barrier state and what the run produced.
+// Per application: its ranks and what the run produced.
 struct AppState {
   const SimApp* spec = nullptr;
   int offset = 0, size = 0;
-  int barrier_count = 0;
-  std::vector<int> barrier_waiting;
   SimAppResult result;
   std::vector<int> members;  // ranks counted in each iteration so far
-  int group = 0;             // launch group index
 };
 
-// Ranks started by one launcher: the done ones wait (polling) until all are done.
-struct LaunchGroup {
-  std::vector<int> ranks;  // global ids
-  int done = 0;
-};
+sim::RankPlatform rank_platform(const SimPlatform& p) {
+  sim::RankPlatform out;
+  out.latency_s = p.latency_s;
+  out.bandwidth_bytes_per_s = p.bandwidth_bytes_per_s;
+  out.eager_limit_bytes = p.eager_limit_bytes;
+  for (const SimComputer& c : p.computers) {
+    out.computers.push_back({c.cores, c.disk_write_bytes_per_s, c.wait_cpu_share, c.oversubscribed_handoff_s, c.core_efficiency});
+  }
+  return out;
+}
 
-class World {
+// The back-end adapter: the applications' coroutines issue Runtime requests, which become operations
+// of the engine's RankWorld; the world's completions resume them. What is recorded (trace events,
+// iteration summaries) is the applications' own business and stays here.
+class Adapter final : public sim::RankListener, public sim::Handler {
  public:
-  World(const SimPlatform& p, const std::vector<SimApp>& apps, const SimOptions& options) : p_(p), options_(options) {
+  Adapter(const SimPlatform& p, const std::vector<SimApp>& apps, const SimOptions& options)
+      : p_(p), options_(options), world_platform_(rank_platform(p)), world_(world_platform_, *this) {
     const std::size_t computers = p.computers.size();
-    compute_.resize(computers);
-    compute_stamp_.resize(computers, 0);
-    compute_last_.resize(computers, 0);
-    disk_free_at_.resize(computers, 0);
-    waiting_.resize(computers, 0);
-    out_.resize(computers, 0);
-    in_.resize(computers, 0);
     for (std::size_t a = 0; a < apps.size(); ++a) {
       const SimApp& app = apps[a];
       HETPERF_CHECK(!app.mapping.empty(), "application " + app.name + " has no ranks");
@@ -119,86 +87,48 @@ class World {
       s.size = static_cast<int>(app.mapping.size());
       s.result.name = app.name;
       s.result.start_s = app.start_s;
-      auto [g, fresh] = group_index_.try_emplace(app.launch_group < 0 ? -1 - static_cast<int>(a) : app.launch_group,
-                                                 static_cast<int>(groups_.size()));
-      if (fresh) groups_.emplace_back();
-      s.group = g->second;
+      const int world_app = world_.add_app(app.launch_group);
       for (int r = 0; r < s.size; ++r) {
-        groups_[s.group].ranks.push_back(s.offset + r);
         HETPERF_CHECK(app.mapping[r] < computers, "rank mapped to an unknown computer");
+        const int id = world_.add_rank(world_app, app.mapping[r]);
+        HETPERF_CHECK(id == s.offset + r, "rank ids out of step with the world's");
         mapping_.push_back(app.mapping[r]);
-        ranks_.push_back(std::make_unique<SimRank>(*this, s.offset + r, static_cast<int>(a), s.offset, r, s.size));
+        ranks_.push_back(std::make_unique<SimRank>(*this, id, static_cast<int>(a), s.offset, r, s.size));
         last_iteration_.push_back(-1);
       }
       apps_.push_back(std::move(s));
     }
-    inbox_.resize(ranks_.size());
-    posted_.resize(ranks_.size());
-    std::vector<int> mapped(computers, 0);
-    for (std::size_t c : mapping_) ++mapped[c];
-    for (std::size_t c = 0; c < computers; ++c) {
-      handoff_s_.push_back(mapped[c] > p.computers[c].cores ? p.computers[c].oversubscribed_handoff_s : 0);
-    }
   }
 
-  double now() const { return now_; }
+  double now() const { return world_.now().s(); }
 
   SimRunResult run() {
-    std::vector<Task> tasks;
-    for (auto& r : ranks_) tasks.push_back(run_rank(*r));
-    for (std::size_t a = 0; a < apps_.size(); ++a) {
-      queue_.schedule(apps_[a].spec->start_s, kStart, static_cast<std::uint32_t>(a));
-    }
-    while (!queue_.empty()) {
-      sim::Event e = queue_.pop();
-      now_ = e.time;
-      ++events_;
-      switch (e.kind) {
-        case kStart: {
-          const AppState& s = apps_[e.a];
-          for (int r = s.offset; r < s.offset + s.size; ++r) tasks[r].resume();
-          break;
-        }
-        case kComputeDone:
-          if (e.b == compute_stamp_[e.a]) compute_done(e.a);
-          break;
-        case kLatencyDone: latency_done(e.a); break;
-        case kNetworkDone:
-          if (e.b == network_stamp_) network_done();
-          break;
-        case kDiskDone: ranks_[e.a]->complete(now_); break;
-      }
-    }
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-      tasks[i].rethrow_if_failed();
+    for (auto& r : ranks_) tasks_.push_back(run_rank(*r));
+    for (std::size_t a = 0; a < apps_.size(); ++a) world_.engine().at(sim::Time(apps_[a].spec->start_s), *this, a);
+    world_.run();
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      tasks_[i].rethrow_if_failed();
       const AppState& s = apps_[ranks_[i]->app()];
-      HETPERF_CHECK(tasks[i].done(), "rank " + std::to_string(i - s.offset) + " of " + s.spec->name +
-                                         " is blocked at the end of the simulation (deadlock)");
+      HETPERF_CHECK(tasks_[i].done(), "rank " + std::to_string(i - s.offset) + " of " + s.spec->name +
+                                          " is blocked at the end of the simulation (deadlock)");
     }
     SimRunResult out;
-    out.makespan_s = now_;
-    out.simulation_events = events_;
+    out.makespan_s = now();
+    out.simulation_events = world_.events();
     for (auto& s : apps_) out.apps.push_back(std::move(s.result));
     return out;
   }
 
-  // Returns true when the operation completed at once.
-  bool start(int rank, const Runtime::Request& r);
-
-  // A rank starts or stops waiting (polling) on its computer.
-  void set_waiting(int rank, bool waiting) {
-    SimRank& r = *ranks_[rank];
-    if (r.waiting == waiting) return;
-    r.waiting = waiting;
-    const std::size_t c = mapping_[rank];
-    if (p_.computers[c].wait_cpu_share <= 0) {
-      waiting_[c] += waiting ? 1 : -1;
-      return;
-    }
-    advance_compute(c);
-    waiting_[c] += waiting ? 1 : -1;
-    reschedule_compute(c);
+  // An application's start: its ranks begin.
+  void fire(std::uint64_t app) override {
+    const AppState& s = apps_[app];
+    for (int r = s.offset; r < s.offset + s.size; ++r) tasks_[r].resume();
   }
+
+  void completed(int rank) override { ranks_[rank]->complete(now()); }
+
+  // Returns true when the operation completed at once.
+  bool start(const SimRank& me, const Runtime::Request& r);
 
   void record(int rank, const TraceEvent& e) {
     AppState& s = apps_[ranks_[rank]->app()];
@@ -233,258 +163,39 @@ class World {
  private:
   using Op = Runtime::Op;
 
-  // Work left over by rounding is done: what a step of the clock at `now_` cannot resolve (a fixed
-  // tolerance would loop for ever once now_ + remaining == now_).
-  double tolerance_s() const { return 1e-12 + 1e-12 * now_; }
-
   // The application body, then waiting for the rest of the launch group.
   Task run_rank(SimRank& r) {
     co_await apps_[r.app()].spec->body(r);
-    LaunchGroup& g = groups_[apps_[r.app()].group];
-    const int id = rank_id(r);
-    set_waiting(id, true);
-    if (++g.done == static_cast<int>(g.ranks.size())) {
-      for (int other : g.ranks) set_waiting(other, false);
-    }
-  }
-  int rank_id(const SimRank& r) const { return apps_[r.app()].offset + r.rank(); }
-
-  // --- compute: processor sharing per computer; waiting ranks take their share of a core too ---
-  double compute_rate(std::size_t c) const {
-    const SimComputer& computer = p_.computers[c];
-    const double demand = static_cast<double>(compute_[c].size()) + computer.wait_cpu_share * waiting_[c];
-    return std::min(1.0, computer.cores / demand);
-  }
-  // Kernels computing at once on several cores slow each other down (shared caches, memory bandwidth).
-  double kernel_efficiency(std::size_t c) const {
-    const SimComputer& computer = p_.computers[c];
-    if (computer.cores <= 1) return 1;
-    const double busy = std::min(static_cast<double>(compute_[c].size()), static_cast<double>(computer.cores));
-    return 1 - (1 - computer.core_efficiency) * std::max(0.0, busy - 1) / (computer.cores - 1);
-  }
-  double op_rate(std::size_t c, const ComputeOp& op) const {
-    return compute_rate(c) * (op.memory_bound ? kernel_efficiency(c) : 1);
-  }
-  void advance_compute(std::size_t c) {
-    double dt = now_ - compute_last_[c];
-    compute_last_[c] = now_;
-    auto& ops = compute_[c];
-    if (dt <= 0 || ops.empty()) return;
-    for (auto& op : ops) op.remaining_s -= op_rate(c, op) * dt;
-  }
-  void reschedule_compute(std::size_t c) {
-    auto& ops = compute_[c];
-    ++compute_stamp_[c];
-    if (ops.empty()) return;
-    double next = std::numeric_limits<double>::infinity();
-    for (auto& op : ops) next = std::min(next, std::max(0.0, op.remaining_s) / op_rate(c, op));
-    queue_.schedule(now_ + next, kComputeDone, static_cast<std::uint32_t>(c), compute_stamp_[c]);
-  }
-  void start_compute(int rank, double seconds, bool memory_bound) {
-    std::size_t c = mapping_[rank];
-    advance_compute(c);
-    compute_[c].push_back({rank, seconds, memory_bound});
-    reschedule_compute(c);
-  }
-  void compute_done(std::size_t c) {
-    advance_compute(c);
-    auto& ops = compute_[c];
-    std::vector<int> done;
-    for (auto it = ops.begin(); it != ops.end();) {
-      if (it->remaining_s <= tolerance_s()) {
-        done.push_back(it->rank);
-        it = ops.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    reschedule_compute(c);
-    for (int r : done) ranks_[r]->complete(now_);
-  }
-
-  // --- network: star topology, equal sharing of each computer's outgoing and incoming bandwidth ---
-  // Only transfers past their latency share bandwidth; the counts per computer are kept up to date.
-  void advance_network() {
-    double dt = now_ - network_last_;
-    network_last_ = now_;
-    if (dt <= 0) return;
-    for (auto& [id, t] : flowing_) t.remaining_bytes -= t.rate * dt;
-  }
-  void reschedule_network() {
-    ++network_stamp_;
-    double next = std::numeric_limits<double>::infinity();
-    for (auto& [id, t] : flowing_) {
-      t.rate = p_.bandwidth_bytes_per_s / std::max(out_[t.from], in_[t.to]);
-      next = std::min(next, std::max(0.0, t.remaining_bytes) / t.rate);
-    }
-    if (next < std::numeric_limits<double>::infinity()) queue_.schedule(now_ + next, kNetworkDone, 0, network_stamp_);
-  }
-  void start_transfer(const std::shared_ptr<Message>& m) {
-    std::uint32_t id = next_transfer_++;
-    m->transferring = true;
-    latent_[id] = Transfer{mapping_[m->src], mapping_[m->dst], static_cast<double>(m->bytes), m, 0};
-    queue_.schedule(now_ + p_.latency_s + handoff_s_[mapping_[m->dst]], kLatencyDone, id);
-  }
-  void latency_done(std::uint32_t id) {
-    auto it = latent_.find(id);
-    Transfer t = std::move(it->second);
-    latent_.erase(it);
-    if (t.remaining_bytes <= 0) {  // nothing to stream: it arrives with its latency
-      arrive(t.message);
-      return;
-    }
-    advance_network();
-    ++out_[t.from], ++in_[t.to];
-    flowing_.emplace(id, std::move(t));
-    reschedule_network();
-  }
-  void network_done() {
-    advance_network();
-    std::vector<std::shared_ptr<Message>> finished;
-    for (auto it = flowing_.begin(); it != flowing_.end();) {
-      if (it->second.remaining_bytes <= it->second.rate * tolerance_s()) {
-        --out_[it->second.from], --in_[it->second.to];
-        finished.push_back(it->second.message);
-        it = flowing_.erase(it);
-      } else {
-        ++it;
-      }
-    }
-    reschedule_network();
-    for (auto& m : finished) arrive(m);
-  }
-  // A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
-  void arrive(const std::shared_ptr<Message>& m) {
-    m->arrived = true;
-    m->transferring = false;
-    if (!m->eager) {
-      SimRank& sender = *ranks_[m->src];
-      if (m->send_handle < 0) {
-        sender.complete(now_);
-      } else {
-        sender.handle_done[m->send_handle] = true;
-        if (sender.waiting_handle == m->send_handle) {
-          sender.waiting_handle = -1;
-          sender.handle_done.erase(m->send_handle);
-          sender.complete(now_);
-        }
-      }
-    }
-    if (m->receiver_waiting) ranks_[m->dst]->complete(now_);
-  }
-  // Sends `bytes` from rank `src` to `dst` (global ids); true when the sender may go on at once.
-  bool send(int src, int dst, int tag, std::uint64_t bytes, int handle) {
-    auto m = std::make_shared<Message>();
-    m->src = src, m->dst = dst, m->tag = tag, m->bytes = bytes, m->eager = bytes <= p_.eager_limit_bytes;
-    m->send_handle = handle;
-    auto& posted = posted_[dst];
-    auto it = std::find(posted.begin(), posted.end(), std::make_pair(src, tag));
-    if (it != posted.end()) {  // the receiver is already waiting for it
-      posted.erase(it);
-      m->receiver_waiting = true;
-      start_transfer(m);
-    } else {
-      inbox_[dst][{src, tag}].push_back(m);
-      if (m->eager) start_transfer(m);
-    }
-    return m->eager;
+    world_.rank_done(r.id());
   }
 
   const SimPlatform& p_;
   SimOptions options_;
+  sim::RankPlatform world_platform_;
+  sim::RankWorld world_;
   std::vector<std::size_t> mapping_;  // per global rank
   std::vector<std::unique_ptr<SimRank>> ranks_;
+  std::vector<Task> tasks_;
   std::vector<int> last_iteration_;
   std::vector<AppState> apps_;
-  EventQueue queue_;
-  double now_ = 0;
-  std::uint64_t events_ = 0;
-  std::vector<std::vector<ComputeOp>> compute_;
-  std::vector<std::uint64_t> compute_stamp_;
-  std::vector<double> compute_last_;
-  std::vector<double> disk_free_at_;
-  std::vector<int> waiting_;                   // waiting ranks per computer
-  std::vector<double> handoff_s_;              // extra message latency into each computer
-  std::vector<LaunchGroup> groups_;
-  std::map<int, int> group_index_;             // launch group id -> index in groups_
-  std::map<std::uint32_t, Transfer> latent_;   // in their latency
-  std::map<std::uint32_t, Transfer> flowing_;  // sharing bandwidth; ordered by id: deterministic
-  std::vector<int> out_, in_;                  // flowing transfers per computer and direction
-  std::uint32_t next_transfer_ = 0;
-  std::uint64_t network_stamp_ = 0;
-  double network_last_ = 0;
-  // Per destination rank: unreceived messages by (source, tag), in send order.
-  std::vector<std::map<std::pair<int, int>, std::deque<std::shared_ptr<Message>>>> inbox_;
-  std::vector<std::deque<std::pair<int, int>>> posted_;  // per destination rank: (source, tag) waiting
 };
 
-double SimRank::now() const { return world_.now(); }
+double SimRank::now() const { return adapter_.now(); }
 bool SimRank::start(const Request& r, TraceEvent& event) {
   pending_ = event;
-  bool done = world_.start(id_, r);
-  const bool communication = r.op == Op::kSend || r.op == Op::kRecv || r.op == Op::kWait || r.op == Op::kBarrier;
-  if (!done && communication) world_.set_waiting(id_, true);
-  return done;
+  return adapter_.start(*this, r);
 }
-void SimRank::complete(double t) {
-  world_.set_waiting(id_, false);
-  finish_complete(t);
-}
-void SimRank::record(const TraceEvent& event) { world_.record(id_, event); }
+void SimRank::record(const TraceEvent& event) { adapter_.record(id_, event); }
 
-bool World::start(int rank, const Runtime::Request& r) {
-  const std::size_t c = mapping_[rank];
-  SimRank& me = *ranks_[rank];
-  AppState& app = apps_[me.app()];
+bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
+  const int rank = me.id();
   switch (r.op) {
-    case Op::kSend: return send(rank, me.global(r.peer), r.tag, r.bytes, -1);
-    case Op::kIsend:
-      // Eager: delivered as far as the sender is concerned; rendezvous: done when the transfer ends.
-      me.handle_done[r.handle] = send(rank, me.global(r.peer), r.tag, r.bytes, r.handle);
-      return true;
-    case Op::kWait: {
-      auto it = me.handle_done.find(r.handle);
-      HETPERF_CHECK(it != me.handle_done.end(), "wait on an unknown or finished send handle");
-      if (it->second) {
-        me.handle_done.erase(it);
-        return true;
-      }
-      me.waiting_handle = r.handle;
-      return false;
-    }
-    case Op::kRecv: {
-      const int src = me.global(r.peer);
-      auto& inbox = inbox_[rank];
-      auto box = inbox.find({src, r.tag});
-      if (box == inbox.end()) {
-        posted_[rank].emplace_back(src, r.tag);
-        return false;
-      }
-      std::shared_ptr<Message> m = box->second.front();
-      box->second.pop_front();
-      if (box->second.empty()) inbox.erase(box);
-      if (m->arrived) return true;
-      m->receiver_waiting = true;
-      if (!m->transferring) start_transfer(m);  // rendezvous: the sender has been waiting
-      return false;
-    }
-    case Op::kBarrier: {
-      app.barrier_waiting.push_back(rank);
-      if (++app.barrier_count < app.size) return false;
-      app.barrier_count = 0;
-      std::vector<int> waiting;
-      waiting.swap(app.barrier_waiting);
-      for (int w : waiting) {
-        if (w != rank) ranks_[w]->complete(now_);
-      }
-      return true;
-    }
-    case Op::kDiskWrite: {
-      double begin = std::max(now_, disk_free_at_[c]);
-      disk_free_at_[c] = begin + static_cast<double>(r.bytes) / p_.computers[c].disk_write_bytes_per_s;
-      queue_.schedule(disk_free_at_[c], kDiskDone, static_cast<std::uint32_t>(rank));
-      return false;
-    }
+    case Op::kSend: return world_.send(rank, me.global(r.peer), r.tag, r.bytes);
+    case Op::kIsend: world_.isend(rank, me.global(r.peer), r.tag, r.bytes, r.handle); return true;
+    case Op::kWait: return world_.wait(rank, r.handle);
+    case Op::kRecv: return world_.recv(rank, me.global(r.peer), r.tag);
+    case Op::kBarrier: return world_.barrier(rank);
+    case Op::kDiskWrite: return world_.disk_write(rank, r.bytes);
     default: break;
   }
   KernelCall call;
@@ -496,15 +207,15 @@ bool World::start(int rank, const Runtime::Request& r) {
     default: call.kernel = "integrate"; break;
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
-  start_compute(rank, std::max(0.0, p_.kernel_time(call, c)), r.op != Op::kIntegrate);
-  return false;
+  // A BLAS/LAPACK kernel is memory-bound work; the integration loop works in registers.
+  return world_.compute(rank, std::max(0.0, p_.kernel_time(call, mapping_[rank])), r.op != Op::kIntegrate);
 }
 
 }  // namespace
 
 SimRunResult simulate_apps(const SimPlatform& platform, const std::vector<SimApp>& apps, const SimOptions& options) {
-  World world(platform, apps, options);
-  return world.run();
+  Adapter adapter(platform, apps, options);
+  return adapter.run();
 }
 
 SimRunResult simulate_app(const SimPlatform& platform, const std::vector<std::size_t>& mapping,

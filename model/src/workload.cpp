@@ -42,9 +42,14 @@ ProcessSpec process_from_json(const JsonNode& n, bool is_template) {
   io_from_json(n, "disk_read", p.disk_read_ops, p.disk_read_bytes);
   io_from_json(n, "disk_write", p.disk_write_ops, p.disk_write_bytes);
   if (auto m = n.optional("messages")) {
-    m->known_fields({"count", "bytes", "peer"});
+    m->known_fields({"count", "bytes", "receive_bytes", "send_bytes", "peer"});
     p.messages = distribution_from_json(m->field("count"), Range::kNonNegative);
-    p.message_bytes = distribution_from_json(m->field("bytes"), Range::kNonNegative);
+    if (auto r = m->optional("receive_bytes")) p.receive_bytes = distribution_from_json(*r, Range::kNonNegative);
+    if (auto s = m->optional("send_bytes")) p.send_bytes = distribution_from_json(*s, Range::kNonNegative);
+    if (!m->has("bytes") && !(p.receive_bytes && p.send_bytes)) {
+      m->field("bytes").fail("the bytes per message (or both receive_bytes and send_bytes)");
+    }
+    if (m->has("bytes")) p.message_bytes = distribution_from_json(m->field("bytes"), Range::kNonNegative);
     p.peer = m->string_or("peer", "");
   }
   p.sleep_s = quantity(n, "sleep_s", Range::kNonNegative);
@@ -63,6 +68,8 @@ nlohmann::json process_to_json(const ProcessSpec& p, bool is_template) {
   j["disk_read"] = {{"ops", to_json(p.disk_read_ops)}, {"bytes_per_op", to_json(p.disk_read_bytes)}};
   j["disk_write"] = {{"ops", to_json(p.disk_write_ops)}, {"bytes_per_op", to_json(p.disk_write_bytes)}};
   j["messages"] = {{"count", to_json(p.messages)}, {"bytes", to_json(p.message_bytes)}};
+  if (p.receive_bytes) j["messages"]["receive_bytes"] = to_json(*p.receive_bytes);
+  if (p.send_bytes) j["messages"]["send_bytes"] = to_json(*p.send_bytes);
   if (!p.peer.empty()) j["messages"]["peer"] = p.peer;
   j["sleep_s"] = to_json(p.sleep_s);
   return j;
@@ -84,6 +91,15 @@ nlohmann::json to_json(const Workload& w) {
   }
   nlohmann::json policy = {{"placement", w.policy.placement}};
   if (!w.policy.options.empty()) policy["options"] = w.policy.options;
+  if (!w.policy.discipline.empty()) {
+    if (w.policy.discipline.by_name.empty()) {
+      policy["discipline"] = w.policy.discipline.default_discipline;
+    } else {
+      nlohmann::json d = {{"default", w.policy.discipline.default_discipline}};
+      for (const auto& [name, value] : w.policy.discipline.by_name) d[name] = value;
+      policy["discipline"] = d;
+    }
+  }
   if (const auto& lb = w.policy.load_balancer) {
     policy["load_balancer"] = {{"period_s", lb->period_s},
                                {"migration_cost_s", lb->migration_cost_s},
@@ -115,8 +131,22 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
   w.description = root.string_or("description", "");
   w.seed = static_cast<std::uint64_t>(root.integer_or("seed", 1, 0, INT64_MAX));
   if (auto policy = root.optional("policy")) {
-    policy->known_fields({"placement", "options", "load_balancer"});
+    policy->known_fields({"placement", "options", "load_balancer", "discipline"});
     w.policy.placement = policy->string_or("placement", w.policy.placement);
+    if (auto d = policy->optional("discipline")) {
+      const std::initializer_list<std::string_view> kDisciplines = {"processor_sharing", "fifo"};
+      if (d->value().is_string()) {
+        w.policy.discipline.default_discipline = policy->choice("discipline", kDisciplines);
+      } else if (d->is_object()) {
+        for (const auto& [key, value] : d->value().items()) {
+          std::string chosen = d->choice(key, kDisciplines);
+          if (key == "default") w.policy.discipline.default_discipline = chosen;
+          else w.policy.discipline.by_name.emplace_back(key, chosen);
+        }
+      } else {
+        d->fail("\"processor_sharing\", \"fifo\", or an object {\"default\": ..., \"<computer or group>\": ...}");
+      }
+    }
     if (auto o = policy->optional("options")) {
       if (!o->is_object()) o->fail("an object of policy options");
       w.policy.options = o->value();

@@ -1,41 +1,43 @@
-// UniMPP simulation (seed 001 section 2, network of seed 003 section 4).
+// UniMPP simulation (seed 001 section 2) as a thin model over the engine's shared resources: each
+// computer is a Processor (processor sharing or FIFO over its cores, slowed by the memory slowdown α of
+// eq. 2-3) and a FifoDisk (eq. 4-5); all of them hang on one StarNetwork (seed 003 section 4). This
+// file holds only what is UniMPP's own: the process life cycle, placement, the load balancer (eq. 9),
+// the breakdown of eq. 8 and the timelines.
 //
-// Processor sharing: with n processes computing on a computer of c cores, each gets the rate
-// min(pc, C / n) / (1 + α(occupied memory)) where C = c · pc · (1 - CPU share taken by transfers), the
-// same for all, so one "virtual service" clock V per computer tells when each finishes (when V reaches
-// V_start + remaining MI); the earliest finisher sits at the top of a per-computer heap, and a process
-// that migrates away leaves a stale heap entry recognised by its generation number.
-// Disks are FIFO servers. Network transfers share link bandwidth equally per direction and are
-// rescheduled whenever a transfer starts or ends on one of their two links.
+// A message (eq. 6-7, θ = 2o + l): the sender's processor packs it (o of CPU work), the network carries
+// it (latency l, then the bytes at the shared bandwidth), the receiver's processor unpacks it (o). o is
+// the computer's overhead, (lo − l) / 2 with lo its measured `overhead_latency_s` and l the network's
+// latency; at an end outside the cluster o is a plain delay.
 #include "hetperf/simulator/unimpp_simulation.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
-#include <map>
+#include <memory>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/version.hpp"
-#include "hetperf/simulator/event_queue.hpp"
+#include "hetperf/simulator/engine/engine.hpp"
 #include "hetperf/simulator/placement.hpp"
+#include "hetperf/simulator/resources/fifo_disk.hpp"
+#include "hetperf/simulator/resources/processor.hpp"
+#include "hetperf/simulator/resources/star_network.hpp"
 
 namespace hetperf::sim {
 namespace {
 
-enum EventKind : std::uint32_t {
-  kArrival,
-  kComputeDone,   // a = computer, b = its stamp
-  kDiskDone,      // a = computer
-  kTransferDone,  // a = transfer slot, b = its stamp
-  kLatencyDone,   // a = process: θ of its message elapsed
-  kSleepDone,     // a = process
-  kBalance,       // the load balancer's round
-  kMigrated,      // a = process: arrived at its new computer
-};
+// Keys of the model's own events: kind in the high bits, process index below.
+enum EventKind : std::uint64_t { kArrival, kSleepDone, kBalance, kMigrated, kOverheadDelay };
+constexpr std::uint64_t key(EventKind kind, std::uint32_t proc) { return (std::uint64_t{kind} << 32) | proc; }
+
+// Processor tokens: a process's compute phase, or the o of one of its messages (bit 31).
+constexpr std::uint32_t kOverheadBit = 1u << 31;
+constexpr std::uint32_t kMaxProcesses = kOverheadBit - 1;
 
 // The operations of a process, in order (workload.hpp): receive, read, compute, write, send, sleep.
 enum class Phase : std::uint8_t { kReceive, kRead, kCompute, kWrite, kSend, kSleep, kDone };
+// Where a message is: the first o, the wire, the second o (receive: the peer's, then ours).
+enum class MessageStage : std::uint8_t { kFirstOverhead, kWire, kSecondOverhead };
 
 constexpr std::int32_t kNone = -1;
 constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interval
@@ -43,54 +45,30 @@ constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interva
 // One process instance. Its name is generated only for the output (spec + instance number).
 struct Proc {
   double arrival_s = 0, start_s = 0, finish_s = 0;
-  double mi = 0, memory_mb = 0, read_bytes = 0, write_bytes = 0, message_bytes = 0, sleep_s = 0;
+  double mi = 0, memory_mb = 0, read_bytes = 0, write_bytes = 0, receive_bytes = 0, send_bytes = 0, sleep_s = 0;
   double remaining_mi = 0;            // work still to do when the present compute stay started
-  double v_start = 0, m_start = 0;    // computer's virtual service / ∫α dV when it started there
   double segment_from_s = 0;          // start of its present stay (eq. 9), for migrated processes
   ResponseBreakdown b;
   std::uint32_t spec = 0, instance = 0;  // instance 0: the spec's only copy (no "-k" suffix)
   std::int32_t pinned = kNone;
   std::int32_t peer = kNone;          // kNone, a computer index, or computers + process index
+  std::int32_t message_other = kNone; // the other end of the message under way
+  std::uint32_t overhead_computer = 0; // where its o is being worked off
   std::uint32_t computer = 0;
   std::uint32_t reads = 0, writes = 0, receives = 0, sends = 0, done_in_phase = 0;
-  std::uint32_t generation = 0;       // of its compute stays, to recognise stale heap entries
+  Processor::Client client = 0;       // while computing
   Phase phase = Phase::kReceive;
+  MessageStage stage = MessageStage::kFirstOverhead;
   bool computing = false, placed = false, migrated = false;
 };
 
-struct Finish {  // a computing process in its computer's heap
-  double v;      // V at which it finishes
-  std::uint32_t proc, generation;
-  bool operator>(const Finish& o) const { return v != o.v ? v > o.v : proc > o.proc; }
-};
-
-struct Disk {  // FIFO server of reads and writes
-  std::deque<std::uint32_t> waiting;
-  bool busy = false;
-  std::uint32_t serving = 0;
-};
-
-struct Transfer {  // bytes of one message crossing the star network
-  double remaining_bytes = 0, rate = 0, last = 0;
-  std::uint64_t stamp = 0;       // invalidates stale kTransferDone events
-  std::uint32_t proc = 0;
-  std::int32_t src = kNone, dst = kNone;  // kNone: outside the cluster
-  std::uint32_t pos_out = 0, pos_in = 0;  // positions in the links' lists
-};
-
 struct Node {
-  // Processor sharing state.
-  double v = 0;           // virtual service delivered to each computing process so far (MI)
-  double m = 0;           // ∫ α dV, for the memory part of the breakdown
-  double rate = 0;        // current per-process rate (MI/s)
-  double alpha = 0;
-  double last = 0;        // time v, m and the timeline were last advanced
-  std::uint64_t stamp = 0;  // invalidates stale kComputeDone events
-  std::vector<Finish> heap; // min-heap on v
-  double busy_s = 0, peak_memory_mb = 0;
+  std::unique_ptr<Processor> processor;
+  std::unique_ptr<FifoDisk> disk;
+  double overhead_s = 0;        // o of eq. 7
+  double peak_memory_mb = 0;
   std::size_t placed = 0;
-  Disk disk;
-  std::vector<std::uint32_t> out, in;  // transfers on the link, each way
+  double last_sample_s = 0, busy_cores = 0;  // timeline: since the last sample
   std::vector<double> busy_integral, memory_integral;  // timeline buckets
 };
 
@@ -98,7 +76,18 @@ std::uint32_t round_count(double x) {
   return static_cast<std::uint32_t>(std::llround(std::clamp(x, 0.0, 4.0e9)));
 }
 
-class Simulation {
+Discipline discipline_of(const DisciplineSpec& spec, const Computer& c) {
+  std::string chosen = spec.default_discipline;
+  for (const auto& [name, d] : spec.by_name) {
+    if (name == c.group && !c.group.empty()) chosen = d;
+  }
+  for (const auto& [name, d] : spec.by_name) {
+    if (name == c.name) chosen = d;
+  }
+  return chosen == "fifo" ? Discipline::kFifo : Discipline::kProcessorSharing;
+}
+
+class Simulation final : public Handler, public ProcessorListener, public DiskListener, public NetworkListener {
  public:
   Simulation(const Profile& profile, const Workload& workload, const std::string& file, const SimulationOptions& opt)
       : profile_(profile),
@@ -113,56 +102,68 @@ class Simulation {
     } catch (const InputError& e) {
       throw InputError((opt.placement ? std::string("--policy") : file_ + ": $.policy.placement") + ": " + e.what());
     }
+    check_discipline_names();
     std::size_t n = profile.computers.size();
     nodes_.resize(n);
     load_.resize(n);
-    for (const auto& c : profile.computers) max_memory_mb_ = std::max(max_memory_mb_, c.main_memory_mb + c.virtual_memory_mb);
-    for (const auto& c : profile.computers) communication_costs_cpu_ |= c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0;
-    if (timeline_points_ > 0) {
-      interval_ = kTimelineStart;
-      for (Node& node : nodes_) {
+    std::vector<double> bandwidth(n, profile.network.bandwidth_bytes_per_s);
+    network_ = std::make_unique<StarNetwork>(engine_, *this, bandwidth);
+    latency_ = Duration(profile.network.latency_s);
+    for (std::size_t c = 0; c < n; ++c) {
+      const Computer& comp = profile.computers[c];
+      Node& node = nodes_[c];
+      node.processor = std::make_unique<Processor>(
+          engine_, *this, ProcessorSpec{comp.cores, comp.mips, 1.0, discipline_of(workload.policy.discipline, comp)});
+      node.disk = std::make_unique<FifoDisk>(engine_, *this);
+      node.overhead_s = std::max(0.0, (comp.overhead_latency_s - profile.network.latency_s) / 2);
+      max_memory_mb_ = std::max(max_memory_mb_, comp.main_memory_mb + comp.virtual_memory_mb);
+      communication_costs_cpu_ |= comp.cpu_share_per_send > 0 || comp.cpu_share_per_receive > 0;
+      if (timeline_points_ > 0) {
         node.busy_integral.assign(timeline_points_, 0.0);
         node.memory_integral.assign(timeline_points_, 0.0);
       }
     }
+    if (timeline_points_ > 0) interval_ = kTimelineStart;
     instantiate();
-    queue_.reserve(4 * n + 64);
   }
 
   Prediction run() {
     if (!order_.empty()) {
-      queue_.schedule(procs_[order_[0]].arrival_s, kArrival, order_[0]);
+      engine_.at(Time(procs_[order_[0]].arrival_s), *this, key(kArrival, order_[0]));
       if (workload_.policy.load_balancer) {
-        queue_.schedule(procs_[order_[0]].arrival_s + workload_.policy.load_balancer->period_s, kBalance, 0);
+        engine_.at(Time(procs_[order_[0]].arrival_s + workload_.policy.load_balancer->period_s), *this, key(kBalance, 0));
       }
     }
-    while (!queue_.empty()) {
-      Event e = queue_.pop();
-      if (e.kind == kBalance && finished_ == procs_.size()) continue;  // nothing left to balance
-      now_ = e.time;
-      ++events_;
-      switch (e.kind) {
-        case kArrival: arrive(e.a); break;
-        case kComputeDone:
-          if (e.b == nodes_[e.a].stamp) compute_done(e.a);
-          break;
-        case kDiskDone: disk_done(e.a); break;
-        case kTransferDone:
-          if (e.b == transfers_[e.a].stamp) transfer_done(e.a);
-          break;
-        case kLatencyDone:
-          ++procs_[e.a].done_in_phase;
-          step(e.a);
-          break;
-        case kSleepDone: next_phase(e.a); break;
-        case kBalance: balance(); break;
-        case kMigrated: start_compute(e.a); break;
-      }
-    }
+    engine_.run();
     return result();
   }
 
+  void fire(std::uint64_t k) override {
+    const auto i = static_cast<std::uint32_t>(k);
+    switch (static_cast<EventKind>(k >> 32)) {
+      case kArrival: arrive(i); break;
+      case kSleepDone: next_phase(i); break;
+      case kBalance: balance(); break;
+      case kMigrated: start_compute(i); break;
+      case kOverheadDelay: message_step(i); break;
+    }
+  }
+
  private:
+  double now() const { return engine_.now().s(); }
+
+  void check_discipline_names() const {
+    for (const auto& [name, d] : workload_.policy.discipline.by_name) {
+      bool known = profile_.find(name).has_value();
+      for (const Computer& c : profile_.computers) known |= !c.group.empty() && c.group == name;
+      if (!known) {
+        throw InputError(file_ + ": $.policy.discipline." + name +
+                         ": expected \"default\", the name of a computer of the profile or of a computer group, got \"" +
+                         name + "\"");
+      }
+    }
+  }
+
   // --- instantiation: every process drawn up front, in file order, from the one seeded stream ---
   [[noreturn]] void fail(std::size_t spec, const std::string& field, const std::string& what) const {
     throw InputError(file_ + ": " + spec_path(spec) + field + ": " + what);
@@ -197,6 +198,7 @@ class Simulation {
 
   void add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
            std::int32_t peer) {
+    if (procs_.size() >= kMaxProcesses) fail(spec, "", "more than " + std::to_string(kMaxProcesses) + " processes in one run");
     Proc p;
     p.spec = static_cast<std::uint32_t>(spec);
     p.instance = instance;
@@ -213,7 +215,10 @@ class Simulation {
     std::uint32_t messages = round_count(s.messages.sample(rng_));
     p.receives = (messages + 1) / 2;
     p.sends = messages / 2;
-    p.message_bytes = std::max(0.0, s.message_bytes.sample(rng_));
+    p.receive_bytes = p.send_bytes = std::max(0.0, s.message_bytes.sample(rng_));
+    // Drawn only when given, so that files without them keep their streams of draws.
+    if (s.receive_bytes) p.receive_bytes = std::max(0.0, s.receive_bytes->sample(rng_));
+    if (s.send_bytes) p.send_bytes = std::max(0.0, s.send_bytes->sample(rng_));
     p.sleep_s = std::max(0.0, s.sleep_s.sample(rng_));
     double limit = pinned >= 0 ? profile_.computers[static_cast<std::size_t>(pinned)].main_memory_mb +
                                      profile_.computers[static_cast<std::size_t>(pinned)].virtual_memory_mb
@@ -265,10 +270,11 @@ class Simulation {
     std::stable_sort(order_.begin(), order_.end(), [&](auto x, auto y) { return procs_[x].arrival_s < procs_[y].arrival_s; });
   }
 
+
   // --- process life cycle ---
   void arrive(std::uint32_t i) {
     if (++next_arrival_ < order_.size()) {
-      queue_.schedule(procs_[order_[next_arrival_]].arrival_s, kArrival, order_[next_arrival_]);
+      engine_.at(Time(procs_[order_[next_arrival_]].arrival_s), *this, key(kArrival, order_[next_arrival_]));
     }
     Proc& p = procs_[i];
     std::size_t c = p.pinned >= 0 ? static_cast<std::size_t>(p.pinned)
@@ -280,8 +286,8 @@ class Simulation {
                                             placement_name_ + "' but needs more than its main plus virtual memory");
     }
     p.computer = static_cast<std::uint32_t>(c);
-    p.start_s = now_;
-    p.segment_from_s = now_;
+    p.start_s = now();
+    p.segment_from_s = now();
     p.placed = true;
     ++nodes_[c].placed;
     ++load_[c].resident;
@@ -310,7 +316,7 @@ class Simulation {
         }
         case Phase::kRead:
         case Phase::kWrite:
-          if (p.done_in_phase < (p.phase == Phase::kRead ? p.reads : p.writes)) return enqueue_disk(i);
+          if (p.done_in_phase < (p.phase == Phase::kRead ? p.reads : p.writes)) return submit_disk(i);
           break;
         case Phase::kCompute:
           if (p.done_in_phase == 0 && p.mi > 0) {
@@ -322,7 +328,7 @@ class Simulation {
           if (p.done_in_phase == 0 && p.sleep_s > 0) {
             p.done_in_phase = 1;
             p.b.sleep_s = p.sleep_s;  // lz of eq. 8
-            queue_.schedule(now_ + p.sleep_s, kSleepDone, i);
+            engine_.after(Duration(p.sleep_s), *this, key(kSleepDone, i));
             return;
           }
           break;
@@ -344,51 +350,34 @@ class Simulation {
 
   void finish(std::uint32_t i) {
     Proc& p = procs_[i];
-    p.finish_s = now_;
+    p.finish_s = now();
     --load_[p.computer].resident;
     policy_->resident_changed(profile_.computers, load_, p.computer);
     set_memory(p.computer, std::max(0.0, load_[p.computer].occupied_mb - p.memory_mb));
-    if (p.migrated) segments_.push_back({i, p.computer, p.segment_from_s, now_});
+    if (p.migrated) segments_.push_back({i, p.computer, p.segment_from_s, now()});
     double response = p.finish_s - p.arrival_s;  // eq. 8 (eq. 9 when migrated): SL, measured from arrival
     auto& b = p.b;
     b.waiting_s = std::max(0.0, response - (b.cpu_s + b.memory_s + b.disk_s + b.network_s + b.sleep_s + b.migration_s));
     ++finished_;
   }
 
-  // --- disk: one FIFO server per computer (eq. 4-5) ---
-  void enqueue_disk(std::uint32_t i) {
-    Node& n = nodes_[procs_[i].computer];
-    n.disk.waiting.push_back(i);
-    if (!n.disk.busy) serve_disk(procs_[i].computer);
-  }
-
-  void serve_disk(std::uint32_t c) {
-    Disk& d = nodes_[c].disk;
-    if (d.waiting.empty()) {
-      d.busy = false;
-      return;
-    }
-    std::uint32_t i = d.waiting.front();
-    d.waiting.pop_front();
-    d.busy = true;
-    d.serving = i;
+  // --- disk: the computer's FIFO server (eq. 4-5) ---
+  void submit_disk(std::uint32_t i) {
     Proc& p = procs_[i];
-    const Computer& comp = profile_.computers[c];
-    bool reading = p.phase == Phase::kRead;
-    double service = reading ? p.read_bytes / comp.disk_read_bytes_per_s     // eq. 4: bsize / dr
-                             : p.write_bytes / comp.disk_write_bytes_per_s;  // eq. 5: bsize / dw
+    const Computer& comp = profile_.computers[p.computer];
+    const bool reading = p.phase == Phase::kRead;
+    const double service = reading ? p.read_bytes / comp.disk_read_bytes_per_s     // eq. 4: bsize / dr
+                                   : p.write_bytes / comp.disk_write_bytes_per_s;  // eq. 5: bsize / dw
     p.b.disk_s += service;  // the time queued before (wtdr, wtdw) is part of waiting_s
-    queue_.schedule(now_ + service, kDiskDone, c);
+    nodes_[p.computer].disk->submit(Duration(service), i);
   }
 
-  void disk_done(std::uint32_t c) {
-    std::uint32_t i = nodes_[c].disk.serving;
-    serve_disk(c);
+  void served(std::uint32_t i) override {
     ++procs_[i].done_in_phase;
     step(i);
   }
 
-  // --- network: star topology, equal sharing per link direction (seed 003 section 4), θ (eq. 6-7) ---
+  // --- messages: o, the wire, o (eq. 6-7) ---
   std::int32_t peer_computer(const Proc& p) const {
     if (p.peer == kNone) return kNone;
     std::size_t computers = nodes_.size();
@@ -398,206 +387,124 @@ class Simulation {
     return q.placed ? static_cast<std::int32_t>(q.computer) : q.pinned;
   }
 
+  double overhead_at(std::int32_t computer, const Proc& p) const {
+    // Outside the cluster the other end is taken to be like this process's computer.
+    return nodes_[computer >= 0 ? static_cast<std::size_t>(computer) : p.computer].overhead_s;
+  }
+
   void start_message(std::uint32_t i, std::int32_t other) {
     Proc& p = procs_[i];
-    const Computer& comp = profile_.computers[p.computer];
-    p.b.network_s += unimpp::message_time(comp.overhead_latency_s, p.message_bytes, profile_.network.bandwidth_bytes_per_s);
-    if (p.message_bytes <= 0) {
-      queue_.schedule(now_ + comp.overhead_latency_s, kLatencyDone, i);
+    const bool sending = p.phase == Phase::kSend;
+    const double bytes = sending ? p.send_bytes : p.receive_bytes;
+    // θ = 2o + l (eq. 7) and the bytes at full bandwidth; sharing and queueing make the waiting.
+    p.b.network_s += nodes_[p.computer].overhead_s + overhead_at(other, p) + profile_.network.latency_s +
+                     bytes / profile_.network.bandwidth_bytes_per_s;
+    p.message_other = other;
+    p.stage = MessageStage::kFirstOverhead;
+    run_overhead(i, sending ? static_cast<std::int32_t>(p.computer) : other);
+  }
+
+  // The o of one end: CPU work on that computer's processor, or a delay outside the cluster.
+  void run_overhead(std::uint32_t i, std::int32_t computer) {
+    const Proc& p = procs_[i];
+    const double o = overhead_at(computer, p);
+    if (o <= 0) return message_step(i);
+    if (computer < 0) {
+      engine_.after(Duration(o), *this, key(kOverheadDelay, i));
       return;
     }
-    std::uint32_t t;
-    if (free_transfers_.empty()) {
-      t = static_cast<std::uint32_t>(transfers_.size());
-      transfers_.emplace_back();
-    } else {
-      t = free_transfers_.back();
-      free_transfers_.pop_back();
-    }
-    Transfer& x = transfers_[t];
-    bool sending = p.phase == Phase::kSend;
-    x.proc = i;
-    x.src = sending ? static_cast<std::int32_t>(p.computer) : other;
-    x.dst = sending ? other : static_cast<std::int32_t>(p.computer);
-    x.remaining_bytes = p.message_bytes;
-    x.rate = 0;
-    x.last = now_;
-    if (x.src >= 0) {
-      x.pos_out = static_cast<std::uint32_t>(nodes_[x.src].out.size());
-      nodes_[x.src].out.push_back(t);
-    }
-    if (x.dst >= 0) {
-      x.pos_in = static_cast<std::uint32_t>(nodes_[x.dst].in.size());
-      nodes_[x.dst].in.push_back(t);
-    }
-    relink(x.src, x.dst);
+    const auto c = static_cast<std::uint32_t>(computer);
+    procs_[i].overhead_computer = c;
+    nodes_[c].processor->start(i | kOverheadBit, o * profile_.computers[c].mips, WorkClass::kMessageOverhead);
+    sample(c);
   }
 
-  void transfer_done(std::uint32_t t) {
-    Transfer& x = transfers_[t];
-    ++x.stamp;
-    std::int32_t src = x.src, dst = x.dst;
-    if (src >= 0) unlink(nodes_[src].out, x.pos_out, true);
-    if (dst >= 0) unlink(nodes_[dst].in, x.pos_in, false);
-    free_transfers_.push_back(t);
-    std::uint32_t i = x.proc;
-    relink(src, dst);
-    // The bytes are across; θ (overhead and latency, eq. 7) follows.
-    queue_.schedule(now_ + profile_.computers[procs_[i].computer].overhead_latency_s, kLatencyDone, i);
-  }
-
-  void unlink(std::vector<std::uint32_t>& list, std::uint32_t pos, bool out) {
-    std::uint32_t moved = list.back();
-    list[pos] = moved;
-    (out ? transfers_[moved].pos_out : transfers_[moved].pos_in) = pos;
-    list.pop_back();
-  }
-
-  // The transfer counts of `src` (outgoing) and `dst` (incoming) changed: new rates for every transfer
-  // on those two links, and new processing capacity where communication costs CPU.
-  void relink(std::int32_t src, std::int32_t dst) {
-    if (src >= 0) {
-      for (std::uint32_t t : nodes_[src].out) rerate(t);
-    }
-    if (dst >= 0) {
-      for (std::uint32_t t : nodes_[dst].in) {
-        if (transfers_[t].src != src || src < 0) rerate(t);  // those from src were just done
-      }
-    }
-    if (communication_costs_cpu_) {
-      for (std::int32_t c : {src, dst}) {
-        if (c >= 0 && (profile_.computers[c].cpu_share_per_send > 0 || profile_.computers[c].cpu_share_per_receive > 0)) {
-          advance(static_cast<std::uint32_t>(c));
-          reschedule(static_cast<std::uint32_t>(c));
-        }
-      }
+  // The present stage of process i's message is done: on to the next.
+  void message_step(std::uint32_t i) {
+    Proc& p = procs_[i];
+    const bool sending = p.phase == Phase::kSend;
+    const auto self = static_cast<std::int32_t>(p.computer);
+    switch (p.stage) {
+      case MessageStage::kFirstOverhead:
+        p.stage = MessageStage::kWire;
+        network_->send(sending ? self : p.message_other, sending ? p.message_other : self,
+                       sending ? p.send_bytes : p.receive_bytes, latency_, i);
+        return;
+      case MessageStage::kWire:
+        p.stage = MessageStage::kSecondOverhead;
+        return run_overhead(i, sending ? p.message_other : self);
+      case MessageStage::kSecondOverhead:
+        ++p.done_in_phase;
+        return step(i);
     }
   }
 
-  void rerate(std::uint32_t t) {
-    Transfer& x = transfers_[t];
-    x.remaining_bytes = std::max(0.0, x.remaining_bytes - x.rate * (now_ - x.last));
-    x.last = now_;
-    std::size_t sharing = std::max(x.src >= 0 ? nodes_[x.src].out.size() : 0, x.dst >= 0 ? nodes_[x.dst].in.size() : 0);
-    x.rate = profile_.network.bandwidth_bytes_per_s / static_cast<double>(std::max<std::size_t>(sharing, 1));
-    queue_.schedule(now_ + x.remaining_bytes / x.rate, kTransferDone, t, ++x.stamp);
+  void delivered(std::uint32_t i) override { message_step(i); }
+
+  // The CPU cost of communication (seed 003 section 4): each transfer streaming out of (into) a
+  // computer takes the share per_send (per_receive) of its processing capacity.
+  void link_load_changed(std::size_t c) override {
+    if (!communication_costs_cpu_) return;
+    nodes_[c].processor->set_free_share(cpu_free(c));
   }
 
-  // Fraction of a computer's processing capacity left by its concurrent transfers (seed 003 section 4).
-  double cpu_free(std::uint32_t c) const {
+  double cpu_free(std::size_t c) const {
     const Computer& comp = profile_.computers[c];
     if (comp.cpu_share_per_send <= 0 && comp.cpu_share_per_receive <= 0) return 1.0;
-    const Node& n = nodes_[c];
-    return std::max(0.0, 1.0 - comp.cpu_share_per_send * static_cast<double>(n.out.size()) -
-                             comp.cpu_share_per_receive * static_cast<double>(n.in.size()));
+    return std::max(0.0, 1.0 - comp.cpu_share_per_send * static_cast<double>(network_->streaming_out(c)) -
+                             comp.cpu_share_per_receive * static_cast<double>(network_->streaming_in(c)));
   }
 
-  // --- processor sharing with memory slowdown (eq. 2-3) ---
-  void advance(std::uint32_t c) {
-    Node& n = nodes_[c];
-    double dt = now_ - n.last;
-    if (dt <= 0) return;
-    std::size_t computing = load_[c].computing;
-    if (computing > 0) {
-      n.v += n.rate * dt;
-      n.m += n.rate * n.alpha * dt;
-      n.busy_s += dt;
-    }
-    if (timeline_points_ > 0 && (computing > 0 || load_[c].occupied_mb > 0)) {
-      double cores = profile_.computers[c].cores;
-      record(c, n.last, now_, std::min(1.0, static_cast<double>(computing) / cores), load_[c].occupied_mb);
-    }
-    n.last = now_;
-  }
-
-  bool valid(const Finish& f) const { return procs_[f.proc].computing && procs_[f.proc].generation == f.generation; }
-
-  // Recomputes the per-process rate and schedules the next completion; invalidates the pending one.
-  void reschedule(std::uint32_t c) {
-    Node& n = nodes_[c];
-    const Computer& comp = profile_.computers[c];
-    ++n.stamp;
-    while (!n.heap.empty() && !valid(n.heap.front())) {
-      std::pop_heap(n.heap.begin(), n.heap.end(), std::greater<>{});
-      n.heap.pop_back();
-    }
-    if (load_[c].computing == 0) {
-      n.rate = 0;
-      return;
-    }
-    double count = static_cast<double>(load_[c].computing);
-    n.alpha = comp.alpha(load_[c].occupied_mb);
-    double capacity = comp.cores * comp.mips * cpu_free(c);
-    n.rate = std::min(comp.mips, capacity / count) / (1 + n.alpha);
-    if (n.rate <= 0) return;  // communication takes the whole processor; a transfer's end reschedules
-    double remaining = std::max(0.0, n.heap.front().v - n.v);
-    queue_.schedule(now_ + remaining / n.rate, kComputeDone, c, n.stamp);
-  }
-
+  // --- compute: the computer's processor, slowed by α of the memory its residents hold (eq. 2-3) ---
   void set_memory(std::uint32_t c, double occupied_mb) {
-    Node& n = nodes_[c];
-    advance(c);
+    sample(c);
     load_[c].occupied_mb = occupied_mb;
-    n.peak_memory_mb = std::max(n.peak_memory_mb, occupied_mb);
-    if (load_[c].computing > 0) reschedule(c);
+    nodes_[c].peak_memory_mb = std::max(nodes_[c].peak_memory_mb, occupied_mb);
+    nodes_[c].processor->set_slowdown(profile_.computers[c].alpha(occupied_mb));
   }
 
   void start_compute(std::uint32_t i) {
     Proc& p = procs_[i];
-    Node& n = nodes_[p.computer];
-    advance(p.computer);
-    p.v_start = n.v;
-    p.m_start = n.m;
     p.computing = true;
-    ++p.generation;
-    n.heap.push_back({n.v + p.remaining_mi, i, p.generation});
-    std::push_heap(n.heap.begin(), n.heap.end(), std::greater<>{});
     ++load_[p.computer].computing;
-    reschedule(p.computer);
+    p.client = nodes_[p.computer].processor->start(i, p.remaining_mi);
+    sample(p.computer);
   }
 
-  void compute_done(std::uint32_t c) {
-    Node& n = nodes_[c];
-    advance(c);
-    const Computer& comp = profile_.computers[c];
-    // The event is current (its stamp matched), so the top of the heap is done; everyone within
-    // rounding of it leaves the processor together.
-    done_.clear();
-    double top_v = n.heap.front().v;
-    n.v = std::max(n.v, top_v);
-    while (!n.heap.empty() && (!valid(n.heap.front()) || n.heap.front().v <= n.v * (1 + 1e-12) + 1e-12)) {
-      if (valid(n.heap.front())) done_.push_back(n.heap.front().proc);
-      std::pop_heap(n.heap.begin(), n.heap.end(), std::greater<>{});
-      n.heap.pop_back();
+  void computed(std::uint32_t token, double slowdown_mi) override {
+    const std::uint32_t i = token & ~kOverheadBit;
+    Proc& p = procs_[i];
+    if (token & kOverheadBit) {
+      sample(p.overhead_computer);
+      return message_step(i);
     }
-    for (std::uint32_t i : done_) {
-      Proc& p = procs_[i];
-      p.computing = false;
-      --load_[c].computing;
-      p.b.cpu_s += p.remaining_mi / comp.mips;          // TE = mp / pc (eq. 2), summed over stays
-      p.b.memory_s += (n.m - p.m_start) / comp.mips;    // TEM - TE (eq. 3) under changing α
-      p.remaining_mi = 0;
-    }
-    reschedule(c);
-    for (std::uint32_t i : done_) next_phase(i);
+    const Computer& comp = profile_.computers[p.computer];
+    sample(p.computer);
+    p.computing = false;
+    --load_[p.computer].computing;
+    p.b.cpu_s += p.remaining_mi / comp.mips;   // TE = mp / pc (eq. 2), summed over stays
+    p.b.memory_s += slowdown_mi / comp.mips;   // TEM - TE (eq. 3) under changing α
+    p.remaining_mi = 0;
+    next_phase(i);
   }
 
   // --- the periodic load balancer (migration, eq. 9) ---
   // Time one more MI would take on computer c with `computing` processes and `occupied_mb` there.
   double time_per_mi(std::size_t c, std::size_t computing, double occupied_mb) const {
     const Computer& comp = profile_.computers[c];
-    double capacity = comp.cores * comp.mips * cpu_free(static_cast<std::uint32_t>(c));
+    double capacity = comp.cores * comp.mips * cpu_free(c);
     if (capacity <= 0) return std::numeric_limits<double>::infinity();
     double rate = std::min(comp.mips, capacity / static_cast<double>(std::max<std::size_t>(computing, 1)));
     return (1 + comp.alpha(occupied_mb)) / rate;
   }
 
   void balance() {
+    if (finished_ == procs_.size()) return;  // nothing left to balance
     const LoadBalancerSpec& lb = *workload_.policy.load_balancer;
     for (std::int64_t k = 0; k < lb.max_migrations; ++k) {
       if (!migrate_one(lb)) break;
     }
-    if (finished_ < procs_.size()) queue_.schedule(now_ + lb.period_s, kBalance, 0);
+    if (finished_ < procs_.size()) engine_.after(Duration(lb.period_s), *this, key(kBalance, 0));
   }
 
   bool migrate_one(const LoadBalancerSpec& lb) {
@@ -609,16 +516,14 @@ class Simulation {
       if (t > worst) worst = t, src = c;
     }
     if (worst < 0) return false;
-    Node& n = nodes_[src];
-    advance(static_cast<std::uint32_t>(src));
-    // The movable process with the most work left (pinned processes stay).
+    // The movable process with the most work left (pinned processes stay; the o of messages is no
+    // process's compute phase).
     std::int64_t pick = -1;
     double most = 0;
-    for (const Finish& f : n.heap) {
-      if (!valid(f) || procs_[f.proc].pinned >= 0) continue;
-      double left = f.v - n.v;
-      if (left > most || (left == most && pick >= 0 && f.proc < pick)) most = left, pick = f.proc;
-    }
+    nodes_[src].processor->for_each_served([&](std::uint32_t token, Processor::Client, double left) {
+      if ((token & kOverheadBit) || procs_[token].pinned >= 0) return;
+      if (left > most || (left == most && pick >= 0 && token < pick)) most = left, pick = token;
+    });
     if (pick < 0) return false;
     std::uint32_t i = static_cast<std::uint32_t>(pick);
     Proc& p = procs_[i];
@@ -635,18 +540,19 @@ class Simulation {
     if (most * best + lb.migration_cost_s >= most * worst) return false;  // not worth the move
 
     const Computer& from = profile_.computers[src];
+    Processor::Removed removed = nodes_[src].processor->remove(p.client);
+    sample(static_cast<std::uint32_t>(src));
     p.computing = false;
     --load_[src].computing;
-    p.b.cpu_s += (p.remaining_mi - most) / from.mips;
-    p.b.memory_s += (n.m - p.m_start) / from.mips;
-    p.remaining_mi = most;
-    segments_.push_back({i, static_cast<std::uint32_t>(src), p.segment_from_s, now_});
-    p.segment_from_s = now_;
+    p.b.cpu_s += (p.remaining_mi - removed.remaining_work) / from.mips;
+    p.b.memory_s += removed.slowdown_work / from.mips;
+    p.remaining_mi = removed.remaining_work;
+    segments_.push_back({i, static_cast<std::uint32_t>(src), p.segment_from_s, now()});
+    p.segment_from_s = now();
     p.migrated = true;
     --load_[src].resident;
     policy_->resident_changed(profile_.computers, load_, src);
     set_memory(static_cast<std::uint32_t>(src), std::max(0.0, load_[src].occupied_mb - p.memory_mb));
-    if (load_[src].computing == 0) reschedule(static_cast<std::uint32_t>(src));  // drops the pending completion
     // The memory is held at the destination from the start of the move.
     p.computer = static_cast<std::uint32_t>(dst);
     ++load_[dst].resident;
@@ -654,11 +560,24 @@ class Simulation {
     set_memory(p.computer, load_[dst].occupied_mb + p.memory_mb);
     p.b.migration_s += lb.migration_cost_s;
     ++migrations_;
-    queue_.schedule(now_ + lb.migration_cost_s, kMigrated, i);
+    engine_.after(Duration(lb.migration_cost_s), *this, key(kMigrated, i));
     return true;
   }
 
   // --- timelines: integrals per bucket of `interval_`, coarsened by merging pairs of buckets ---
+  // Closes computer c's timeline up to now with the number of busy cores and the memory held since the
+  // last sample, then notes the number now. Called after every change of the processor's clients
+  // (those the model makes and the completions it is told of) and before every change of memory.
+  void sample(std::uint32_t c) {
+    Node& n = nodes_[c];
+    const double t = now();
+    if (timeline_points_ > 0 && t > n.last_sample_s && (n.busy_cores > 0 || load_[c].occupied_mb > 0)) {
+      record(c, n.last_sample_s, t, n.busy_cores / profile_.computers[c].cores, load_[c].occupied_mb);
+    }
+    n.last_sample_s = t;
+    n.busy_cores = std::min(static_cast<double>(n.processor->served()), static_cast<double>(profile_.computers[c].cores));
+  }
+
   void record(std::uint32_t c, double t0, double t1, double utilisation, double memory_mb) {
     while (static_cast<std::size_t>(t1 / interval_) >= timeline_points_ && t1 > t0) coarsen();
     Node& n = nodes_[c];
@@ -696,7 +615,7 @@ class Simulation {
 
   Prediction result() {
     HETPERF_CHECK(finished_ == procs_.size(), "simulation ended with unfinished processes");
-    for (std::uint32_t c = 0; c < nodes_.size(); ++c) advance(c);  // closes busy time and timelines
+    for (std::uint32_t c = 0; c < nodes_.size(); ++c) sample(c);  // closes the timelines
     Prediction out;
     out.hetperf_version = kVersion;
     out.workload_name = workload_.name;
@@ -712,19 +631,21 @@ class Simulation {
       out.processes[s.proc].segments.push_back({profile_.computers[s.computer].name, s.from_s, s.to_s});
     }
     out.summary = summarize_responses(out.processes);
-    out.summary.events = events_;
+    out.summary.events = engine_.events_fired();
     out.summary.migrations = migrations_;
     out.computers.reserve(nodes_.size());
     for (std::size_t c = 0; c < nodes_.size(); ++c) {
       const Node& n = nodes_[c];
-      double util = out.summary.makespan_s > 0 ? std::min(1.0, n.busy_s / out.summary.makespan_s) : 0;
-      out.computers.push_back({profile_.computers[c].name, n.busy_s, util, n.peak_memory_mb, n.placed, {}});
-      if (timeline_points_ > 0 && now_ > 0) {
+      const double busy_s = nodes_[c].processor->busy_s();
+      double util = out.summary.makespan_s > 0 ? std::min(1.0, busy_s / out.summary.makespan_s) : 0;
+      out.computers.push_back({profile_.computers[c].name, busy_s, util, n.peak_memory_mb, n.placed, {}});
+      const double end_s = now();
+      if (timeline_points_ > 0 && end_s > 0) {
         ComputerTimeline& tl = out.computers.back().timeline;
         tl.interval_s = interval_;
-        std::size_t points = std::min(timeline_points_, static_cast<std::size_t>(now_ / interval_) + 1);
+        std::size_t points = std::min(timeline_points_, static_cast<std::size_t>(end_s / interval_) + 1);
         for (std::size_t k = 0; k < points; ++k) {
-          double covered = std::min(interval_, now_ - static_cast<double>(k) * interval_);
+          double covered = std::min(interval_, end_s - static_cast<double>(k) * interval_);
           if (covered <= 0) break;
           tl.utilisation.push_back(std::min(1.0, n.busy_integral[k] / covered));
           tl.memory_mb.push_back(n.memory_integral[k] / covered);
@@ -748,19 +669,18 @@ class Simulation {
   double interval_ = 0;
   std::string placement_name_;
   std::unique_ptr<PlacementPolicy> policy_;
+  Engine engine_;
+  std::unique_ptr<StarNetwork> network_;
+  Duration latency_;
   std::vector<Node> nodes_;
   std::vector<ComputerLoad> load_;  // what placement policies see, kept current
   std::vector<Proc> procs_;
   std::vector<std::uint32_t> order_;  // processes by arrival
   std::size_t next_arrival_ = 0;
-  std::vector<Transfer> transfers_;
-  std::vector<std::uint32_t> free_transfers_;
   std::vector<Segment> segments_;
-  std::vector<std::uint32_t> done_;
-  EventQueue queue_;
-  double now_ = 0, max_memory_mb_ = 0;
+  double max_memory_mb_ = 0;
   bool communication_costs_cpu_ = false;
-  std::uint64_t events_ = 0, migrations_ = 0;
+  std::uint64_t migrations_ = 0;
   std::size_t finished_ = 0;
 };
 

@@ -134,18 +134,21 @@ TEST_CASE("simulator: concurrent incoming transfers of a computer share its link
     return json{{"name", name}, {"mi", 0}, {"computer", "A"},
                 {"messages", {{"count", 1}, {"bytes", bytes}, {"peer", "B"}}}};
   };
-  SECTION("three equal transfers finish together at three times s/b, plus θ") {
+  // lo = 1 ms and l = 0: o = 0.5 ms of CPU work at each end (eq. 7), shared like any work: the three
+  // packings share B's one core (1.5 ms), the three unpackings A's (1.5 ms).
+  SECTION("three equal transfers finish together at three times s/b, plus the shared o at both ends") {
     Prediction out = test::run(profile, test::workload(json::array({receiver("x", 1e6), receiver("y", 1e6), receiver("z", 1e6)})));
     for (const auto& r : out.processes) {
-      CHECK(r.finish_s == Approx(3.0 + 0.001));
+      CHECK(r.finish_s == Approx(0.0015 + 3.0 + 0.0015));
       CHECK(r.breakdown.network_s == Approx(1.0 + 0.001));
-      CHECK(r.breakdown.waiting_s == Approx(2.0));
+      CHECK(r.breakdown.waiting_s == Approx(2.002));
     }
   }
   SECTION("a short transfer leaves its share to the long one when it ends") {
     Prediction out = test::run(profile, test::workload(json::array({receiver("short", 1e6), receiver("long", 2e6)})));
-    CHECK(test::process(out, "short").finish_s == Approx(2.0 + 0.001));
-    CHECK(test::process(out, "long").finish_s == Approx(3.0 + 0.001));
+    // Both packings share B (1 ms); each unpacking is alone on A (0.5 ms).
+    CHECK(test::process(out, "short").finish_s == Approx(0.001 + 2.0 + 0.0005));
+    CHECK(test::process(out, "long").finish_s == Approx(0.001 + 3.0 + 0.0005));
   }
 }
 
@@ -156,7 +159,11 @@ TEST_CASE("simulator: the outgoing link of the sender is shared too, and the slo
   };
   // B sends to A twice and to C once: B's outgoing link carries 3 transfers, 1/3 of b each.
   Prediction out = test::run(profile, test::workload(json::array({receiver("a1", "A"), receiver("a2", "A"), receiver("c1", "C")})));
-  for (const auto& r : out.processes) CHECK(r.finish_s == Approx(3.0 + 0.001));
+  // Three packings share B (1.5 ms), then 3 s on the wire; two unpackings share A (1 ms), one is alone
+  // on C (0.5 ms).
+  CHECK(test::process(out, "a1").finish_s == Approx(0.0015 + 3.0 + 0.001));
+  CHECK(test::process(out, "a2").finish_s == Approx(0.0015 + 3.0 + 0.001));
+  CHECK(test::process(out, "c1").finish_s == Approx(0.0015 + 3.0 + 0.0005));
 }
 
 TEST_CASE("simulator: messages to a process on the same computer do not use the network") {
@@ -176,9 +183,11 @@ TEST_CASE("simulator: transfers take their share of the computer's processing ca
   json cpu = worker("cpu", 1000);
   json rx = {{"name", "rx"}, {"mi", 0}, {"computer", "A"}, {"messages", {{"count", 1}, {"bytes", 1e6}, {"peer", "B"}}}};
   Prediction out = test::run(profile, test::workload(json::array({cpu, rx})));
-  // For 1 s the transfer takes half of A: 500 MI done, the other 500 MI at full speed: 1.5 s.
-  CHECK(test::process(out, "cpu").finish_s == Approx(1.5));
-  CHECK(test::process(out, "rx").finish_s == Approx(1.001));
+  // B packs (0.5 ms, cpu runs alone: 0.5 MI); for the 1 s of streaming the transfer takes half of A
+  // (500 MI); rx's unpacking (0.5 MI) then shares A with cpu for 1 ms (0.5 MI more); the last 499 MI
+  // take 0.499 s: 1.5005 s.
+  CHECK(test::process(out, "cpu").finish_s == Approx(1.5005));
+  CHECK(test::process(out, "rx").finish_s == Approx(1.0015));
   // Without the field, communication is free (today's behaviour).
   Profile free = test::profile(json::array({computer("A"), computer("B")}), 1e6);
   CHECK(test::process(test::run(free, test::workload(json::array({cpu, rx}))), "cpu").finish_s == Approx(1.0));

@@ -5,12 +5,13 @@
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
-#include "hetperf/simulator/event_queue.hpp"
+#include "hetperf/simulator/engine/engine.hpp"
 
 namespace hetperf::sim::batch {
 namespace {
 
-enum EventKind : std::uint32_t { kArrival, kFinish, kIterationEnd, kResizeDone, kPass };
+enum EventKind : std::uint64_t { kArrival, kFinish, kIterationEnd, kResizeDone, kPass };
+constexpr std::uint64_t key(EventKind kind, std::size_t job) { return (std::uint64_t{kind} << 32) | job; }
 
 struct JobState {
   std::vector<StartOption> options;
@@ -29,9 +30,9 @@ struct JobState {
   JobProfile profile;
 };
 
-class Engine {
+class Scheduler final : public Handler {
  public:
-  Engine(const Cluster& cluster, const std::vector<JobSpec>& jobs, const ScheduleOptions& options,
+  Scheduler(const Cluster& cluster, const std::vector<JobSpec>& jobs, const ScheduleOptions& options,
          std::vector<SkippedJob> skipped)
       : cluster_(cluster), jobs_(jobs), options_(options), policy_(make_batch_policy(options.policy, options.policy_options)),
         state_(jobs.size()), free_by_group_(cluster.groups.size()) {
@@ -45,21 +46,22 @@ class Engine {
   ScheduleResult run() {
     admit_jobs();
     result_.utilisation.push_back({first_submit_, 0});
-    while (!events_.empty()) {
-      Event e = events_.pop();
-      now_ = e.time;
-      switch (e.kind) {
-        case kArrival: arrive(e.a); break;
-        case kFinish: finish(e.a); break;
-        case kIterationEnd: iteration_end(e.a); break;
-        case kResizeDone: resize_done(e.a); break;
-        case kPass: pass(); break;
-        default: HETPERF_CHECK(false, "unknown event kind");
-      }
-    }
+    engine_.run();
     HETPERF_CHECK(queue_.empty(), "jobs left waiting at the end of the simulation");
     summarize();
     return std::move(result_);
+  }
+
+  void fire(std::uint64_t k) override {
+    now_ = engine_.now().s();
+    const auto j = static_cast<std::size_t>(k & 0xffffffffu);
+    switch (static_cast<EventKind>(k >> 32)) {
+      case kArrival: arrive(j); break;
+      case kFinish: finish(j); break;
+      case kIterationEnd: iteration_end(j); break;
+      case kResizeDone: resize_done(j); break;
+      case kPass: pass(); break;
+    }
   }
 
  private:
@@ -110,13 +112,13 @@ class Engine {
       r.swf_record = job.swf_record;
       result_.jobs.push_back(std::move(r));
     }
-    for (std::size_t i : order) events_.schedule(jobs_[i].submit_s, kArrival, static_cast<std::uint32_t>(i));
+    for (std::size_t i : order) engine_.at(Time(jobs_[i].submit_s), *this, key(kArrival, i));
   }
 
   void request_pass() {
     if (pass_pending_) return;
     pass_pending_ = true;
-    events_.schedule(now_, kPass, 0);
+    engine_.at(Time(now_), *this, key(kPass, 0));
   }
 
   void set_busy(std::int64_t delta) {
@@ -224,7 +226,7 @@ class Engine {
       s.profile.start_processors = processors;
       begin_iteration(j, 0);
     } else {
-      events_.schedule(now_ + job.run_time_at(processors) / s.speed, kFinish, static_cast<std::uint32_t>(j));
+      engine_.at(Time(now_ + job.run_time_at(processors) / s.speed), *this, key(kFinish, j));
     }
   }
 
@@ -251,7 +253,7 @@ class Engine {
     JobState& s = state_[j];
     s.iteration_start_s = now_;
     s.pending_redistribution_s = redistribution_s;
-    events_.schedule(now_ + jobs_[j].app->time_s(s.processors) / s.speed, kIterationEnd, static_cast<std::uint32_t>(j));
+    engine_.at(Time(now_ + jobs_[j].app->time_s(s.processors) / s.speed), *this, key(kIterationEnd, j));
   }
 
   // Seed 002 section 3.2: data moves between the old and the new processor set. Given, or
@@ -349,7 +351,7 @@ class Engine {
     s.pending_redistribution_s = cost;
     double speed = s.speed;
     set_release(s, now_ + cost + static_cast<double>(remaining) * job.app->time_s(target) / speed);
-    events_.schedule(now_ + cost, kResizeDone, static_cast<std::uint32_t>(j));
+    engine_.at(Time(now_ + cost), *this, key(kResizeDone, j));
   }
 
   void resize_done(std::size_t j) {
@@ -372,7 +374,7 @@ class Engine {
     ScheduleSummary& sum = result_.summary;
     sum.jobs = result_.jobs.size();
     sum.skipped = result_.skipped.size();
-    sum.events = events_.scheduled();
+    sum.events = engine_.events_fired();
     sum.first_submit_s = first_submit_;
     double busy_seconds = 0;
     for (const auto& r : result_.jobs) {
@@ -408,7 +410,7 @@ class Engine {
   double now_ = 0;
   double first_submit_ = 0;
   bool pass_pending_ = false;
-  EventQueue events_;
+  Engine engine_;
   std::vector<QueuedJob> queue_;
   std::multimap<double, std::int64_t> releases_;
   std::vector<StartDecision> starts_;
@@ -420,7 +422,7 @@ class Engine {
 
 ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
                                  const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped) {
-  return Engine(cluster, jobs, options, std::move(pre_skipped)).run();
+  return Scheduler(cluster, jobs, options, std::move(pre_skipped)).run();
 }
 
 }  // namespace hetperf::sim::batch

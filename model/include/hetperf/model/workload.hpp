@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct ProcessSpec {
   Distribution disk_write_bytes = Distribution::constant(0);
   Distribution messages = Distribution::constant(0);           // pdf net: messages sent + received ...
   Distribution message_bytes = Distribution::constant(0);      // ... and bytes per message
+  // "messages.receive_bytes" / "messages.send_bytes" (optional): bytes of each received / sent message
+  // when the two directions differ (a task's input and its result); absent: "bytes".
+  std::optional<Distribution> receive_bytes, send_bytes;
   // "messages.peer" (optional): the other end of every message, a computer of the profile or a process
   // listed once (count 1) in "processes". Empty (default): a party outside the cluster, so only this
   // process's own link is used.
@@ -65,8 +69,20 @@ struct LoadBalancerSpec {
   std::int64_t max_migrations = 1;   // moves per round, >= 1
 };
 
+// "policy.discipline" (optional): how a computer's cores serve the processes computing on it, either
+// one name for every computer or an object {"default": d, "<computer or group>": d, ...}.
+//   processor_sharing (default): every computing process gets an equal share (seed 001);
+//   fifo: run to completion, at most `cores` at once, the others wait in the order they asked.
+struct DisciplineSpec {
+  std::string default_discipline = "processor_sharing";
+  // Computer or group name -> discipline; a computer's own name wins over its group.
+  std::vector<std::pair<std::string, std::string>> by_name;
+  bool empty() const { return default_discipline == "processor_sharing" && by_name.empty(); }
+};
+
 struct PolicySpec {
   std::string placement = "round_robin";
+  DisciplineSpec discipline;
   nlohmann::json options = nlohmann::json::object();  // policy-specific settings
   std::optional<LoadBalancerSpec> load_balancer;      // absent: processes stay where they were placed
 };

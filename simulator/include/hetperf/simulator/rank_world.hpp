@@ -1,0 +1,143 @@
+// The ranks of message-passing applications (MPI programs) inside the engine: the world the
+// applications' simulated back-end runs them in (the DPS simulator's partial direct execution, seed 003
+// sections 3-4 and 7, and MPI-Sim's abstraction of computation, seed 004). A rank's operations take
+// simulated time on the shared resources of the computer it is mapped to:
+//   compute     the computer's Processor (processor sharing over its cores; BLAS kernels are
+//               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
+//               polls and takes `wait_cpu_share` of a core meanwhile;
+//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4).
+//               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
+//               gets it after the transfer); larger, it waits for the matching receive (rendezvous);
+//   disk        the computer's FifoDisk.
+// Only sizes and times are simulated; the applications' own code (apps/sim) decides what to issue.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "hetperf/simulator/engine/engine.hpp"
+#include "hetperf/simulator/resources/fifo_disk.hpp"
+#include "hetperf/simulator/resources/processor.hpp"
+#include "hetperf/simulator/resources/star_network.hpp"
+
+namespace hetperf::sim {
+
+struct RankComputer {
+  int cores = 1;
+  double disk_write_bytes_per_s = 0;  // > 0 when ranks here write to disk
+  // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
+  // the rank's work is done until every rank of its launch group is done (the final collectives).
+  double wait_cpu_share = 0;
+  // Extra latency of a message to a rank here while more ranks are mapped here than there are cores.
+  double oversubscribed_handoff_s = 0;
+  // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
+  double core_efficiency = 1;
+};
+
+struct RankPlatform {
+  std::vector<RankComputer> computers;
+  double latency_s = 0;                // l of t = l + s/b
+  double bandwidth_bytes_per_s = 0;    // b, per computer link and direction (> 0)
+  std::uint64_t eager_limit_bytes = 65536;
+};
+
+class RankListener {
+ public:
+  // The operation `rank` waits for is done (at the engine's now).
+  virtual void completed(int rank) = 0;
+
+ protected:
+  ~RankListener() = default;
+};
+
+class RankWorld final : public ProcessorListener, public NetworkListener, public DiskListener {
+ public:
+  RankWorld(const RankPlatform& platform, RankListener& listener);
+  RankWorld(const RankWorld&) = delete;
+  RankWorld& operator=(const RankWorld&) = delete;
+
+  // An application (its ranks are added next, numbered from 0 within it); applications of one launch
+  // group were started by one launcher: a rank that is done waits, polling, until all are done.
+  // `launch_group` < 0: a group of its own.
+  int add_app(int launch_group);
+  // Adds a rank of application `app` on `computer`; returns its global id. Call after every add_app.
+  int add_rank(int app, std::size_t computer);
+
+  Engine& engine() { return engine_; }
+  Time now() const { return engine_.now(); }
+
+  // The operations. Each returns true when it completed at once; otherwise `completed(rank)` follows.
+  // Peers are global rank ids.
+  bool compute(int rank, double seconds, bool memory_bound);
+  bool send(int rank, int dst, int tag, std::uint64_t bytes);
+  // Non-blocking send; `handle` (chosen by the rank, unique among its pending ones) is waited on.
+  void isend(int rank, int dst, int tag, std::uint64_t bytes, int handle);
+  bool wait(int rank, int handle);
+  bool recv(int rank, int src, int tag);
+  bool barrier(int rank);  // among the ranks of its application
+  bool disk_write(int rank, std::uint64_t bytes);
+  // The rank's program is done: it waits for the rest of its launch group.
+  void rank_done(int rank);
+
+  // Runs the engine until nothing is left to do.
+  void run() { engine_.run(); }
+  std::uint64_t events() const { return engine_.events_fired(); }
+
+ private:
+  struct Message {
+    int src = 0, dst = 0, tag = 0;
+    std::uint64_t bytes = 0;
+    bool eager = false, arrived = false, transferring = false, receiver_waiting = false;
+    int send_handle = -1;  // isend: the sender's handle; -1: a blocking send
+  };
+  struct Rank {
+    int app = 0;
+    std::size_t computer = 0;
+    bool waiting = false;
+    std::map<int, bool> handle_done;  // pending non-blocking sends: finished or not
+    int waiting_handle = -1;
+  };
+  struct App {
+    int group = 0;
+    std::vector<int> ranks;
+    std::vector<int> barrier_waiting;
+  };
+  struct LaunchGroup {
+    std::vector<int> ranks;
+    int done = 0;
+  };
+
+  void computed(std::uint32_t token, double slowdown_work) override;
+  void delivered(std::uint32_t token) override;
+  void served(std::uint32_t token) override;
+
+  void complete(int rank);
+  void set_waiting(int rank, bool waiting);
+  std::uint32_t new_message();
+  bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
+  void start_transfer(std::uint32_t message);
+  void arrive(std::uint32_t message);
+
+  const RankPlatform& platform_;
+  RankListener& listener_;
+  Engine engine_;
+  std::vector<std::unique_ptr<Processor>> processors_;
+  std::vector<std::unique_ptr<FifoDisk>> disks_;
+  std::unique_ptr<StarNetwork> network_;
+  std::vector<Rank> ranks_;
+  std::vector<App> apps_;
+  std::vector<LaunchGroup> groups_;
+  std::map<int, int> group_index_;  // launch group id -> index in groups_
+  std::vector<int> waiting_;        // waiting ranks per computer
+  std::vector<int> mapped_;         // ranks per computer
+  std::vector<Message> messages_;
+  std::vector<std::uint32_t> free_messages_;
+  // Per destination rank: unreceived messages by (source, tag), in send order.
+  std::vector<std::map<std::pair<int, int>, std::deque<std::uint32_t>>> inbox_;
+  std::vector<std::deque<std::pair<int, int>>> posted_;  // per destination rank: (source, tag) waiting
+};
+
+}  // namespace hetperf::sim

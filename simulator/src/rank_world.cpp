@@ -1,0 +1,214 @@
+// The ranks of message-passing applications on the engine's shared resources (see rank_world.hpp).
+#include "hetperf/simulator/rank_world.hpp"
+
+#include <algorithm>
+
+#include "hetperf/model/error.hpp"
+
+namespace hetperf::sim {
+
+RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : platform_(platform), listener_(listener) {
+  const std::size_t n = platform.computers.size();
+  for (const RankComputer& c : platform.computers) {
+    // Work is counted in seconds of one core alone: speed 1.
+    processors_.push_back(
+        std::make_unique<Processor>(engine_, *this, ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing}));
+    disks_.push_back(std::make_unique<FifoDisk>(engine_, *this));
+  }
+  network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s));
+  waiting_.assign(n, 0);
+  mapped_.assign(n, 0);
+}
+
+int RankWorld::add_app(int launch_group) {
+  const int a = static_cast<int>(apps_.size());
+  auto [g, fresh] = group_index_.try_emplace(launch_group < 0 ? -1 - a : launch_group, static_cast<int>(groups_.size()));
+  if (fresh) groups_.emplace_back();
+  apps_.push_back({g->second, {}, {}});
+  return a;
+}
+
+int RankWorld::add_rank(int app, std::size_t computer) {
+  HETPERF_CHECK(computer < processors_.size(), "rank mapped to an unknown computer");
+  const int id = static_cast<int>(ranks_.size());
+  ranks_.push_back({app, computer, false, {}, -1});
+  apps_[app].ranks.push_back(id);
+  groups_[apps_[app].group].ranks.push_back(id);
+  ++mapped_[computer];
+  inbox_.emplace_back();
+  posted_.emplace_back();
+  return id;
+}
+
+// --- waiting ranks poll: each takes `wait_cpu_share` of a core from the computing ones ---
+void RankWorld::set_waiting(int rank, bool waiting) {
+  Rank& r = ranks_[rank];
+  if (r.waiting == waiting) return;
+  r.waiting = waiting;
+  const std::size_t c = r.computer;
+  waiting_[c] += waiting ? 1 : -1;
+  processors_[c]->set_extra_demand(platform_.computers[c].wait_cpu_share * waiting_[c]);
+}
+
+void RankWorld::complete(int rank) {
+  set_waiting(rank, false);
+  listener_.completed(rank);
+}
+
+void RankWorld::rank_done(int rank) {
+  LaunchGroup& g = groups_[apps_[ranks_[rank].app].group];
+  set_waiting(rank, true);
+  if (++g.done == static_cast<int>(g.ranks.size())) {
+    for (int other : g.ranks) set_waiting(other, false);
+  }
+}
+
+// --- compute ---
+bool RankWorld::compute(int rank, double seconds, bool memory_bound) {
+  processors_[ranks_[rank].computer]->start(static_cast<std::uint32_t>(rank), std::max(0.0, seconds),
+                                            memory_bound ? WorkClass::kMemoryBound : WorkClass::kPlain);
+  return false;
+}
+
+void RankWorld::computed(std::uint32_t token, double) { complete(static_cast<int>(token)); }
+
+// --- disk ---
+bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
+  const std::size_t c = ranks_[rank].computer;
+  disks_[c]->submit(Duration(static_cast<double>(bytes) / platform_.computers[c].disk_write_bytes_per_s),
+                    static_cast<std::uint32_t>(rank));
+  return false;
+}
+
+void RankWorld::served(std::uint32_t token) { complete(static_cast<int>(token)); }
+
+// --- messages ---
+std::uint32_t RankWorld::new_message() {
+  if (!free_messages_.empty()) {
+    std::uint32_t id = free_messages_.back();
+    free_messages_.pop_back();
+    messages_[id] = Message{};
+    return id;
+  }
+  messages_.emplace_back();
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+void RankWorld::start_transfer(std::uint32_t id) {
+  Message& m = messages_[id];
+  m.transferring = true;
+  const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
+  // A receiver sharing its computer with more ranks than cores must first be scheduled in.
+  const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
+  network_->send(static_cast<int>(from), static_cast<int>(to), static_cast<double>(m.bytes),
+                 Duration(platform_.latency_s + handoff), id);
+}
+
+void RankWorld::delivered(std::uint32_t id) { arrive(id); }
+
+// A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
+void RankWorld::arrive(std::uint32_t id) {
+  Message& m = messages_[id];
+  m.arrived = true;
+  m.transferring = false;
+  const Message copy = m;
+  // Once arrived, a message is needed only until its receive takes it (or now, if already taken).
+  if (copy.receiver_waiting) free_messages_.push_back(id);
+  if (!copy.eager) {
+    Rank& sender = ranks_[copy.src];
+    if (copy.send_handle < 0) {
+      complete(copy.src);
+    } else {
+      sender.handle_done[copy.send_handle] = true;
+      if (sender.waiting_handle == copy.send_handle) {
+        sender.waiting_handle = -1;
+        sender.handle_done.erase(copy.send_handle);
+        complete(copy.src);
+      }
+    }
+  }
+  if (copy.receiver_waiting) complete(copy.dst);
+}
+
+// Posts a message from `rank` to `dst`; true when the sender may go on at once (eager).
+bool RankWorld::post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle) {
+  const std::uint32_t id = new_message();
+  Message& m = messages_[id];
+  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.eager = bytes <= platform_.eager_limit_bytes;
+  m.send_handle = handle;
+  const bool eager = m.eager;
+  auto& posted = posted_[dst];
+  auto it = std::find(posted.begin(), posted.end(), std::make_pair(rank, tag));
+  if (it != posted.end()) {  // the receiver is already waiting for it
+    posted.erase(it);
+    m.receiver_waiting = true;
+    start_transfer(id);
+  } else {
+    inbox_[dst][{rank, tag}].push_back(id);
+    if (eager) start_transfer(id);
+  }
+  return eager;
+}
+
+bool RankWorld::send(int rank, int dst, int tag, std::uint64_t bytes) {
+  if (post_send(rank, dst, tag, bytes, -1)) return true;
+  set_waiting(rank, true);
+  return false;
+}
+
+void RankWorld::isend(int rank, int dst, int tag, std::uint64_t bytes, int handle) {
+  // Eager: delivered as far as the sender is concerned; rendezvous: done when the transfer ends.
+  ranks_[rank].handle_done[handle] = post_send(rank, dst, tag, bytes, handle);
+}
+
+bool RankWorld::wait(int rank, int handle) {
+  Rank& r = ranks_[rank];
+  auto it = r.handle_done.find(handle);
+  HETPERF_CHECK(it != r.handle_done.end(), "wait on an unknown or finished send handle");
+  if (it->second) {
+    r.handle_done.erase(it);
+    return true;
+  }
+  r.waiting_handle = handle;
+  set_waiting(rank, true);
+  return false;
+}
+
+bool RankWorld::recv(int rank, int src, int tag) {
+  auto& inbox = inbox_[rank];
+  auto box = inbox.find({src, tag});
+  if (box == inbox.end()) {
+    posted_[rank].emplace_back(src, tag);
+    set_waiting(rank, true);
+    return false;
+  }
+  const std::uint32_t id = box->second.front();
+  box->second.pop_front();
+  if (box->second.empty()) inbox.erase(box);
+  Message& m = messages_[id];
+  if (m.arrived) {
+    free_messages_.push_back(id);
+    return true;
+  }
+  m.receiver_waiting = true;
+  if (!m.transferring) start_transfer(id);  // rendezvous: the sender has been waiting
+  set_waiting(rank, true);
+  return false;
+}
+
+bool RankWorld::barrier(int rank) {
+  App& app = apps_[ranks_[rank].app];
+  app.barrier_waiting.push_back(rank);
+  if (app.barrier_waiting.size() < app.ranks.size()) {
+    set_waiting(rank, true);
+    return false;
+  }
+  std::vector<int> waiting;
+  waiting.swap(app.barrier_waiting);
+  for (int w : waiting) {
+    if (w != rank) complete(w);
+  }
+  return true;
+}
+
+}  // namespace hetperf::sim
