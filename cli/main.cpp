@@ -31,6 +31,19 @@ int main(int argc, char** argv) {
   hetperf::cli::add_trace_view_command(app, command_line, action);
   hetperf::cli::add_trace_diff_command(app, command_line, action);
   hetperf::cli::add_validate_command(app, command_line, action);
+  // A word that names no command is an error even with --help after it (CLI11 would show the general
+  // help and exit 0, as if the command existed).
+  std::string known;
+  bool is_command = false;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+    is_command |= argc > 1 && sub->get_name() == argv[1];
+  }
+  if (argc > 1 && argv[1][0] != '-' && !is_command) {
+    std::cerr << "hetperf: error: unknown command '" << argv[1] << "'; the commands are " << known
+              << " (hetperf --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

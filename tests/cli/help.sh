@@ -13,5 +13,8 @@ done
 # An unknown subcommand or option is a usage error: exit 2.
 set +e
 "$hetperf" frobnicate >/dev/null 2>&1; [[ $? -eq 2 ]] || { echo "unknown subcommand did not exit 2"; exit 1; }
+# ... also with --help after it, and the message names it (CLI11 alone prints the general help, exit 0).
+err=$("$hetperf" frobnicate --help 2>&1 >/dev/null); status=$?
+[[ $status -eq 2 && $err == *"unknown command 'frobnicate'"* ]] || { echo "frobnicate --help: exit $status, '$err'"; exit 1; }
 "$hetperf" predict --bogus >/dev/null 2>&1; [[ $? -eq 2 ]] || { echo "unknown option did not exit 2"; exit 1; }
 echo "help: ok"
