@@ -11,11 +11,10 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
   const std::size_t n = platform.computers.size();
   for (const RankComputer& c : platform.computers) {
     // Work is counted in seconds of one core alone: speed 1.
-    processors_.push_back(
-        std::make_unique<Processor>(engine_, *this, ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing}));
-    disks_.push_back(std::make_unique<FifoDisk>(engine_, *this));
+    processors_.emplace_back(engine_, *this, ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing});
+    disks_.emplace_back(engine_, *this);
   }
-  network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s));
+  network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
   waiting_.assign(n, 0);
   mapped_.assign(n, 0);
 }
@@ -47,7 +46,7 @@ void RankWorld::set_waiting(int rank, bool waiting) {
   r.waiting = waiting;
   const std::size_t c = r.computer;
   waiting_[c] += waiting ? 1 : -1;
-  processors_[c]->set_extra_demand(platform_.computers[c].wait_cpu_share * waiting_[c]);
+  processors_[c].set_extra_demand(platform_.computers[c].wait_cpu_share * waiting_[c]);
 }
 
 void RankWorld::complete(int rank) {
@@ -65,7 +64,7 @@ void RankWorld::rank_done(int rank) {
 
 // --- compute ---
 bool RankWorld::compute(int rank, double seconds, bool memory_bound) {
-  processors_[ranks_[rank].computer]->start(static_cast<std::uint32_t>(rank), std::max(0.0, seconds),
+  processors_[ranks_[rank].computer].start(static_cast<std::uint32_t>(rank), std::max(0.0, seconds),
                                             memory_bound ? WorkClass::kMemoryBound : WorkClass::kPlain);
   return false;
 }
@@ -75,7 +74,7 @@ void RankWorld::computed(std::uint32_t token, double) { complete(static_cast<int
 // --- disk ---
 bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
   const std::size_t c = ranks_[rank].computer;
-  disks_[c]->submit(Duration(static_cast<double>(bytes) / platform_.computers[c].disk_write_bytes_per_s),
+  disks_[c].submit(Duration(static_cast<double>(bytes) / platform_.computers[c].disk_write_bytes_per_s),
                     static_cast<std::uint32_t>(rank));
   return false;
 }

@@ -16,9 +16,12 @@ double tolerance_s(Time now) { return 1e-12 + 1e-12 * now.s(); }
 }  // namespace
 
 Processor::Processor(Engine& engine, ProcessorListener& listener, const ProcessorSpec& spec)
-    : engine_(engine), listener_(listener), spec_(spec), last_(engine.now()) {
+    : engine_(engine),
+      listener_(listener),
+      spec_(spec),
+      classes_{Class(&positions_), Class(&positions_), Class(&positions_)},
+      last_(engine.now()) {
   HETPERF_CHECK(spec.cores >= 1 && spec.speed > 0 && spec.core_efficiency > 0, "invalid processor spec");
-  for (int k = 0; k < 3; ++k) classes_.emplace_back(&positions_);
 }
 
 double Processor::share_rate() const {
@@ -27,8 +30,9 @@ double Processor::share_rate() const {
   return spec_.speed * std::min(1.0, spec_.cores * free_ / demand);
 }
 
-double Processor::class_rate(std::size_t k) const {
-  const double r = share_rate();
+double Processor::class_rate(std::size_t k) const { return class_rate(k, share_rate()); }
+
+double Processor::class_rate(std::size_t k, double r) const {
   const auto work = static_cast<WorkClass>(k);
   if (work == WorkClass::kMessageOverhead) return r;
   if (work == WorkClass::kPlain || spec_.cores <= 1) return r / (1 + alpha_);
@@ -41,8 +45,11 @@ void Processor::advance() {
   const double dt = (now - last_).s();
   last_ = now;
   if (dt <= 0 || served_ == 0) return;
+  // An empty class's clock need not run: a client joining it is keyed from wherever it stands.
+  const double share = share_rate();
   for (std::size_t k = 0; k < classes_.size(); ++k) {
-    const double r = class_rate(k);
+    if (classes_[k].heap.empty()) continue;
+    const double r = class_rate(k, share);
     classes_[k].v += r * dt;
     if (static_cast<WorkClass>(k) != WorkClass::kMessageOverhead) classes_[k].m += r * alpha_ * dt;
   }
@@ -142,10 +149,11 @@ void Processor::set_extra_demand(double clients) {
 
 void Processor::reschedule() {
   double next = std::numeric_limits<double>::infinity();
+  const double share = share_rate();
   for (std::size_t k = 0; k < classes_.size(); ++k) {
     const Class& c = classes_[k];
     if (c.heap.empty()) continue;
-    const double r = class_rate(k);
+    const double r = class_rate(k, share);
     const double left = std::max(0.0, c.heap.top_key().first - c.v);
     if (left == 0) next = 0;
     else if (r > 0) next = std::min(next, left / r);

@@ -7,9 +7,18 @@
 #include "hetperf/model/error.hpp"
 
 namespace hetperf::sim {
+namespace {
 
-StarNetwork::StarNetwork(Engine& engine, NetworkListener& listener, std::vector<double> bandwidth_bytes_per_s)
-    : engine_(engine), listener_(listener) {
+void erase_one(std::vector<std::uint32_t>& v, std::uint32_t x) {
+  auto it = std::find(v.begin(), v.end(), x);
+  if (it != v.end()) v.erase(it);
+}
+
+}  // namespace
+
+StarNetwork::StarNetwork(Engine& engine, NetworkListener& listener, std::vector<double> bandwidth_bytes_per_s,
+                         bool report_link_load)
+    : engine_(engine), listener_(listener), report_link_load_(report_link_load) {
   links_.reserve(2 * bandwidth_bytes_per_s.size());
   for (double b : bandwidth_bytes_per_s) {
     HETPERF_CHECK(b > 0 && std::isfinite(b), "link bandwidth must be positive and finite");
@@ -52,6 +61,15 @@ void StarNetwork::touch(std::uint32_t link) {
   }
 }
 
+std::vector<StarNetwork::Group>::iterator StarNetwork::find_group(std::uint32_t at, std::uint32_t partner) {
+  auto& groups = links_[at].groups;
+  Group probe;
+  probe.partner_rate = rate(partner);
+  probe.partner = partner;
+  auto it = std::lower_bound(groups.begin(), groups.end(), probe);
+  return it != groups.end() && it->partner == partner ? it : groups.end();
+}
+
 // Puts a streaming transfer in `link`'s heap and in its group there.
 void StarNetwork::attach(std::uint32_t id, std::uint32_t link, double remaining_bytes) {
   Transfer& t = transfers_[id];
@@ -61,15 +79,19 @@ void StarNetwork::attach(std::uint32_t id, std::uint32_t link, double remaining_
   touch(link);
   const std::uint32_t other = partner(t);
   if (other == kNone) return;
-  Group& g = groups_[group_key(link, other)];
-  t.prev = kNone;
-  t.next = g.head;
-  if (g.head != kNone) transfers_[g.head].prev = id;
-  g.head = id;
-  if (g.count++ == 0) {
-    l.own.insert({rate(other), other});
-    links_[other].watchers.insert(link);
+  auto g = find_group(link, other);
+  if (g == l.groups.end()) {
+    Group fresh;
+    fresh.partner_rate = rate(other);
+    fresh.partner = other;
+    g = l.groups.insert(std::lower_bound(l.groups.begin(), l.groups.end(), fresh), fresh);
+    links_[other].watchers.push_back(link);
   }
+  t.prev = kNone;
+  t.next = g->head;
+  if (g->head != kNone) transfers_[g->head].prev = id;
+  g->head = id;
+  ++g->count;
 }
 
 // Takes a streaming transfer out of its link's heap and group; returns the bytes it has left.
@@ -83,15 +105,14 @@ double StarNetwork::detach(std::uint32_t id) {
   touch(link);
   const std::uint32_t other = partner(t);
   if (other != kNone) {
-    auto it = groups_.find(group_key(link, other));
-    Group& g = it->second;
+    auto g = find_group(link, other);
+    HETPERF_CHECK(g != l.groups.end(), "a streaming transfer outside its group");
     if (t.prev != kNone) transfers_[t.prev].next = t.next;
-    else g.head = t.next;
+    else g->head = t.next;
     if (t.next != kNone) transfers_[t.next].prev = t.prev;
-    if (--g.count == 0) {
-      l.own.erase({rate(other), other});
-      links_[other].watchers.erase(link);
-      groups_.erase(it);
+    if (--g->count == 0) {
+      l.groups.erase(g);
+      erase_one(links_[other].watchers, link);
     }
   }
   t.at = kNone;
@@ -102,10 +123,8 @@ double StarNetwork::detach(std::uint32_t id) {
 void StarNetwork::move_group(std::uint32_t at, std::uint32_t other) {
   advance(at);
   advance(other);
-  while (true) {
-    auto it = groups_.find(group_key(at, other));
-    if (it == groups_.end()) break;
-    const std::uint32_t id = it->second.head;
+  for (auto g = find_group(at, other); g != links_[at].groups.end(); g = find_group(at, other)) {
+    const std::uint32_t id = g->head;
     const double left = detach(id);
     attach(id, other, left);
   }
@@ -121,18 +140,34 @@ void StarNetwork::change_count(std::uint32_t link, int delta) {
   touch(link);
   // Groups elsewhere whose partner is this link: their key follows its rate; if this link is now
   // the slower end, they move here.
-  std::vector<std::uint32_t> watchers(links_[link].watchers.begin(), links_[link].watchers.end());
-  for (std::uint32_t at : watchers) {
-    Link& l = links_[at];
-    l.own.erase({old_rate, link});
-    l.own.insert({new_rate, link});
-    if (new_rate < rate(at)) move_group(at, link);
+  if (!links_[link].watchers.empty()) {
+    // Moving a group changes the list: go over a copy (change_count is never re-entered).
+    scratch_ = links_[link].watchers;
+    watch_moves(link, old_rate, new_rate, scratch_);
   }
   // This link's own groups whose partner is now slower than it move to the partner.
   if (new_rate > old_rate) {
-    while (!links_[link].own.empty() && links_[link].own.begin()->first < new_rate) {
-      move_group(link, links_[link].own.begin()->second);
+    while (!links_[link].groups.empty() && links_[link].groups.front().partner_rate < new_rate) {
+      move_group(link, links_[link].groups.front().partner);
     }
+  }
+}
+
+void StarNetwork::watch_moves(std::uint32_t link, double old_rate, double new_rate,
+                              const std::vector<std::uint32_t>& watchers) {
+  for (std::uint32_t at : watchers) {
+    // Its group of partner `link` is keyed by the old rate: re-key it.
+    auto& groups = links_[at].groups;
+    Group probe;
+    probe.partner_rate = old_rate;
+    probe.partner = link;
+    auto it = std::lower_bound(groups.begin(), groups.end(), probe);
+    HETPERF_CHECK(it != groups.end() && it->partner == link, "a watcher without its group");
+    Group g = *it;
+    groups.erase(it);
+    g.partner_rate = new_rate;
+    groups.insert(std::lower_bound(groups.begin(), groups.end(), g), g);
+    if (new_rate < rate(at)) move_group(at, link);
   }
 }
 
@@ -194,36 +229,40 @@ void StarNetwork::fire(std::uint64_t key) {
     }
   }
   reschedule_touched();
-  // The state is whole again: listeners may send at once.
-  std::vector<std::uint32_t> done;
-  done.swap(done_);
+  // The state is whole again: listeners may send at once. The scratch vectors are swapped out so that
+  // they stay intact whatever the listeners do.
+  std::vector<std::uint32_t> done, tokens;
   std::vector<std::size_t> computers;
-  for (std::uint32_t id : done) {
-    const Transfer& t = transfers_[id];
-    for (std::uint32_t link : {t.up, t.down}) {
-      if (link != kNone) computers.push_back(link / 2);
-    }
-  }
-  if (!(key & kLinkEvent)) {  // a transfer started streaming: its ends' loads changed
-    const Transfer& t = transfers_[static_cast<std::uint32_t>(key)];
-    if (t.bytes > 0) {
+  done.swap(done_);
+  tokens.swap(tokens_);
+  computers.swap(computers_);
+  tokens.clear();
+  computers.clear();
+  const bool streamed = key & kLinkEvent;  // else a transfer's latency ended
+  if (report_link_load_) {
+    auto add_ends = [&](const Transfer& t) {
       for (std::uint32_t link : {t.up, t.down}) {
         if (link != kNone) computers.push_back(link / 2);
       }
+    };
+    if (streamed) {
+      for (std::uint32_t id : done) add_ends(transfers_[id]);
+    } else if (transfers_[static_cast<std::uint32_t>(key)].bytes > 0) {
+      add_ends(transfers_[static_cast<std::uint32_t>(key)]);  // it started streaming
     }
+    std::sort(computers.begin(), computers.end());
+    computers.erase(std::unique(computers.begin(), computers.end()), computers.end());
   }
-  std::vector<std::uint32_t> tokens;
-  tokens.reserve(done.size());
   for (std::uint32_t id : done) {
     tokens.push_back(transfers_[id].token);
     free_transfers_.push_back(id);
   }
-  std::sort(computers.begin(), computers.end());
-  computers.erase(std::unique(computers.begin(), computers.end()), computers.end());
   for (std::size_t c : computers) listener_.link_load_changed(c);
   for (std::uint32_t token : tokens) listener_.delivered(token);
   done.clear();
-  if (done_.empty()) done_.swap(done);
+  done_.swap(done);
+  tokens_.swap(tokens);
+  computers_.swap(computers);
 }
 
 }  // namespace hetperf::sim

@@ -124,8 +124,8 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   const RankPlatform& platform_;
   RankListener& listener_;
   Engine engine_;
-  std::vector<std::unique_ptr<Processor>> processors_;
-  std::vector<std::unique_ptr<FifoDisk>> disks_;
+  std::deque<Processor> processors_;  // a deque: they never move (the engine holds pointers to them)
+  std::deque<FifoDisk> disks_;
   std::unique_ptr<StarNetwork> network_;
   std::vector<Rank> ranks_;
   std::vector<App> apps_;

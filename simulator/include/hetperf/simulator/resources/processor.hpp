@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <deque>
 #include <vector>
 
@@ -107,6 +108,7 @@ class Processor final : public Handler {
 
   double share_rate() const;  // a client's rate before the memory slowdown and core efficiency
   double class_rate(std::size_t k) const;
+  double class_rate(std::size_t k, double share) const;
   void advance();
   void serve(Client c);
   void admit();
@@ -118,7 +120,7 @@ class Processor final : public Handler {
   std::vector<ClientState> clients_;
   std::vector<Client> free_clients_;
   std::vector<std::uint32_t> positions_;
-  std::vector<Class> classes_;
+  std::array<Class, 3> classes_;  // by WorkClass
   std::deque<Client> fifo_;
   std::size_t served_ = 0;
   double alpha_ = 0, free_ = 1, extra_ = 0, busy_s_ = 0, busy_core_s_ = 0;

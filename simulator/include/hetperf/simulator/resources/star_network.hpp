@@ -14,8 +14,6 @@
 #pragma once
 
 #include <cstdint>
-#include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "hetperf/simulator/engine/engine.hpp"
@@ -37,8 +35,10 @@ class StarNetwork final : public Handler {
  public:
   static constexpr int kOutside = -1;
 
-  // One link per computer, `bandwidth_bytes_per_s[c]` (> 0) in each direction.
-  StarNetwork(Engine& engine, NetworkListener& listener, std::vector<double> bandwidth_bytes_per_s);
+  // One link per computer, `bandwidth_bytes_per_s[c]` (> 0) in each direction. With
+  // `report_link_load`, the listener hears of every change of a computer's streaming counts.
+  StarNetwork(Engine& engine, NetworkListener& listener, std::vector<double> bandwidth_bytes_per_s,
+              bool report_link_load = true);
   StarNetwork(const StarNetwork&) = delete;
   StarNetwork& operator=(const StarNetwork&) = delete;
 
@@ -63,9 +63,17 @@ class StarNetwork final : public Handler {
     std::uint32_t prev = kNone, next = kNone;  // in its (at, partner) group
     double bytes = 0;
   };
-  struct Group {  // the transfers limited by link `at` whose other link is `partner`
+  // The transfers a link limits whose other link is `partner`, a list through Transfer::prev/next.
+  // Kept in the link's `groups`, sorted by (the partner's rate, partner): a group must move when its
+  // partner becomes the slower end, and the slowest partners come first.
+  struct Group {
+    double partner_rate = 0;
+    std::uint32_t partner = kNone;
     std::uint32_t head = kNone;
     std::uint32_t count = 0;
+    bool operator<(const Group& o) const {
+      return partner_rate != o.partner_rate ? partner_rate < o.partner_rate : partner < o.partner;
+    }
   };
   struct Link {
     double bandwidth = 0;
@@ -74,10 +82,10 @@ class StarNetwork final : public Handler {
     Time last;
     IndexedHeap<std::pair<double, std::uint64_t>> heap;  // the transfers it limits, by finishing V
     EventId timer;
-    // Partners of its groups, by the partner's rate: a group must move when its partner is slower.
-    std::set<std::pair<double, std::uint32_t>> own;
+    // Its groups (flat: a link has few partners, and they come and go with every transfer).
+    std::vector<Group> groups;
     // Links holding groups whose partner is this link.
-    std::set<std::uint32_t> watchers;
+    std::vector<std::uint32_t> watchers;
     bool touched = false;
     Link(double b, std::vector<std::uint32_t>* positions) : bandwidth(b), heap(positions) {}
   };
@@ -87,12 +95,12 @@ class StarNetwork final : public Handler {
     return l.n == 0 ? std::numeric_limits<double>::infinity() : l.bandwidth / l.n;
   }
   std::uint32_t partner(const Transfer& t) const { return t.at == t.up ? t.down : t.up; }
-  static std::uint64_t group_key(std::uint32_t at, std::uint32_t partner) {
-    return (static_cast<std::uint64_t>(at) << 32) | partner;
-  }
+  // The group of `at` whose partner is `partner`, keyed by the partner's present rate; end() if none.
+  std::vector<Group>::iterator find_group(std::uint32_t at, std::uint32_t partner);
   void advance(std::uint32_t link);
   void touch(std::uint32_t link);
   void change_count(std::uint32_t link, int delta);
+  void watch_moves(std::uint32_t link, double old_rate, double new_rate, const std::vector<std::uint32_t>& watchers);
   void stream(std::uint32_t id);
   void finish(std::uint32_t id);
   void attach(std::uint32_t id, std::uint32_t link, double remaining_bytes);
@@ -102,13 +110,13 @@ class StarNetwork final : public Handler {
 
   Engine& engine_;
   NetworkListener& listener_;
+  bool report_link_load_;
   std::vector<Link> links_;
   std::vector<Transfer> transfers_;
   std::vector<std::uint32_t> free_transfers_;
   std::vector<std::uint32_t> positions_;
-  std::unordered_map<std::uint64_t, Group> groups_;
-  std::vector<std::uint32_t> touched_;
-  std::vector<std::uint32_t> done_;
+  std::vector<std::uint32_t> touched_, done_, tokens_, scratch_;
+  std::vector<std::size_t> computers_;
   std::uint64_t sequence_ = 0, transfers_started_ = 0;
 };
 
