@@ -14,6 +14,37 @@
 
 namespace hetperf {
 
+namespace {
+
+// Larger inputs are refused before they are read: a JSON document takes several times its size in
+// memory once parsed, and no hetperf input needs this much (a workload generates its processes).
+constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{512} << 20;
+
+// 1-based line and column of byte `offset` of `text`.
+std::string position(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+// nlohmann's message without its "[json.exception...] parse error at line 1, column 2: " prefix.
+std::string reason_of(const std::string& what) {
+  auto colon = what.find(": ", what.find("parse error"));
+  if (what.find("parse error") != std::string::npos && colon != std::string::npos) return what.substr(colon + 2);
+  auto bracket = what.find("] ");
+  return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+}  // namespace
+
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -21,10 +52,23 @@ std::string read_text_file(const std::filesystem::path& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxInputBytes) {
+    throw InputError(path.string() + ": " + std::to_string(size) + " bytes: larger than any hetperf input may be (" +
+                     std::to_string(kMaxInputBytes >> 20) + " MiB); is it the right file?");
+  }
+  std::string text;
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputBytes) {  // a pipe or a file still growing
+      throw InputError(path.string() + ": more than " + std::to_string(kMaxInputBytes >> 20) +
+                       " MiB: larger than any hetperf input may be");
+    }
+  }
   if (in.bad()) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
-  return ss.str();
+  return text;
 }
 
 nlohmann::json read_json_file(const std::filesystem::path& path) {
@@ -33,22 +77,20 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // Byte offset -> line and column, so an editor can jump to the problem.
-    std::size_t offset = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
+    throw InputError(path.string() + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+                     ": invalid JSON: " + reason_of(e.what()));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number too large for a double ("number overflow parsing '1e400'"): point at it.
+    std::string what = e.what(), where;
+    auto open = what.find('\''), close = what.rfind('\'');
+    if (open != std::string::npos && close > open) {
+      auto at = text.find(what.substr(open + 1, close - open - 1));
+      if (at != std::string::npos) where = ":" + position(text, at);
     }
-    std::string what = e.what();
-    // nlohmann's message starts with "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    auto colon = what.find(": ", what.find("parse error"));
-    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw InputError(path.string() + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                     ": invalid JSON: " + reason);
+    throw InputError(path.string() + where + ": invalid JSON: " + reason_of(what) +
+                     " (expected a number within ±1.8e308, the range of a double)");
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path.string() + ": invalid JSON: " + reason_of(e.what()));
   }
 }
 

@@ -32,6 +32,17 @@ expect_error "{$head, \"policy\": {\"placement\": \"psychic\"}, \"processes\": [
 expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5, \"static_memory_mb\": 5000}]}" 'w.json: $.processes[0].static_memory_mb: process needs 5000'
 expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5, \"computer\": \"c9\"}]}" 'w.json: $.processes[0].computer: expected the name of a computer'
 expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": {\"distribution\": \"exponential\", \"mean\": -2}}]}" 'w.json: $.processes[0].mi.mean: expected a positive number, got -2'
+# What nobody writes by hand: a number too large for a double, a truncated file, deep nesting, random
+# bytes; each is one message and exit 2, never an abort.
+expect_error "{$head, \"processes\": [{\"mp\": 1e400}]}" "w.json:1:55: invalid JSON: number overflow parsing '1e400'"
+expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5" 'w.json:1:'
+expect_error "$(python3 -c "print('[' * 100000 + ']' * 100000)")" 'w.json: $: expected a JSON object'
+expect_error "$(head -c 4096 /dev/urandom | tr -d '\000')" 'w.json:1:'
+# A file larger than any input may be is refused before it is read.
+truncate -s 600M huge.json
+"$hetperf" check huge.json 2>stderr.txt
+[[ $? -eq 2 ]] && grep -q "huge.json: 629145600 bytes: larger than any hetperf input may be" stderr.txt || fail "huge file: $(cat stderr.txt)"
+rm -f huge.json
 
 # An unreadable file.
 echo previous >out.json
