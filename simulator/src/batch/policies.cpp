@@ -78,13 +78,20 @@ class Easy final : public BatchPolicy {
     double shadow = view.now_s;
     auto r = view.releases->begin();
     auto s = started_.begin();
+    // Releases in time order, from the running jobs and from those started in this call.
+    const auto running_end = view.releases->end();
+    auto exhausted = [&] { return r == running_end && s == started_.end(); };
+    auto from_running = [&] { return s == started_.end() || (r != running_end && r->first <= s->first); };
+    auto next_time = [&] { return std::max(view.now_s, from_running() ? r->first : s->first); };
+    auto take = [&] { available += from_running() ? (r++)->second : (s++)->second; };
     while (available < need) {
-      bool from_running = s == started_.end() || (r != view.releases->end() && r->first <= s->first);
-      HETPERF_CHECK(from_running ? r != view.releases->end() : s != started_.end(), "head job can never start");
-      std::pair<double, std::int64_t> release = from_running ? std::pair<double, std::int64_t>(*r++) : *s++;
-      available += release.second;
-      shadow = std::max(view.now_s, release.first);
+      HETPERF_CHECK(!exhausted(), "head job can never start");
+      shadow = next_time();
+      take();
     }
+    // Every processor released at or before the shadow time is there then, not only those the head
+    // needed: jobs ending at the same moment all count, whatever the order of the ties.
+    while (!exhausted() && next_time() <= shadow) take();
     std::int64_t extra = available - need;
     for (std::size_t j = head + 1; j < queue.size() && free > 0; ++j) {
       const StartOption* o = largest_fitting(queue[j], free, [&](const StartOption& x) {
