@@ -323,6 +323,7 @@ class Scheduler final : public Handler {
       point.processors = s.processors;
       point.configurations = &s.configurations;
       point.free = free_;
+      point.releasing = releasing_;
       point.queued = static_cast<std::int64_t>(queue_.size());
       point.queued_need = queue_.empty() ? 0 : queue_.front().options->front().processors;
       point.profile = &s.profile;
@@ -346,6 +347,7 @@ class Scheduler final : public Handler {
       s.speed = slowest_speed(s);
     } else {
       s.profile.expanded_from.reset();
+      releasing_ += s.processors - target;
     }
     s.target = target;
     s.pending_redistribution_s = cost;
@@ -359,6 +361,7 @@ class Scheduler final : public Handler {
     if (s.target < s.processors) {
       // A shrinking job holds its processors until its data has left them.
       std::int64_t freed = s.processors - s.target;
+      releasing_ -= freed;
       give(s, freed);
       set_busy(-freed);
       record_allocation(j, s.target);
@@ -407,6 +410,7 @@ class Scheduler final : public Handler {
   std::vector<std::int64_t> free_by_group_;
   std::int64_t free_ = 0;
   std::int64_t busy_ = 0;
+  std::int64_t releasing_ = 0;  // processors of shrinking jobs, freed when their redistribution ends
   double now_ = 0;
   double first_submit_ = 0;
   bool pass_pending_ = false;

@@ -2,8 +2,9 @@
 // from the Performance Profiler's record of its iteration times:
 //  - shrink back to the previous size when the last expansion did not improve the iteration time
 //    (the sweet spot is then the previous size: section 4.1.1);
-//  - when a job waits, shrink to the largest earlier size that frees enough processors for it, or to
-//    the smallest earlier size when none does ("applications can only shrink to processor
+//  - when a job waits, shrink to the largest earlier size that frees enough processors for it (with
+//    those idle and those other jobs are already releasing), or to the smallest earlier size when none
+//    does ("applications can only shrink to processor
 //    configurations on which they have previously run");
 //  - expand to the next allowed size when processors are idle, no job waits, and the last expansion
 //    helped or none was tried.
@@ -38,7 +39,9 @@ class Reshape final : public BatchPolicy {
       }
     }
     if (point.queued > 0) {
-      std::int64_t need = point.queued_need - point.free;
+      // Processors another job is already shrinking away from will be there too: counting them keeps
+      // two jobs from shrinking for one waiting job (seed 002 section 3.1 frees what the queue needs).
+      std::int64_t need = point.queued_need - point.free - point.releasing;
       if (need <= 0) return p;
       // Earlier sizes below p, largest first.
       for (auto it = prof.iteration_time_s.rbegin(); it != prof.iteration_time_s.rend(); ++it) {

@@ -196,3 +196,26 @@ TEST_CASE("simulator: ReSHAPE: with EASY starts, a short job backfills beside a 
   r = simulate_schedule(Cluster::homogeneous(8), jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
   CHECK(job(r, "S").start_s == 25);
 }
+
+TEST_CASE("simulator: ReSHAPE: a shrink counts the processors another job is already releasing") {
+  // 16 processors. A (from 0) and B (from 1) start on 4 and expand to 8 at their first resize points
+  // (20 and 21, 5 s of redistribution each). Q (rigid, 4) arrives at 30 and waits. At 35 A shrinks
+  // back to 4 for Q and holds its 8 until its data has left (40). At 36 B's resize point sees Q still
+  // waiting, but the 4 processors A is releasing are enough for Q: B stays on 8. Before, B shrank too
+  // and 4 processors sat idle from 41.
+  const char* jobs = R"([
+    {"name": "A", "type": "malleable", "processors": 4, "resize": {"redistribution_s": 5},
+     "app": {"kind": "table", "iterations": 6, "iteration_time_s": {"4": 20, "8": 10}}},
+    {"name": "B", "submit_s": 1, "type": "malleable", "processors": 4, "resize": {"redistribution_s": 5},
+     "app": {"kind": "table", "iterations": 6, "iteration_time_s": {"4": 20, "8": 10}}},
+    {"name": "Q", "submit_s": 30, "processors": 4, "run_time_s": 20}])";
+  ScheduleResult r = run("reshape", 16, jobs);
+  // A: on 4 from 40 (iterations 3 and 4 end at 60 and 80; at 60 Q still holds its 4: its end was
+  // scheduled after A's iteration), expands again at 80 once B has left, 5 s of redistribution, two
+  // iterations of 10 s: done at 105.
+  CHECK(steps(job(r, "A")) == Steps{{0, 4}, {20, 8}, {40, 4}, {80, 8}, {105, 0}});
+  CHECK(job(r, "Q").start_s == 40);
+  // B: 1-21 on 4, redistribution 21-26, then five iterations of 10 s on 8: done at 76.
+  CHECK(steps(job(r, "B")) == Steps{{1, 4}, {21, 8}, {76, 0}});
+  CHECK(job(r, "B").resizes == 1);
+}

@@ -73,6 +73,8 @@ struct ResizePoint {
   std::int64_t processors = 0;                   // held now
   const std::vector<std::int64_t>* configurations = nullptr;  // sizes it may run on, ascending
   std::int64_t free = 0;                         // idle processors
+  std::int64_t releasing = 0;                    // processors other jobs are shrinking away from (freed
+                                                 // when their redistribution ends)
   std::int64_t queued = 0;                       // jobs waiting
   std::int64_t queued_need = 0;                  // processors the first waiting job needs (0: none)
   JobProfile* profile = nullptr;                 // the policy may record a sweet spot
