@@ -51,6 +51,7 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
   };
   os << "machine " << m.machine << " (" << m.host.cpu_model << ", " << m.host.cores << " cores)"
      << (m.complete ? "" : "  INCOMPLETE: interrupted") << "\n";
+  for (const auto& n : m.host.notes) os << "  warning: " << n << "\n";
   if (m.cpu) {
     os << "  cpu     MIPS        " << figure(m.cpu->mips, "") << "\n"
        << "          MFLOPS      " << figure(m.cpu->mflops, "") << "\n"

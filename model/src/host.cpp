@@ -8,14 +8,16 @@
 namespace hetperf {
 
 nlohmann::json to_json(const HostInfo& h) {
-  return {{"hostname", h.hostname},         {"cpu_model", h.cpu_model}, {"cores", h.cores},
-          {"memory_bytes", h.memory_bytes}, {"swap_bytes", h.swap_bytes}, {"kernel", h.kernel},
-          {"compiler", h.compiler},         {"libraries", h.libraries},  {"time_utc", h.time_utc}};
+  nlohmann::json j = {{"hostname", h.hostname},         {"cpu_model", h.cpu_model}, {"cores", h.cores},
+                      {"memory_bytes", h.memory_bytes}, {"swap_bytes", h.swap_bytes}, {"kernel", h.kernel},
+                      {"compiler", h.compiler},         {"libraries", h.libraries},  {"time_utc", h.time_utc}};
+  if (!h.notes.empty()) j["notes"] = h.notes;
+  return j;
 }
 
 HostInfo host_info_from_json(const JsonNode& node) {
   node.known_fields({"hostname", "cpu_model", "cores", "memory_bytes", "swap_bytes", "kernel", "compiler",
-                     "libraries", "time_utc"});
+                     "libraries", "time_utc", "notes"});
   HostInfo h;
   h.hostname = node.string("hostname");
   h.cpu_model = node.string_or("cpu_model", "");
@@ -29,6 +31,9 @@ HostInfo host_info_from_json(const JsonNode& node) {
     for (auto& [name, version] : libs->value().items()) h.libraries[name] = libs->string(name);
   }
   h.time_utc = node.string_or("time_utc", "");
+  if (auto notes = node.optional("notes")) {
+    for (const JsonNode& n : notes->items()) h.notes.push_back(n.as_string());
+  }
   return h;
 }
 

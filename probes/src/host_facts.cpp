@@ -29,6 +29,18 @@ std::uint64_t meminfo_kib(const std::string& key) {
   return 0;
 }
 
+std::string cpuinfo_field(const std::string& key) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos && colon + 1 < line.size()) return line.substr(colon + 2);
+    }
+  }
+  return {};
+}
+
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -63,6 +75,8 @@ HostInfo collect_host_info() {
                                  std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
                                  std::to_string(NLOHMANN_JSON_VERSION_PATCH);
   h.libraries["openblas"] = openblas_config();
+  h.libraries["openblas_core"] = openblas_corename();
+  if (std::string w = blas_kernel_warning(openblas_corename(), cpuinfo_field("flags")); !w.empty()) h.notes.push_back(w);
   h.libraries["google_benchmark"] = google_benchmark_version();
 #if defined(MPICH_VERSION)
   h.libraries["mpich"] = MPICH_VERSION;  // headers hetperf-pingpong was built with

@@ -6,7 +6,9 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -258,6 +260,36 @@ SampleSummary probe_integration_step(const KernelProbeOptions& o) {
 std::string openblas_config() {
   const char* c = openblas_get_config();
   return c ? c : "unknown";
+}
+
+std::string openblas_corename() {
+  const char* c = openblas_get_corename();
+  return c ? c : "unknown";
+}
+
+std::string blas_kernel_warning(const std::string& corename, const std::string& cpu_flags) {
+  auto has = [&](const std::string& flag) { return (" " + cpu_flags + " ").find(" " + flag + " ") != std::string::npos; };
+  std::string core = corename;
+  std::transform(core.begin(), core.end(), core.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  auto one_of = [&](std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* n) { return core == n; });
+  };
+  // OpenBLAS core names by the widest vector unit their kernels use.
+  const bool sse = one_of({"generic", "prescott", "core2", "penryn", "dunnington", "nehalem", "atom", "katmai",
+                           "coppermine", "northwood", "opteron", "barcelona", "bobcat"});
+  const bool avx2 = one_of({"haswell", "zen", "sandybridge", "bulldozer", "piledriver", "steamroller", "excavator"});
+  std::string env = std::getenv("OPENBLAS_CORETYPE") ? std::string(" (OPENBLAS_CORETYPE=") + std::getenv("OPENBLAS_CORETYPE") +
+                                                          " is set)"
+                                                    : "";
+  if (has("avx512f") && (sse || avx2)) {
+    return "OpenBLAS runs its " + corename + " kernels on a CPU with AVX-512" + env +
+           ": BLAS figures (MFLOPS, kernel times) may be well below what this machine can do";
+  }
+  if (has("avx2") && sse) {
+    return "OpenBLAS runs its " + corename + " kernels on a CPU with AVX2" + env +
+           ": BLAS figures (MFLOPS, kernel times) may be several times below what this machine can do";
+  }
+  return {};
 }
 
 std::string google_benchmark_version() { return HETPERF_BENCHMARK_VERSION; }

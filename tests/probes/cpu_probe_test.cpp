@@ -185,3 +185,17 @@ TEST_CASE("probes: ground truth: a 50% CPU quota halves the measured MIPS", "[cp
   }
   CHECK(ratio == Approx(0.5).margin(0.05));
 }
+
+TEST_CASE("probes: a BLAS running kernels narrower than the CPU's vector units is named in a warning") {
+  using hetperf::probes::blas_kernel_warning;
+  const std::string avx512 = "fpu sse sse2 avx avx2 avx512f avx512dq";
+  const std::string avx2 = "fpu sse sse2 avx avx2 fma";
+  CHECK(blas_kernel_warning("Prescott", avx512).find("Prescott kernels on a CPU with AVX-512") != std::string::npos);
+  CHECK(blas_kernel_warning("Haswell", avx512).find("AVX-512") != std::string::npos);
+  CHECK(blas_kernel_warning("SkylakeX", avx512).empty());
+  CHECK(blas_kernel_warning("Prescott", avx2).find("AVX2") != std::string::npos);
+  CHECK(blas_kernel_warning("Haswell", avx2).empty());
+  CHECK(blas_kernel_warning("Prescott", "fpu sse sse2 sse3").empty());  // an old CPU: the right kernel
+  // The probe records the core OpenBLAS chose among the host facts.
+  CHECK_FALSE(hetperf::probes::openblas_corename().empty());
+}

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,9 @@ struct HostInfo {
   std::string compiler;                // compiler that built hetperf
   std::map<std::string, std::string> libraries;  // library -> version
   std::string time_utc;                // ISO 8601, when the facts were taken
+  // "notes" (optional): what about this host may bend its figures, e.g. a BLAS running kernels
+  // narrower than the CPU's vector units.
+  std::vector<std::string> notes;
 };
 
 nlohmann::json to_json(const HostInfo& h);

@@ -43,8 +43,14 @@ SampleSummary probe_integration_step(const KernelProbeOptions& options);
 double integrand(double x);
 double trapezium_integral(double a, double b, std::uint64_t steps);
 
-// OpenBLAS's configuration string (openblas_get_config) and the Google Benchmark version.
+// OpenBLAS's configuration string (openblas_get_config), the core its kernels were chosen for
+// (openblas_get_corename, e.g. "Haswell", "SkylakeX", "Prescott"), and the Google Benchmark version.
 std::string openblas_config();
+std::string openblas_corename();
+// A warning when OpenBLAS runs kernels for narrower vector units than the CPU has (`cpu_flags`: the
+// flags line of /proc/cpuinfo): a generic or SSE-era core on an AVX2 CPU, or an AVX2-era core on an
+// AVX-512 CPU (OpenBLAS too old for the CPU, or OPENBLAS_CORETYPE forcing it). Empty when none.
+std::string blas_kernel_warning(const std::string& corename, const std::string& cpu_flags);
 std::string google_benchmark_version();
 
 }  // namespace hetperf::probes
