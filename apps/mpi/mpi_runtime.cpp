@@ -15,6 +15,7 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
+#include "hetperf/model/run_usage.hpp"
 
 namespace hetperf::apps {
 
@@ -118,6 +119,24 @@ nlohmann::json gather_traces(const MpiRuntime& rt) {
   return ranks;
 }
 
+namespace {
+// From program start (static initialisation, before MPI_Init) to the end of the run.
+const RunUsageMeter& run_meter() {
+  static const RunUsageMeter meter;
+  return meter;
+}
+[[maybe_unused]] const RunUsageMeter& kStartMeter = run_meter();
+}  // namespace
+
+// This run's usage: rank 0's wall time, the CPU time of all ranks, the host's busy and steal shares.
+nlohmann::json run_usage(MPI_Comm comm) {
+  RunUsage u = run_meter().stop();
+  double total_cpu = 0;
+  MPI_Reduce(&u.cpu_s, &total_cpu, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+  u.cpu_s = total_cpu;
+  return to_json(u);
+}
+
 nlohmann::json run_facts(MPI_Comm comm) {
   int size = 0;
   MPI_Comm_size(comm, &size);
@@ -145,14 +164,18 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   int status = ok ? 0 : 1;
+  const nlohmann::json usage = run_usage(comm);  // collective: every rank
   if (rank == 0) {
     if (!trace_file.empty()) {
+      nlohmann::json facts = run_facts(comm);
+      facts["usage"] = usage;
       nlohmann::json trace = {{"schema", "hetperf.trace/1"}, {"app", app}, {"backend", "mpi"}, {"config", config},
-                              {"run", run_facts(comm)}, {"summary", summary}};
+                              {"run", facts}, {"summary", summary}};
       trace.update(trace_fields);
       write_json_file(trace_file, trace);
     }
-    std::printf("%s\n", nlohmann::json({{"app", app}, {"config", config}, {"summary", summary}}).dump().c_str());
+    std::printf("%s\n",
+                nlohmann::json({{"app", app}, {"config", config}, {"summary", summary}, {"usage", usage}}).dump().c_str());
     if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);

@@ -89,21 +89,24 @@ nlohmann::json to_json(const Measurement& m) {
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : m.skipped) skipped.push_back({{"probe", s.probe}, {"reason", s.reason}});
-  return {{"schema", "hetperf.measurement/" + std::to_string(kMeasurementSchemaVersion)},
-          {"hetperf_version", m.hetperf_version.empty() ? kVersion : m.hetperf_version},
-          {"command", m.command},
-          {"machine", m.machine},
-          {"complete", m.complete},
-          {"host", to_json(m.host)},
-          {"probes", probes},
-          {"skipped", skipped}};
+  nlohmann::json j = {{"schema", "hetperf.measurement/" + std::to_string(kMeasurementSchemaVersion)},
+                      {"hetperf_version", m.hetperf_version.empty() ? kVersion : m.hetperf_version},
+                      {"command", m.command},
+                      {"machine", m.machine},
+                      {"complete", m.complete},
+                      {"host", to_json(m.host)},
+                      {"probes", probes},
+                      {"skipped", skipped}};
+  if (m.run_usage) j["run_usage"] = to_json(*m.run_usage);
+  return j;
 }
 
 Measurement measurement_from_json(const nlohmann::json& j, const std::string& file) {
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.measurement file)");
   root.schema("measurement", kMeasurementSchemaVersion);
-  root.known_fields({"schema", "hetperf_version", "command", "machine", "complete", "host", "probes", "skipped"});
+  root.known_fields(
+      {"schema", "hetperf_version", "command", "machine", "complete", "host", "probes", "skipped", "run_usage"});
   Measurement m;
   m.hetperf_version = root.string_or("hetperf_version", "");
   m.command = root.string_or("command", "");
@@ -227,6 +230,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       m.skipped.push_back({s.string("probe"), s.string("reason")});
     }
   }
+  if (auto u = root.optional("run_usage")) m.run_usage = run_usage_from_json(*u);
   return m;
 }
 

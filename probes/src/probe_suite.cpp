@@ -38,6 +38,7 @@ SuiteOptions SuiteOptions::quick() {
 
 Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(const Progress&)>& progress) {
   install_cleanup_handlers();
+  const RunUsageMeter meter;
   const double start = monotonic_seconds();
   Measurement m;
   m.hetperf_version = kVersion;
@@ -102,6 +103,7 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
   attempt("disk", [&](const StepCallback&) { m.disk = probe_disk(o.disk); });
   attempt("net", [&](const StepCallback&) { m.net = o.tcp ? probe_tcp(*o.tcp) : probe_net(o.net); });
   if (interrupted()) m.complete = false;
+  m.run_usage = meter.stop();
   report(m.complete ? "done" : "interrupted", total);
   return m;
 }

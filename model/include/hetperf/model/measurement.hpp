@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetperf/model/host.hpp"
+#include "hetperf/model/run_usage.hpp"
 #include "hetperf/model/statistics.hpp"
 
 namespace hetperf {
@@ -120,6 +121,9 @@ struct Measurement {
   std::optional<DiskMeasurement> disk;
   std::optional<NetMeasurement> net;
   std::vector<SkippedProbe> skipped;
+  // "run_usage" (optional): the probe run's wall and CPU time and the host's busy and steal shares
+  // meanwhile, so that a probe taken in a slow spell of a shared machine shows it.
+  std::optional<RunUsage> run_usage;
 };
 
 nlohmann::json to_json(const Measurement& m);
