@@ -12,9 +12,7 @@
 namespace hetperf {
 
 PredictionSummary summarize_responses(const std::vector<ProcessResult>& processes) {
-  PredictionSummary s;
-  s.processes = processes.size();
-  if (processes.empty()) return s;
+  if (processes.empty()) return {};
   std::vector<double> r;
   r.reserve(processes.size());
   double first_arrival = processes.front().arrival_s, last_finish = 0;
@@ -23,6 +21,13 @@ PredictionSummary summarize_responses(const std::vector<ProcessResult>& processe
     first_arrival = std::min(first_arrival, p.arrival_s);
     last_finish = std::max(last_finish, p.finish_s);
   }
+  return summarize_response_times(r, first_arrival, last_finish);
+}
+
+PredictionSummary summarize_response_times(std::vector<double>& r, double first_arrival_s, double last_finish_s) {
+  PredictionSummary s;
+  s.processes = r.size();
+  if (r.empty()) return s;
   std::sort(r.begin(), r.end());
   std::size_t n = r.size();
   s.mean_response_s = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(n);
@@ -30,7 +35,7 @@ PredictionSummary summarize_responses(const std::vector<ProcessResult>& processe
   // Nearest-rank percentile: the smallest value with at least 95% of the samples at or below it.
   std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
   s.p95_response_s = r[std::max<std::size_t>(rank, 1) - 1];
-  s.makespan_s = last_finish - first_arrival;
+  s.makespan_s = last_finish_s - first_arrival_s;
   return s;
 }
 

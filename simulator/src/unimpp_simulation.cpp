@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <memory>
 
@@ -27,7 +28,7 @@ namespace hetperf::sim {
 namespace {
 
 // Keys of the model's own events: kind in the high bits, process index below.
-enum EventKind : std::uint64_t { kArrival, kSleepDone, kBalance, kMigrated, kOverheadDelay };
+enum EventKind : std::uint64_t { kArrival, kSleepDone, kBalance, kMigrated, kOverheadDelay, kAdmit };
 constexpr std::uint64_t key(EventKind kind, std::uint32_t proc) { return (std::uint64_t{kind} << 32) | proc; }
 
 // Processor tokens: a process's compute phase, or the o of one of its messages (bit 31).
@@ -40,6 +41,10 @@ enum class Phase : std::uint8_t { kReceive, kRead, kCompute, kWrite, kSend, kSle
 enum class MessageStage : std::uint8_t { kFirstOverhead, kWire, kSecondOverhead };
 
 constexpr std::int32_t kNone = -1;
+// Beyond these a figure is not a prediction but a sign of a wrong input: about 31,700 years, and a
+// process slowed a billion times by memory.
+constexpr double kImplausibleS = 1e12;
+constexpr double kImplausibleAlpha = 1e9;
 constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interval
 
 // One process instance. Its name is generated only for the output (spec + instance number).
@@ -69,6 +74,9 @@ struct Node {
   double peak_memory_mb = 0;
   std::size_t placed = 0;
   double last_sample_s = 0, busy_cores = 0;  // timeline: since the last sample
+  // Processes placed here that do not fit beside those resident (mm + vm), in arrival order.
+  std::deque<std::uint32_t> admission;
+  bool admit_pending = false;
   std::vector<double> busy_integral, memory_integral;  // timeline buckets
 };
 
@@ -93,6 +101,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       : profile_(profile),
         workload_(workload),
         file_(file),
+        options_(opt),
         seed_(opt.seed.value_or(workload.seed)),
         rng_(seed_),
         timeline_points_(opt.timeline_points) {
@@ -146,6 +155,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       case kBalance: balance(); break;
       case kMigrated: start_compute(i); break;
       case kOverheadDelay: message_step(i); break;
+      case kAdmit: admit_waiting(i); break;
     }
   }
 
@@ -286,16 +296,48 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
                                             placement_name_ + "' but needs more than its main plus virtual memory");
     }
     p.computer = static_cast<std::uint32_t>(c);
-    p.start_s = now();
-    p.segment_from_s = now();
     p.placed = true;
     ++nodes_[c].placed;
     ++load_[c].resident;
     policy_->resident_changed(profile_.computers, load_, c);
-    set_memory(p.computer, load_[c].occupied_mb + p.memory_mb);
+    Node& node = nodes_[c];
+    if (!node.admission.empty() || load_[c].occupied_mb + p.memory_mb > comp.main_memory_mb + comp.virtual_memory_mb) {
+      node.admission.push_back(i);  // waits for memory; the wait is part of its waiting time
+      return;
+    }
+    admit(i);
+  }
+
+  // Process i holds its memory on its computer from now and starts its first phase.
+  void admit(std::uint32_t i) {
+    Proc& p = procs_[i];
+    p.start_s = now();
+    p.segment_from_s = now();
+    set_memory(p.computer, load_[p.computer].occupied_mb + p.memory_mb);
     p.phase = Phase::kReceive;
     p.done_in_phase = 0;
     step(i);
+  }
+
+  // Memory was released on computer c: admit the processes waiting there that now fit, in order (at
+  // once but as an event of its own, so that a long chain of admissions never nests).
+  void memory_released(std::uint32_t c) {
+    Node& node = nodes_[c];
+    if (node.admission.empty() || node.admit_pending) return;
+    node.admit_pending = true;
+    engine_.at(engine_.now(), *this, key(kAdmit, c));
+  }
+
+  void admit_waiting(std::uint32_t c) {
+    Node& node = nodes_[c];
+    node.admit_pending = false;
+    const Computer& comp = profile_.computers[c];
+    while (!node.admission.empty() &&
+           load_[c].occupied_mb + procs_[node.admission.front()].memory_mb <= comp.main_memory_mb + comp.virtual_memory_mb) {
+      const std::uint32_t i = node.admission.front();
+      node.admission.pop_front();
+      admit(i);
+    }
   }
 
   // Starts the next operation of process i, skipping empty phases and messages within one computer.
@@ -354,11 +396,38 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     --load_[p.computer].resident;
     policy_->resident_changed(profile_.computers, load_, p.computer);
     set_memory(p.computer, std::max(0.0, load_[p.computer].occupied_mb - p.memory_mb));
+    memory_released(p.computer);
     if (p.migrated) segments_.push_back({i, p.computer, p.segment_from_s, now()});
     double response = p.finish_s - p.arrival_s;  // eq. 8 (eq. 9 when migrated): SL, measured from arrival
     auto& b = p.b;
     b.waiting_s = std::max(0.0, response - (b.cpu_s + b.memory_s + b.disk_s + b.network_s + b.sleep_s + b.migration_s));
     ++finished_;
+    if (!std::isfinite(response) || response > kImplausibleS) {
+      throw InputError("process " + name_of(p) + " on computer '" + profile_.computers[p.computer].name +
+                       "' would take " + std::to_string(response) + " s, beyond any plausible time (" +
+                       std::to_string(kImplausibleS) + " s); check the workload's sizes and the profile's figures");
+    }
+    if (options_.on_process) options_.on_process(result_of(i));
+    if (!options_.keep_processes) {
+      responses_.push_back(response);
+      first_arrival_s_ = std::min(first_arrival_s_, p.arrival_s);
+      last_finish_s_ = std::max(last_finish_s_, p.finish_s);
+      if (p.migrated) segments_.erase(std::remove_if(segments_.begin(), segments_.end(),
+                                                     [&](const Segment& g) { return g.proc == i; }),
+                                      segments_.end());
+    }
+  }
+
+  ProcessResult result_of(std::uint32_t i) const {
+    const Proc& p = procs_[i];
+    ProcessResult r{name_of(p), profile_.computers[p.computer].name, p.arrival_s, p.start_s, p.finish_s,
+                    p.finish_s - p.arrival_s, p.b, {}};
+    if (p.migrated) {
+      for (const Segment& g : segments_) {
+        if (g.proc == i) r.segments.push_back({profile_.computers[g.computer].name, g.from_s, g.to_s});
+      }
+    }
+    return r;
   }
 
   // --- disk: the computer's FIFO server (eq. 4-5) ---
@@ -460,7 +529,13 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     sample(c);
     load_[c].occupied_mb = occupied_mb;
     nodes_[c].peak_memory_mb = std::max(nodes_[c].peak_memory_mb, occupied_mb);
-    nodes_[c].processor->set_slowdown(profile_.computers[c].alpha(occupied_mb));
+    const double alpha = profile_.computers[c].alpha(occupied_mb);
+    if (!std::isfinite(alpha) || alpha > kImplausibleAlpha) {
+      throw InputError("computer '" + profile_.computers[c].name + "': its memory slowdown at " +
+                       std::to_string(occupied_mb) + " MB occupied is alpha = " + std::to_string(alpha) +
+                       " (seed 001 eq. 3), beyond any plausible slowdown; check the profile's slowdown function");
+    }
+    nodes_[c].processor->set_slowdown(alpha);
   }
 
   void start_compute(std::uint32_t i) {
@@ -553,6 +628,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     --load_[src].resident;
     policy_->resident_changed(profile_.computers, load_, src);
     set_memory(static_cast<std::uint32_t>(src), std::max(0.0, load_[src].occupied_mb - p.memory_mb));
+    memory_released(static_cast<std::uint32_t>(src));
     // The memory is held at the destination from the start of the move.
     p.computer = static_cast<std::uint32_t>(dst);
     ++load_[dst].resident;
@@ -621,16 +697,20 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     out.workload_name = workload_.name;
     out.seed = seed_;
     out.placement = placement_name_;
-    out.processes.reserve(procs_.size());
-    for (const Proc& p : procs_) {
-      out.processes.push_back({name_of(p), profile_.computers[p.computer].name, p.arrival_s, p.start_s, p.finish_s,
-                               p.finish_s - p.arrival_s, p.b, {}});
+    if (options_.keep_processes) {
+      out.processes.reserve(procs_.size());
+      for (const Proc& p : procs_) {
+        out.processes.push_back({name_of(p), profile_.computers[p.computer].name, p.arrival_s, p.start_s, p.finish_s,
+                                 p.finish_s - p.arrival_s, p.b, {}});
+      }
+      std::stable_sort(segments_.begin(), segments_.end(), [](const Segment& x, const Segment& y) { return x.proc < y.proc; });
+      for (const Segment& s : segments_) {
+        out.processes[s.proc].segments.push_back({profile_.computers[s.computer].name, s.from_s, s.to_s});
+      }
+      out.summary = summarize_responses(out.processes);
+    } else {
+      out.summary = summarize_response_times(responses_, first_arrival_s_, last_finish_s_);
     }
-    std::stable_sort(segments_.begin(), segments_.end(), [](const Segment& x, const Segment& y) { return x.proc < y.proc; });
-    for (const Segment& s : segments_) {
-      out.processes[s.proc].segments.push_back({profile_.computers[s.computer].name, s.from_s, s.to_s});
-    }
-    out.summary = summarize_responses(out.processes);
     out.summary.events = engine_.events_fired();
     out.summary.migrations = migrations_;
     out.computers.reserve(nodes_.size());
@@ -663,6 +743,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   const Profile& profile_;
   const Workload& workload_;
   std::string file_;
+  SimulationOptions options_;
   std::uint64_t seed_;
   Rng rng_;
   std::size_t timeline_points_;
@@ -682,12 +763,50 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   bool communication_costs_cpu_ = false;
   std::uint64_t migrations_ = 0;
   std::size_t finished_ = 0;
+  // Without keep_processes: what the summary needs.
+  std::vector<double> responses_;
+  double first_arrival_s_ = std::numeric_limits<double>::infinity(), last_finish_s_ = 0;
 };
 
 }  // namespace
 
+SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload& workload,
+                                         const SimulationOptions& options) {
+  SimulationSize size;
+  double processes = 0;
+  for (const auto& s : workload.processes) processes += static_cast<double>(s.count);
+  for (const auto& g : workload.generators) {
+    if (g.count) {
+      processes += static_cast<double>(*g.count);
+    } else if (g.horizon_s) {
+      const double mean = g.interarrival_s.mean();
+      processes += mean > 0 ? std::max(0.0, *g.horizon_s - g.start_s) / mean + 1 : 1e18;
+    }
+  }
+  size.processes = static_cast<std::uint64_t>(std::min(processes, 1e18));
+  // Per process: its state and arrival slot, and its result (kept) or its response time (summary).
+  const double per_process = sizeof(Proc) + sizeof(std::uint32_t) +
+                             (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double));
+  // Per computer: its resources and timeline.
+  const double per_computer = sizeof(Node) + sizeof(Processor) + sizeof(FifoDisk) + 512.0 +
+                              16.0 * static_cast<double>(options.timeline_points);
+  size.bytes = static_cast<std::uint64_t>(
+      std::min(processes * per_process + static_cast<double>(profile.computers.size()) * per_computer, 1e18));
+  return size;
+}
+
 Prediction simulate(const Profile& profile, const Workload& workload, const std::string& workload_file,
                     const SimulationOptions& options) {
+  if (options.max_memory_bytes > 0) {
+    const SimulationSize size = estimate_simulation_bytes(profile, workload, options);
+    if (size.bytes > options.max_memory_bytes) {
+      auto gb = [](std::uint64_t b) { return std::to_string(static_cast<double>(b) / (1u << 30)).substr(0, 5) + " GiB"; };
+      throw InputError(workload_file + ": " + std::to_string(size.processes) + " processes would take about " +
+                       gb(size.bytes) + " to simulate, more than the " + gb(options.max_memory_bytes) +
+                       " allowed (the memory available, or --max-memory); simulate fewer processes (a smaller "
+                       "count, or a shorter generator horizon), or keep only the summary (--summary-only)");
+    }
+  }
   Simulation s(profile, workload, workload_file, options);
   Prediction p = s.run();
   p.workload_file = workload_file;

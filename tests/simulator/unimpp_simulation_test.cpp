@@ -300,3 +300,64 @@ TEST_CASE("simulator: a prediction with migrations and timelines reads back from
   Prediction back = prediction_from_json(j, "back.json");
   CHECK(to_json(back).dump() == j.dump());
 }
+
+TEST_CASE("simulator: a process that does not fit beside the residents' memory waits until it does") {
+  json a = computer("A");
+  a["main_memory_mb"] = 100;
+  a["virtual_memory_mb"] = 20;
+  Profile profile = test::profile(json::array({a}));
+  json p = {{"name", "p"}, {"count", 3}, {"mi", 1000}, {"computer", "A"}, {"static_memory_mb", 60}};
+  Prediction out = test::run(profile, test::workload(json::array({p})));
+  // mm + vm = 120 MB holds two of the 60 MB processes: p-1 and p-2 share the core (2 s); p-3 waits
+  // for their memory and then runs alone (1 s).
+  CHECK(test::process(out, "p-1").finish_s == Approx(2.0));
+  CHECK(test::process(out, "p-3").start_s == Approx(2.0));
+  CHECK(test::process(out, "p-3").finish_s == Approx(3.0));
+  CHECK(test::process(out, "p-3").breakdown.waiting_s == Approx(2.0));
+  CHECK(out.computers.at(0).peak_memory_mb == Approx(120));
+}
+
+TEST_CASE("simulator: results streamed as processes finish give the same summary without keeping them") {
+  Profile profile = test::profile(json::array({computer("A"), computer("B", 1500, 2)}));
+  json gen = {{"process", {{"name", "g"}, {"mi", {{"distribution", "exponential"}, {"mean", 500}}},
+                           {"messages", {{"count", 2}, {"bytes", 1000}, {"peer", "B"}}}}},
+              {"interarrival_s", {{"distribution", "exponential"}, {"mean", 0.2}}},
+              {"count", 300}};
+  json j = {{"schema", "hetperf.workload/1"}, {"seed", 5}, {"generators", json::array({gen})}};
+  Workload w = workload_from_json(j, "w.json");
+  Prediction kept = test::run(profile, w);
+  sim::SimulationOptions o;
+  o.keep_processes = false;
+  std::vector<ProcessResult> streamed;
+  o.on_process = [&](const ProcessResult& r) { streamed.push_back(r); };
+  Prediction summary = test::run(profile, w, o);
+  CHECK(summary.processes.empty());
+  CHECK(streamed.size() == 300);
+  CHECK(summary.summary.mean_response_s == kept.summary.mean_response_s);
+  CHECK(summary.summary.median_response_s == kept.summary.median_response_s);
+  CHECK(summary.summary.p95_response_s == kept.summary.p95_response_s);
+  CHECK(summary.summary.makespan_s == kept.summary.makespan_s);
+  // In finish order, each the same as its kept counterpart.
+  for (std::size_t k = 1; k < streamed.size(); ++k) CHECK(streamed[k].finish_s >= streamed[k - 1].finish_s);
+  CHECK(test::process(kept, streamed.front().name).finish_s == streamed.front().finish_s);
+}
+
+TEST_CASE("simulator: a run estimated beyond the memory allowed is refused before it starts, naming the size") {
+  Profile profile = test::profile(json::array({computer("A")}));
+  Workload w = test::workload(json::array({{{"name", "p"}, {"count", 1000000}, {"mi", 1}}}));
+  sim::SimulationOptions o;
+  o.max_memory_bytes = 64u << 20;
+  CHECK(sim::estimate_simulation_bytes(profile, w, o).processes == 1000000);
+  CHECK_THROWS_WITH(test::run(profile, w, o), Catch::Contains("1000000 processes would take about") &&
+                                                 Catch::Contains("--summary-only"));
+}
+
+TEST_CASE("simulator: a memory slowdown beyond any plausible figure is an error, not a number") {
+  json a = computer("A");
+  a["slowdown"] = {{"main", {{"kind", "linear"}, {"a_per_mb", 0.001}, {"b", 0}}},
+                   {"virtual", {{"kind", "exponential"}, {"c", 1}, {"d_per_mb", 1}}}};
+  Profile profile = test::profile(json::array({a}));
+  Workload w = test::workload(json::array({{{"name", "p"}, {"mi", 1}, {"static_memory_mb", 1900}}}));
+  CHECK_THROWS_WITH(test::run(profile, w), Catch::Contains("computer 'A': its memory slowdown at 1900") &&
+                                              Catch::Contains("beyond any plausible slowdown"));
+}

@@ -91,5 +91,8 @@ Prediction read_prediction(const std::filesystem::path& path);
 
 // Fills summary statistics from `processes` (mean, median, p95 by nearest rank, makespan).
 PredictionSummary summarize_responses(const std::vector<ProcessResult>& processes);
+// The same from the response times alone (reordered) and the first arrival and last finish.
+PredictionSummary summarize_response_times(std::vector<double>& responses_s, double first_arrival_s,
+                                           double last_finish_s);
 
 }  // namespace hetperf

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,12 +29,33 @@ struct SimulationOptions {
   // Points of each computer's utilisation / memory timeline; 0 records none. The interval starts at
   // 2^-20 s and doubles whenever the run outgrows the points, so the timeline always covers the run.
   std::size_t timeline_points = 100;
+  // Called with each process's result as it finishes (in finish order), for output that streams.
+  std::function<void(const ProcessResult&)> on_process = {};
+  // Keep every process's result in Prediction::processes (in definition order). Off, only the
+  // summary (and on_process) sees them: memory then grows with the processes alive, not all of them.
+  bool keep_processes = true;
+  // Refuse, before simulating, a run whose estimated memory (estimate_simulation_bytes) exceeds
+  // this many bytes; 0: no limit.
+  std::uint64_t max_memory_bytes = 0;
 };
 
 // Runs the workload to completion. InputError (naming the workload file and JSON path) for a process
 // pinned to an unknown computer, a message peer that names neither a computer nor a single process,
-// an unknown placement policy, or a process larger than every computer's main plus virtual memory.
+// an unknown placement policy, a process larger than every computer's main plus virtual memory, a run
+// larger than max_memory_bytes, or a memory slowdown that makes a time infinite or implausible.
+// A process placed on a computer whose main plus virtual memory it does not fit beside the processes
+// already there waits (FIFO) until enough of their memory is released (seed 001: mm + vm bound what
+// a computer holds).
 Prediction simulate(const Profile& profile, const Workload& workload, const std::string& workload_file,
                     const SimulationOptions& options = {});
+
+// The processes the workload makes (listed counts, generators by count or horizon / mean
+// inter-arrival time) and the bytes simulating them is expected to take with `options`.
+struct SimulationSize {
+  std::uint64_t processes = 0;
+  std::uint64_t bytes = 0;
+};
+SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload& workload,
+                                         const SimulationOptions& options = {});
 
 }  // namespace hetperf::sim
