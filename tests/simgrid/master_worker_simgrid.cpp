@@ -1,0 +1,131 @@
+// The master/worker star of issue 13 in SimGrid (s4u, Debian's libsimgrid-dev): the oracle hetperf's
+// engine is checked against (tests/simgrid/master_worker_diff.sh) and timed beside
+// (benchmarks/README.md).
+//
+// One master, W workers of unlike speeds (1 core each), T tasks; task k goes to worker k mod W: an
+// input of in_bytes from the master, flops of work on the worker, a result of out_bytes back. Every
+// input is sent at t = 0. Workers are FIFO: one task computes at a time, in the order the inputs
+// arrived (a FIFO-fair s4u::Mutex per worker). A task's response time is when its result has reached
+// the master.
+//
+// The platform is hetperf's star (seed 003 section 4): each host has a split-duplex private link of
+// bandwidth b to the centre of a star zone, latency l/2 each way, so a route is l + s/b alone; the
+// network model is CM02 (bandwidth and latency factors 1, no cross traffic, no RTT weighting), which
+// shares each link equally among its flows; in a star with one master that is hetperf's min of the
+// two link shares.
+//
+// Usage: master_worker_simgrid W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY
+//   SPEEDS: comma-separated flop rates, cycled over the workers (worker w gets SPEEDS[w mod n]).
+// Prints one JSON line: {"makespan_s", "mean_response_s", "tasks", "wall_s"}.
+#include <simgrid/s4u.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+struct Scenario {
+  int workers = 1;
+  long tasks = 1;
+  double in_bytes = 0, out_bytes = 0, flops = 0, master_speed = 1, bandwidth = 1, latency = 0;
+  std::vector<double> speeds;
+};
+
+std::vector<double> response_s;
+
+void task(const Scenario& s, long k, sg4::Mailbox* in, sg4::Mailbox* out, sg4::MutexPtr core) {
+  static char payload;
+  in->get<char>();
+  core->lock();
+  sg4::this_actor::execute(s.flops);
+  core->unlock();
+  out->put(&payload, static_cast<uint64_t>(s.out_bytes));
+  response_s[static_cast<std::size_t>(k)] = sg4::Engine::get_clock();
+}
+
+void master(const Scenario& s, std::vector<sg4::Mailbox*> in, std::vector<sg4::Mailbox*> out) {
+  static char payload;
+  std::vector<sg4::CommPtr> comms;
+  comms.reserve(2 * in.size());
+  std::vector<char*> results(out.size());
+  for (auto* m : in) comms.push_back(m->put_async(&payload, static_cast<uint64_t>(s.in_bytes)));
+  for (std::size_t k = 0; k < out.size(); ++k) comms.push_back(out[k]->get_async<char>(&results[k]));
+  sg4::Comm::wait_all(comms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sg4::Engine e(&argc, argv);
+  if (argc != 10) {
+    std::fprintf(stderr, "usage: %s W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY\n", argv[0]);
+    return 2;
+  }
+  Scenario s;
+  s.workers = std::atoi(argv[1]);
+  s.tasks = std::atol(argv[2]);
+  s.in_bytes = std::atof(argv[3]);
+  s.out_bytes = std::atof(argv[4]);
+  s.flops = std::atof(argv[5]);
+  s.master_speed = std::atof(argv[6]);
+  std::stringstream list(argv[7]);
+  for (std::string item; std::getline(list, item, ',');) s.speeds.push_back(std::atof(item.c_str()));
+  s.bandwidth = std::atof(argv[8]);
+  s.latency = std::atof(argv[9]);
+  if (s.workers < 1 || s.tasks < 1 || s.speeds.empty()) {
+    std::fprintf(stderr, "%s: W, T and SPEEDS must be positive\n", argv[0]);
+    return 2;
+  }
+  // The model hetperf implements: equal sharing per link, latency then bandwidth, nothing else.
+  e.set_config("network/model:CM02");
+  e.set_config("network/crosstraffic:0");
+
+  auto* zone = sg4::create_star_zone("star");
+  auto add_host = [&](const std::string& name, double speed) {
+    sg4::Host* h = zone->create_host(name, speed)->seal();
+    sg4::Link* link = zone->create_split_duplex_link(name + "-link", s.bandwidth)->set_latency(s.latency / 2)->seal();
+    zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
+    return h;
+  };
+  sg4::Host* master_host = add_host("master", s.master_speed);
+  std::vector<sg4::Host*> workers;
+  std::vector<sg4::MutexPtr> cores;
+  for (int w = 0; w < s.workers; ++w) {
+    workers.push_back(add_host("w-" + std::to_string(w + 1), s.speeds[static_cast<std::size_t>(w) % s.speeds.size()]));
+    cores.push_back(sg4::Mutex::create());
+  }
+  zone->seal();
+
+  response_s.assign(static_cast<std::size_t>(s.tasks), 0);
+  std::vector<sg4::Mailbox*> in, out;
+  for (long k = 0; k < s.tasks; ++k) {
+    in.push_back(sg4::Mailbox::by_name("in-" + std::to_string(k)));
+    out.push_back(sg4::Mailbox::by_name("out-" + std::to_string(k)));
+  }
+  sg4::Actor::create("master", master_host, [&s, in, out] { master(s, in, out); });
+  for (long k = 0; k < s.tasks; ++k) {
+    const auto w = static_cast<std::size_t>(k % s.workers);
+    sg4::MutexPtr core = cores[w];
+    sg4::Mailbox* mi = in[static_cast<std::size_t>(k)];
+    sg4::Mailbox* mo = out[static_cast<std::size_t>(k)];
+    sg4::Actor::create("task-" + std::to_string(k), workers[w], [&s, k, mi, mo, core] { task(s, k, mi, mo, core); });
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  e.run();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double sum = 0, makespan = 0;
+  for (double r : response_s) {
+    sum += r;
+    makespan = std::max(makespan, r);
+  }
+  std::printf("{\"makespan_s\": %.17g, \"mean_response_s\": %.17g, \"tasks\": %ld, \"wall_s\": %.6f}\n", makespan,
+              sum / static_cast<double>(s.tasks), s.tasks, wall_s);
+  return 0;
+}
