@@ -156,11 +156,15 @@ std::vector<AppJob> app_jobs(const Workload& workload, const Binding& binding) {
 }
 
 std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs) {
-  bool lu = false, integrate = false;
-  for (const auto& j : jobs) (j.kind == AppJob::Kind::kLu ? lu : integrate) = true;
+  bool lu = false, integrate = false, disk = false;
+  for (const auto& j : jobs) {
+    (j.kind == AppJob::Kind::kLu ? lu : integrate) = true;
+    disk = disk || (j.kind == AppJob::Kind::kIntegrate && j.integrate.disk_bytes > 0);
+  }
   std::vector<std::string> out;
   if (lu) out = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
   if (integrate) out.push_back("integration");
+  if (disk) out.push_back("disk_write");
   return out;
 }
 
@@ -170,6 +174,13 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
     const Computer& computer = profile.computers[c];
     for (const auto& k : needed) {
       const std::string where = profile_file + ": $.computers[" + std::to_string(c) + "].";
+      if (k == "disk_write") {
+        if (!(computer.disk_write_bytes_per_s > 0)) {
+          throw InputError(where + "disk_write_bytes_per_s: " + computer.name +
+                           " has no disk write throughput, which the application jobs' disk writes need");
+        }
+        continue;
+      }
       bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
       if (!present) {
         throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
@@ -178,18 +189,20 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
       }
     }
   }
+  if (!(profile.network.bandwidth_bytes_per_s > 0)) {
+    throw InputError(profile_file + ": $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
+  }
   return sim_platform_from_profile(profile);
 }
 
 SimPlatform sim_platform_from_profile(const Profile& profile) {
   SimPlatform p;
   for (const Computer& computer : profile.computers) {
-    p.computers.push_back({computer.name, computer.cores,
-                           computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6,
-                           computer.cpu_share_waiting, computer.oversubscribed_handoff_s, computer.core_efficiency});
+    p.computers.push_back({computer.name, computer.cores, computer.disk_write_bytes_per_s, computer.cpu_share_waiting,
+                           computer.oversubscribed_handoff_s, computer.core_efficiency});
   }
   p.latency_s = profile.network.latency_s;
-  p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s > 0 ? profile.network.bandwidth_bytes_per_s : 1e9;
+  p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
   // Per computer, copies of the models (the platform may outlive the profile).
   auto models = std::make_shared<std::vector<KernelModels>>();
   for (const auto& c : profile.computers) models->push_back(KernelModels::of(c));

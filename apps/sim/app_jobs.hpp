@@ -62,15 +62,17 @@ struct KernelModels {
 };
 
 // The simulated platform of a profile: cores, disk write throughput, network l + s/b, and per computer
-// KernelModels. For jobs of a bound workload, whose computers bind() checked.
+// KernelModels, the profile's figures as they are (no figure is made up: a missing one is an error
+// below or in bind()). For jobs of a bound workload, whose computers bind() checked.
 SimPlatform sim_platform_from_profile(const Profile& profile);
-// The same for jobs that were not bound: `needed` lists the profile kernels the jobs use ("dgemm",
-// "dtrsm", "dgetrf", "dlaswp", "integration"); a computer without one (in either shape) is an
-// InputError naming the profile file.
+// The same for jobs that were not bound: `needed` lists the profile figures the jobs use ("dgemm",
+// "dtrsm", "dgetrf", "dlaswp", "integration", "disk_write"); every computer must have them (a kernel
+// model in either shape), and the network a bandwidth, else InputError naming `profile_file` and the field.
 SimPlatform sim_platform_from_profile(const Profile& profile, const std::string& profile_file,
                                       const std::vector<std::string>& needed);
 
-// The profile kernels the jobs need, for the overload above.
+// The profile figures the jobs need, for the overload above: the LU's kernels, "integration", and
+// "disk_write" when an integration writes to disk.
 std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs);
 
 struct AppJobResult {

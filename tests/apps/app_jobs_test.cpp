@@ -63,7 +63,8 @@ TEST_CASE("apps: application jobs of a bound workload get their options and mapp
   CHECK(jobs[2].integrate.steps == 1000);
   CHECK(jobs[2].integrate.disk_bytes == 4096);
   CHECK(jobs[2].mapping == std::vector<std::size_t>{1, 1, 0, 0});
-  CHECK(kernels_needed(jobs) == std::vector<std::string>{"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration"});
+  CHECK(kernels_needed(jobs) ==
+        std::vector<std::string>{"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration", "disk_write"});
 }
 
 TEST_CASE("apps: kernel times scale the calibrated r x r models to each call's shape") {
@@ -121,6 +122,20 @@ TEST_CASE("apps: a profile without the kernels a job needs is refused naming the
   } catch (const InputError& e) {
     CHECK_THAT(e.what(), Catch::Contains("p.json: $.computers[0].kernels") && Catch::Contains("no dgemm kernel model"));
   }
+}
+
+TEST_CASE("apps: the simulated platform takes the profile's disk and network figures without defaults") {
+  Profile prof = profile();
+  prof.computers[1].disk_write_bytes_per_s = 0;  // not measured: a profile built in code
+  SimPlatform p = sim_platform_from_profile(prof);
+  CHECK(p.computers[0].disk_write_bytes_per_s == 1e8);
+  CHECK(p.computers[1].disk_write_bytes_per_s == 0);  // never a made-up 100 MB/s
+  CHECK(p.bandwidth_bytes_per_s == 1e9);
+  CHECK_THAT(hetperf::test::input_error([&] { sim_platform_from_profile(prof, "p.json", {"disk_write"}); }),
+             Catch::StartsWith("p.json: $.computers[1].disk_write_bytes_per_s: b has no disk write throughput"));
+  prof.network.bandwidth_bytes_per_s = 0;
+  CHECK(hetperf::test::input_error([&] { sim_platform_from_profile(prof, "p.json", {}); }) ==
+        "p.json: $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
 }
 
 TEST_CASE("apps: predicted application jobs report their time and a trace like the real one") {
