@@ -6,9 +6,9 @@
 
 #include "app_jobs.hpp"
 #include "commands.hpp"
+#include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
-#include "hetperf/model/json_node.hpp"
 #include "hetperf/simulator/placement.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
 #include "output.hpp"
@@ -136,6 +136,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
     action = [args, command_line] {
       Profile profile = read_profile(args->platform);
       Workload workload = read_workload(args->workload);
+      Binding binding = bind(workload, profile);
       sim::SimulationOptions options;
       if (!args->policy.empty()) options.placement = args->policy;
       if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
@@ -145,10 +146,9 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       p.platform_file = args->platform;
       std::optional<apps::AppPrediction> app_runs;
       std::vector<apps::AppJob> jobs;
-      if (workload.apps) {
-        jobs = apps::app_jobs_from_json(JsonNode(*workload.apps, args->workload, "$.apps"), profile);
-        apps::SimPlatform platform = apps::sim_platform_from_profile(profile, args->platform, apps::kernels_needed(jobs));
-        app_runs = apps::predict_app_jobs(platform, profile, jobs, !args->trace_dir.empty());
+      if (!workload.apps.empty()) {
+        jobs = apps::app_jobs(workload, binding);
+        app_runs = apps::predict_app_jobs(apps::sim_platform_from_profile(profile), profile, jobs, !args->trace_dir.empty());
         for (const auto& r : app_runs->jobs) p.apps.push_back(r.json);
       } else if (!args->trace_dir.empty()) {
         throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");

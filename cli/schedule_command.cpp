@@ -8,9 +8,9 @@
 
 #include "app_jobs.hpp"
 #include "commands.hpp"
+#include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
-#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/model/workload.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
@@ -35,46 +35,36 @@ struct ScheduleArgs {
   std::size_t plot_jobs = 30;
 };
 
-// The jobs, the scheduler settings and (for SWF input) the trace they came from.
+// The jobs, the scheduler settings, the --platform profile and (for SWF input) the trace they came from.
 struct Input {
   std::vector<batch::JobSpec> jobs;
   batch::ScheduleOptions options;
   std::vector<batch::SkippedJob> skipped;
+  std::optional<Profile> profile;
   std::optional<batch::SwfTrace> trace;
 };
 
 Input read_input(const ScheduleArgs& args) {
   Input in;
+  if (!args.platform.empty()) in.profile = read_profile(args.platform);
   if (!args.workload.empty()) {
     Workload w = read_workload(args.workload);
-    if (!w.jobs) throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
-    nlohmann::json jobs = *w.jobs;
+    if (w.jobs.empty()) throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
+    if (in.profile) bind(w, *in.profile);
     // Application models ("lu", "integrate") become iteration-time tables simulated on the profile.
-    std::optional<Profile> profile;
-    for (std::size_t i = 0; i < jobs.size(); ++i) {
-      if (!jobs[i].is_object() || !jobs[i].contains("app") || !jobs[i]["app"].is_object()) continue;
-      const auto kind = jobs[i]["app"].value("kind", "");
-      if (kind != "lu" && kind != "integrate") continue;
-      const std::string path = "$.jobs[" + std::to_string(i) + "].app";
-      if (args.platform.empty()) {
-        throw InputError(args.workload + ": " + path + ".kind: \"" + kind +
+    for (batch::JobSpec& job : w.jobs) {
+      if (!job.app || job.app->kind == BatchAppModel::Kind::kTable) continue;
+      if (!in.profile) {
+        throw InputError(job.where + ".app.kind: \"" + (job.app->kind == BatchAppModel::Kind::kLu ? "lu" : "integrate") +
                          "\" needs a --platform profile to simulate the application on (or use \"table\")");
       }
-      if (!profile) profile = read_profile(args.platform);
       std::int64_t cores = 0;
-      for (const auto& c : profile->computers) cores += c.cores;
-      JsonNode app(jobs[i]["app"], w.file, path);
-      nlohmann::json table = apps::app_model_as_table(app, *profile, args.platform, cores);
-      const double n = kind == "lu" ? app.number("n") : 0;
-      jobs[i]["app"] = table;
-      // An LU job's redistribution moves its matrix unless the workload says otherwise.
-      if (kind == "lu" && jobs[i].contains("resize") && jobs[i]["resize"].is_object() &&
-          !jobs[i]["resize"].contains("data_bytes") && !jobs[i]["resize"].contains("redistribution_s")) {
-        jobs[i]["resize"]["data_bytes"] = 8 * n * n;
-      }
+      for (const auto& c : in.profile->computers) cores += c.cores;
+      job.app->iteration_time_s = apps::app_model_as_table(*job.app, *in.profile, cores);
+      check_tabulated_counts(job);
     }
-    in.jobs = batch::jobs_from_json(JsonNode(jobs, w.file, "$.jobs"));
-    if (w.scheduler) in.options = batch::schedule_options_from_json(JsonNode(*w.scheduler, w.file, "$.scheduler"));
+    in.jobs = std::move(w.jobs);
+    if (w.scheduler) in.options = *w.scheduler;
   } else {
     in.trace = batch::read_swf(args.swf);
     in.jobs = batch::jobs_from_swf(*in.trace, in.skipped);
@@ -85,13 +75,13 @@ Input read_input(const ScheduleArgs& args) {
   return in;
 }
 
-batch::Cluster make_cluster(const ScheduleArgs& args, const batch::ScheduleOptions& options) {
-  if (!args.platform.empty()) return batch::Cluster::from_profile(read_profile(args.platform));
-  if (!options.processors) {
+batch::Cluster make_cluster(const Input& in) {
+  if (in.profile) return batch::Cluster::from_profile(*in.profile);
+  if (!in.options.processors) {
     throw InputError("no cluster size: give --processors N, a --platform profile, \"scheduler.processors\" in the "
                      "workload, or an SWF trace with a MaxProcs or MaxNodes header");
   }
-  return batch::Cluster::homogeneous(*options.processors);
+  return batch::Cluster::homogeneous(*in.options.processors);
 }
 
 void print_table(const batch::ScheduleResult& r, std::size_t rows) {
@@ -193,7 +183,7 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
     action = [args, command_line] {
       if (args->workload.empty() == args->swf.empty()) throw InputError("give exactly one of --workload and --swf");
       Input in = read_input(*args);
-      batch::Cluster cluster = make_cluster(*args, in.options);
+      batch::Cluster cluster = make_cluster(in);
       batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped));
       // No host facts or clock time: the same inputs give byte-identical output.
       nlohmann::json j = {{"hetperf_version", kVersion},

@@ -12,84 +12,6 @@
 namespace hetperf::apps {
 namespace {
 
-constexpr std::int64_t kMaxRanks = 1 << 20;
-
-// "computers" (names, default all) and "mapping" ("cyclic", "block" or one name per rank).
-std::vector<std::size_t> mapping_from_json(const JsonNode& n, const Profile& profile, int ranks) {
-  std::vector<std::size_t> computers;
-  if (auto list = n.optional("computers")) {
-    for (const JsonNode& c : list->items(1)) {
-      auto index = profile.find(c.as_string());
-      if (!index) c.fail("the name of a computer of the profile");
-      computers.push_back(*index);
-    }
-  } else {
-    for (std::size_t c = 0; c < profile.computers.size(); ++c) computers.push_back(c);
-  }
-  std::vector<std::size_t> mapping(static_cast<std::size_t>(ranks));
-  auto m = n.optional("mapping");
-  if (m && m->value().is_array()) {
-    auto items = m->items();
-    if (items.size() != mapping.size()) {
-      m->fail("one computer name per rank (" + std::to_string(ranks) + "), not " + std::to_string(items.size()));
-    }
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      auto index = profile.find(items[i].as_string());
-      if (!index) items[i].fail("the name of a computer of the profile");
-      mapping[i] = *index;
-    }
-    return mapping;
-  }
-  std::string rule = n.choice_or("mapping", "cyclic", {"cyclic", "block"});
-  const std::size_t c = computers.size(), r = mapping.size();
-  for (std::size_t i = 0; i < r; ++i) mapping[i] = computers[rule == "cyclic" ? i % c : i * c / r];
-  return mapping;
-}
-
-void fail_config(const JsonNode& n, const std::string& message) {
-  throw InputError(n.file() + ": " + n.path() + ": " + message);
-}
-
-AppJob job_from_json(const JsonNode& n, const Profile& profile, std::size_t index) {
-  AppJob job;
-  job.json_path = n.path();
-  std::string app = n.choice("app", {"lu", "integrate"});
-  job.name = n.string_or("name", app + "-" + std::to_string(index));
-  job.start_s = n.number_or("start_s", 0, Range::kNonNegative);
-  if (app == "lu") {
-    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "computers", "mapping"});
-    job.kind = AppJob::Kind::kLu;
-    job.ranks = static_cast<int>(n.integer("ranks", 1, kMaxRanks));
-    job.lu.n = static_cast<int>(n.integer("n", 1, INT32_MAX));
-    job.lu.r = static_cast<int>(n.integer("r", 1, INT32_MAX));
-    std::string variant = n.choice_or("variant", "basic", {"basic", "pipelined", "flow_control"});
-    job.lu.variant = parse_lu_variant(variant);
-    job.lu.window = static_cast<int>(n.integer_or("window", job.lu.window, 1, kMaxRanks));
-    if (auto remove = n.optional("remove")) {
-      remove->known_fields({"ranks", "after_iteration"});
-      job.lu.remove = static_cast<int>(remove->integer("ranks", 1, kMaxRanks));
-      job.lu.remove_after_iteration = static_cast<int>(remove->integer("after_iteration", 0, INT32_MAX));
-    }
-    if (std::string e = job.lu.validate(job.ranks); !e.empty()) fail_config(n, e);
-    job.mapping = mapping_from_json(n, profile, job.ranks);
-  } else {
-    n.known_fields({"name", "app", "start_s", "instances", "ranks_per_instance", "a", "b", "steps", "message_bytes",
-                    "disk_bytes", "computers", "mapping"});
-    job.kind = AppJob::Kind::kIntegrate;
-    job.instances = static_cast<int>(n.integer_or("instances", 1, 1, kMaxRanks));
-    job.ranks = static_cast<int>(n.integer_or("ranks_per_instance", 2, 2, kMaxRanks));
-    job.integrate.a = n.number_or("a", job.integrate.a);
-    job.integrate.b = n.number_or("b", job.integrate.b);
-    job.integrate.steps = static_cast<std::uint64_t>(n.integer_or("steps", static_cast<std::int64_t>(job.integrate.steps), 1, INT64_MAX));
-    job.integrate.message_bytes = static_cast<std::uint64_t>(
-        n.integer_or("message_bytes", static_cast<std::int64_t>(job.integrate.message_bytes), 0, INT64_MAX));
-    job.integrate.disk_bytes = static_cast<std::uint64_t>(n.integer_or("disk_bytes", 0, 0, INT64_MAX));
-    if (std::string e = job.integrate.validate(job.ranks); !e.empty()) fail_config(n, e);
-    job.mapping = mapping_from_json(n, profile, job.instances * job.ranks);
-  }
-  return job;
-}
-
 // The computer's model of `kernel` on compact blocks (lu_shape false: rows 0), or at the block LU's
 // shapes (true: the one of most rows); nullptr when there is none.
 const KernelModel* find_kernel(const Computer& c, const std::string& kernel, bool lu_shape) {
@@ -206,48 +128,81 @@ double KernelModels::time_s(const KernelCall& call) const {
   return static_cast<double>(call.steps) * integration_step_s;
 }
 
-std::vector<AppJob> app_jobs_from_json(const JsonNode& node, const Profile& profile) {
-  std::vector<AppJob> jobs;
-  std::map<std::string, std::string> names;
-  auto items = node.items(1);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!items[i].is_object()) items[i].fail("an object {\"app\": \"lu\" | \"integrate\", ...}");
-    jobs.push_back(job_from_json(items[i], profile, i));
-    auto [it, fresh] = names.emplace(jobs.back().name, items[i].path());
-    if (!fresh) items[i].field("name").fail("a name not already used by " + it->second);
+AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping) {
+  AppJob job;
+  job.name = spec.name;
+  job.json_path = spec.json_path;
+  job.start_s = spec.start_s;
+  job.instances = spec.instances;
+  job.ranks = spec.ranks;
+  job.mapping = std::move(mapping);
+  if (spec.kind == AppKind::kLu) {
+    job.kind = AppJob::Kind::kLu;
+    job.lu.n = spec.lu.n, job.lu.r = spec.lu.r, job.lu.variant = spec.lu.variant, job.lu.window = spec.lu.window;
+    job.lu.remove = spec.lu.remove_ranks, job.lu.remove_after_iteration = spec.lu.remove_after_iteration;
+  } else {
+    job.kind = AppJob::Kind::kIntegrate;
+    job.integrate.a = spec.integrate.a, job.integrate.b = spec.integrate.b, job.integrate.steps = spec.integrate.steps;
+    job.integrate.message_bytes = spec.integrate.message_bytes, job.integrate.disk_bytes = spec.integrate.disk_bytes;
   }
+  return job;
+}
+
+std::vector<AppJob> app_jobs(const Workload& workload, const Binding& binding) {
+  HETPERF_CHECK(binding.app_mappings.size() == workload.apps.size(), "the binding is not of this workload");
+  std::vector<AppJob> jobs;
+  for (std::size_t i = 0; i < workload.apps.size(); ++i) jobs.push_back(app_job(workload.apps[i], binding.app_mappings[i]));
   return jobs;
 }
 
 std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs) {
-  bool lu = false, integrate = false;
-  for (const auto& j : jobs) (j.kind == AppJob::Kind::kLu ? lu : integrate) = true;
+  bool lu = false, integrate = false, disk = false;
+  for (const auto& j : jobs) {
+    (j.kind == AppJob::Kind::kLu ? lu : integrate) = true;
+    disk = disk || (j.kind == AppJob::Kind::kIntegrate && j.integrate.disk_bytes > 0);
+  }
   std::vector<std::string> out;
   if (lu) out = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
   if (integrate) out.push_back("integration");
+  if (disk) out.push_back("disk_write");
   return out;
 }
 
 SimPlatform sim_platform_from_profile(const Profile& profile, const std::string& profile_file,
                                       const std::vector<std::string>& needed) {
-  SimPlatform p;
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
     const Computer& computer = profile.computers[c];
-    p.computers.push_back({computer.name, computer.cores,
-                           computer.disk_write_bytes_per_s > 0 ? computer.disk_write_bytes_per_s : 100e6,
-                           computer.cpu_share_waiting, computer.oversubscribed_handoff_s, computer.core_efficiency});
     for (const auto& k : needed) {
+      const std::string where = profile_file + ": $.computers[" + std::to_string(c) + "].";
+      if (k == "disk_write") {
+        if (!(computer.disk_write_bytes_per_s > 0)) {
+          throw InputError(where + "disk_write_bytes_per_s: " + computer.name +
+                           " has no disk write throughput, which the application jobs' disk writes need");
+        }
+        continue;
+      }
       bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
       if (!present) {
-        throw InputError(profile_file + ": $.computers[" + std::to_string(c) + "]." +
-                         (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
+        throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
                          (k == "integration" ? "integration step time" : k + " kernel model") +
                          ", which the workload's application jobs need (probe with the cpu probe's kernels, then calibrate)");
       }
     }
   }
+  if (!(profile.network.bandwidth_bytes_per_s > 0)) {
+    throw InputError(profile_file + ": $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
+  }
+  return sim_platform_from_profile(profile);
+}
+
+SimPlatform sim_platform_from_profile(const Profile& profile) {
+  SimPlatform p;
+  for (const Computer& computer : profile.computers) {
+    p.computers.push_back({computer.name, computer.cores, computer.disk_write_bytes_per_s, computer.cpu_share_waiting,
+                           computer.oversubscribed_handoff_s, computer.core_efficiency});
+  }
   p.latency_s = profile.network.latency_s;
-  p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s > 0 ? profile.network.bandwidth_bytes_per_s : 1e9;
+  p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
   // Per computer, copies of the models (the platform may outlive the profile).
   auto models = std::make_shared<std::vector<KernelModels>>();
   for (const auto& c : profile.computers) models->push_back(KernelModels::of(c));
@@ -349,45 +304,33 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
   return out;
 }
 
-nlohmann::json app_model_as_table(const JsonNode& app, const Profile& profile, const std::string& profile_file,
-                                  std::int64_t max_processors) {
-  const std::string kind = app.choice("kind", {"lu", "integrate"});
+std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, const Profile& profile,
+                                                  std::int64_t max_processors) {
+  HETPERF_CHECK(app.kind != BatchAppModel::Kind::kTable, "a table needs no tabulation");
   std::vector<std::size_t> cores;  // the computer of each core, in profile order
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
-    for (int k = 0; k < profile.computers[c].cores; ++k) cores.push_back(c);
+    cores.insert(cores.end(), static_cast<std::size_t>(profile.computers[c].cores), c);
   }
   std::int64_t top = std::min<std::int64_t>(max_processors, static_cast<std::int64_t>(cores.size()));
-  AppJob job;
-  job.name = "app-model";
+  AppJobSpec spec;
+  spec.name = "app-model";
+  spec.kind = app.kind == BatchAppModel::Kind::kLu ? AppKind::kLu : AppKind::kIntegrate;
+  spec.lu = app.lu;
+  spec.integrate = app.integrate;
+  AppJob job = app_job(spec, {});
   std::int64_t first = 1;
-  std::uint64_t total_steps = 0;
-  if (kind == "lu") {
-    app.known_fields({"kind", "n", "r", "variant", "window", "iterations"});
-    job.kind = AppJob::Kind::kLu;
-    job.lu.n = static_cast<int>(app.integer("n", 1, INT32_MAX));
-    job.lu.r = static_cast<int>(app.integer("r", 1, INT32_MAX));
-    job.lu.variant = parse_lu_variant(app.choice_or("variant", "basic", {"basic", "pipelined", "flow_control"}));
-    job.lu.window = static_cast<int>(app.integer_or("window", job.lu.window, 1, 1 << 20));
-    if (std::string e = job.lu.validate(1); !e.empty()) fail_config(app, e);
-    top = std::min<std::int64_t>(top, job.lu.n / job.lu.r);
-  } else {
-    app.known_fields({"kind", "steps", "message_bytes", "disk_bytes", "iterations"});
-    job.kind = AppJob::Kind::kIntegrate;
-    total_steps = static_cast<std::uint64_t>(app.integer("steps", 1, INT64_MAX));
-    job.integrate.message_bytes = static_cast<std::uint64_t>(app.integer_or("message_bytes", 32, 16, INT64_MAX));
-    job.integrate.disk_bytes = static_cast<std::uint64_t>(app.integer_or("disk_bytes", 0, 0, INT64_MAX));
-    first = 2;
-  }
-  if (top < first) app.fail("an application that fits the cluster's " + std::to_string(cores.size()) + " cores");
-  SimPlatform platform = sim_platform_from_profile(profile, profile_file, kernels_needed({job}));
-  nlohmann::json table = nlohmann::json::object();
+  if (job.kind == AppJob::Kind::kLu) top = std::min<std::int64_t>(top, app.lu.n / app.lu.r);
+  else first = 2;
+  HETPERF_CHECK(top >= first, "an integration model on fewer than two processors (bind checks the profile)");
+  SimPlatform platform = sim_platform_from_profile(profile);
+  std::map<std::int64_t, double> table;
   for (std::int64_t p = first; p <= top; ++p) {
     job.ranks = static_cast<int>(p);
     job.mapping.assign(cores.begin(), cores.begin() + p);
-    if (job.kind == AppJob::Kind::kIntegrate) job.integrate.steps = std::max<std::uint64_t>(1, total_steps / (p - 1));
-    table[std::to_string(p)] = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
+    if (job.kind == AppJob::Kind::kIntegrate) job.integrate.steps = std::max<std::uint64_t>(1, app.integrate.steps / (p - 1));
+    table[p] = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
   }
-  return {{"kind", "table"}, {"iterations", app.integer_or("iterations", 1, 1, 1'000'000'000)}, {"iteration_time_s", table}};
+  return table;
 }
 
 }  // namespace hetperf::apps

@@ -1,9 +1,12 @@
-// Application jobs in a workload ("apps", issue 6): real LU and integration runs described by their
-// options and a rank-to-computer mapping, predicted with the simulated back-end on a platform profile.
-// The kernel times come from the profile's calibrated kernel models (see sim_platform_from_profile).
+// Application jobs in a workload ("apps"): real LU and integration runs given by their options and a
+// rank-to-computer mapping, predicted with the simulated back-end on a platform profile. The workload
+// reader (hetperf/model/app_jobs_spec.hpp) checks the jobs and bind() (hetperf/model/bind.hpp)
+// resolves their computers against the profile; here they become runs of the applications. The kernel
+// times come from the profile's calibrated kernel models (see sim_platform_from_profile).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,15 +15,18 @@
 
 #include "hetperf/apps/integrate.hpp"
 #include "hetperf/apps/lu.hpp"
-#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/batch_jobs.hpp"
+#include "hetperf/model/bind.hpp"
 #include "hetperf/model/profile.hpp"
+#include "hetperf/model/workload.hpp"
 #include "sim_runtime.hpp"
 
 namespace hetperf::apps {
 
+// One application run, ready to simulate.
 struct AppJob {
   std::string name;
-  std::string json_path;  // "$.apps[2]", for errors found later
+  std::string json_path;  // "$.apps[2]" (empty when not from a workload)
   enum class Kind { kLu, kIntegrate } kind = Kind::kLu;
   LuConfig lu;
   IntegrateConfig integrate;
@@ -30,9 +36,10 @@ struct AppJob {
   double start_s = 0;
 };
 
-// Reads the workload's "apps" array (`node` at $.apps) against `profile` (computer names).
-// InputError names the file, JSON path, field and expectation.
-std::vector<AppJob> app_jobs_from_json(const JsonNode& node, const Profile& profile);
+// The run of a workload's application job with its ranks on `mapping` (computer indices, from bind).
+AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping);
+// Every application job of a bound workload (binding = bind(workload, profile)), in workload order.
+std::vector<AppJob> app_jobs(const Workload& workload, const Binding& binding);
 
 // The kernel models of one computer and the time of one kernel call from them (docs/apps.md).
 // T(r) is a calibrated model t(r) = Σ c_p r^p (never below zero); T_lu(r) its counterpart timed at the
@@ -55,13 +62,17 @@ struct KernelModels {
 };
 
 // The simulated platform of a profile: cores, disk write throughput, network l + s/b, and per computer
-// KernelModels. `needed` lists the profile kernels the jobs use ("dgemm", "dtrsm", "dgetrf",
-// "dlaswp", "integration"); a computer without one (in either shape) is an InputError naming the
-// profile file.
+// KernelModels, the profile's figures as they are (no figure is made up: a missing one is an error
+// below or in bind()). For jobs of a bound workload, whose computers bind() checked.
+SimPlatform sim_platform_from_profile(const Profile& profile);
+// The same for jobs that were not bound: `needed` lists the profile figures the jobs use ("dgemm",
+// "dtrsm", "dgetrf", "dlaswp", "integration", "disk_write"); every computer must have them (a kernel
+// model in either shape), and the network a bandwidth, else InputError naming `profile_file` and the field.
 SimPlatform sim_platform_from_profile(const Profile& profile, const std::string& profile_file,
                                       const std::vector<std::string>& needed);
 
-// The profile kernels the jobs need.
+// The profile figures the jobs need, for the overload above: the LU's kernels, "integration", and
+// "disk_write" when an integration writes to disk.
 std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs);
 
 struct AppJobResult {
@@ -82,15 +93,14 @@ struct AppPrediction {
 AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profile, const std::vector<AppJob>& jobs,
                                bool traces);
 
-// A batch job's application model (`hetperf schedule`, issue 8) given as an application,
-//   {"kind": "lu", "n": N, "r": R, "variant": "basic", "iterations": K}
-//   {"kind": "integrate", "steps": S, "message_bytes": M, "disk_bytes": D, "iterations": K}
-// turned into the table model {"kind": "table", "iterations": K, "iteration_time_s": {"P": t, ...}}:
-// one iteration is one whole run of the application (a factorisation; an integration whose S steps
-// are shared by its P − 1 workers), simulated with the simulated back-end on P ranks placed on the
-// profile's first P cores (computers in profile order), for every P from 1 (integration: 2) up to
-// `max_processors` (LU: at most n / r). InputError names the file and path of a bad field.
-nlohmann::json app_model_as_table(const JsonNode& app, const Profile& profile, const std::string& profile_file,
-                                  std::int64_t max_processors);
+// A batch job's application model ("lu" or "integrate", hetperf/model/batch_jobs.hpp) as the table
+// of its iteration time per processor count (`hetperf schedule`): one iteration is one whole run of
+// the application (a factorisation; an integration whose `steps` are shared by its P − 1 workers),
+// simulated with the simulated back-end on P ranks placed on the profile's first P cores (computers in
+// profile order), for every P from 1 (integration: 2) up to `max_processors` and the cores (LU: at
+// most n / r). The profile must have been bound to the job (bind() checks those computers' figures and
+// that an integration has two cores); `max_processors` >= 2 for an integration.
+std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, const Profile& profile,
+                                                  std::int64_t max_processors);
 
 }  // namespace hetperf::apps

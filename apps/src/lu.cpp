@@ -41,19 +41,14 @@ Task group_barrier(Runtime& rt, const Layout& layout) {
 std::string LuConfig::validate(int ranks) const {
   if (n <= 0) return "--n " + std::to_string(n) + ": expected a positive matrix order";
   if (r <= 0) return "--r " + std::to_string(r) + ": expected a positive block width";
-  if (r > n) return "--r " + std::to_string(r) + ": expected a block width no larger than n = " + std::to_string(n);
-  if (n % r != 0) return "--r " + std::to_string(r) + ": expected a block width that divides n = " + std::to_string(n);
   if (window < 1) return "--window " + std::to_string(window) + ": expected at least 1 outstanding send";
   if (remove < 0) return "--remove " + std::to_string(remove) + ": expected a non-negative count";
-  if (remove > 0 && remove >= ranks) {
-    return "--remove " + std::to_string(remove) + ": expected fewer ranks to leave than the " + std::to_string(ranks) +
-           " running";
-  }
-  if (remove > 0 && (remove_after_iteration < 0 || remove_after_iteration >= n / r - 1)) {
-    return "--after-iteration " + std::to_string(remove_after_iteration) + ": expected an iteration in [0, " +
-           std::to_string(n / r - 2) + "] (there are " + std::to_string(n / r) + " iterations)";
-  }
-  return {};
+  // The rules between options are the workload reader's, named by the program's flags here.
+  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration}, ranks);
+  if (!v) return {};
+  if (v->field == "r") return "--r " + std::to_string(r) + ": expected " + v->expected;
+  if (v->field == "remove.ranks") return "--remove " + std::to_string(remove) + ": expected " + v->expected;
+  return "--after-iteration " + std::to_string(remove_after_iteration) + ": expected " + v->expected;
 }
 
 LuVariant parse_lu_variant(const std::string& name) {
@@ -61,15 +56,6 @@ LuVariant parse_lu_variant(const std::string& name) {
   if (name == "pipelined") return LuVariant::kPipelined;
   if (name == "flow_control") return LuVariant::kFlowControl;
   throw InputError("--variant " + name + ": expected basic, pipelined or flow_control");
-}
-
-const char* to_string(LuVariant v) {
-  switch (v) {
-    case LuVariant::kBasic: return "basic";
-    case LuVariant::kPipelined: return "pipelined";
-    case LuVariant::kFlowControl: return "flow_control";
-  }
-  return "?";
 }
 
 double lu_matrix_element(std::uint64_t seed, int i, int j) {

@@ -143,6 +143,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
                      "provenance", "warnings"});
   Profile p;
+  p.file = file;
   p.description = root.string_or("description", "");
   p.hetperf_version = root.string_or("hetperf_version", "");
   p.command = root.string_or("command", "");
@@ -153,6 +154,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
                     "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
                     "communication_cpu", "kernels", "integration_step_s", "core_efficiency"});
     Computer computer;
+    computer.json_path = c.path();
     computer.name = c.string("name");
     if (computer.name.empty()) c.field("name").fail("a non-empty name");
     computer.group = c.string_or("group", "");

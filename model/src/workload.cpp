@@ -113,9 +113,15 @@ nlohmann::json to_json(const Workload& w) {
                       {"processes", processes}};
   if (!w.description.empty()) j["description"] = w.description;
   if (!w.generators.empty()) j["generators"] = generators;
-  if (w.jobs) j["jobs"] = *w.jobs;
-  if (w.apps) j["apps"] = *w.apps;
-  if (w.scheduler) j["scheduler"] = *w.scheduler;
+  if (!w.jobs.empty()) {
+    j["jobs"] = nlohmann::json::array();
+    for (const auto& job : w.jobs) j["jobs"].push_back(to_json(job));
+  }
+  if (!w.apps.empty()) {
+    j["apps"] = nlohmann::json::array();
+    for (const auto& app : w.apps) j["apps"].push_back(to_json(app));
+  }
+  if (w.scheduler) j["scheduler"] = to_json(*w.scheduler);
   return j;
 }
 
@@ -181,19 +187,10 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
       w.generators.push_back(gen);
     }
   }
-  if (auto jobs = root.optional("jobs")) {
-    jobs->items(1);  // an array; its elements are checked by the batch reader
-    w.jobs = jobs->value();
-  }
-  if (auto scheduler = root.optional("scheduler")) {
-    if (!scheduler->is_object()) scheduler->fail("an object");
-    w.scheduler = scheduler->value();
-  }
-  if (auto apps = root.optional("apps")) {
-    apps->items(1);  // an array; its elements are checked by the application-job reader
-    w.apps = apps->value();
-  }
-  if (w.processes.empty() && w.generators.empty() && !w.jobs && !w.apps) {
+  if (auto jobs = root.optional("jobs")) w.jobs = batch_jobs_from_json(*jobs);
+  if (auto scheduler = root.optional("scheduler")) w.scheduler = batch_scheduler_from_json(*scheduler);
+  if (auto apps = root.optional("apps")) w.apps = app_jobs_from_json(*apps);
+  if (w.processes.empty() && w.generators.empty() && w.jobs.empty() && w.apps.empty()) {
     root.fail("a workload with at least one entry in \"processes\", \"generators\", \"jobs\" or \"apps\"");
   }
   return w;

@@ -1,9 +1,12 @@
-// Tests for application jobs in a workload ("apps"): the reader's errors, the rank mapping, and the
-// kernel times the simulated platform takes from a profile's kernel models.
+// Tests for application jobs in a workload ("apps") as simulated runs: the runs built from the bound
+// jobs, the kernel times the simulated platform takes from a profile's kernel models, and batch
+// application models as tables. The reader's and bind's errors are tested in tests/model.
 #include <catch2/catch.hpp>
 
 #include "app_jobs.hpp"
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "test_support.hpp"
 
 using namespace hetperf;
 using namespace hetperf::apps;
@@ -30,56 +33,38 @@ Profile profile(bool kernels = true) {
   return p;
 }
 
-std::vector<AppJob> read(const nlohmann::json& apps) { return app_jobs_from_json(JsonNode(apps, "w.json", "$.apps"), profile()); }
-
-std::string error_of(const nlohmann::json& apps) {
-  try {
-    read(apps);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+// The application jobs of a workload holding `apps`, bound to `prof`.
+std::vector<AppJob> read(const nlohmann::json& apps, const Profile& prof = profile()) {
+  Workload w = workload_from_json({{"schema", "hetperf.workload/1"}, {"apps", apps}}, "w.json");
+  return app_jobs(w, bind(w, prof));
 }
 
 }  // namespace
 
-TEST_CASE("apps: application jobs are read with their mapping") {
+TEST_CASE("apps: application jobs of a bound workload get their options and mapping") {
   auto jobs = read(nlohmann::json::parse(R"([
     {"name": "lu", "app": "lu", "ranks": 3, "n": 960, "r": 96, "variant": "flow_control", "window": 3,
      "remove": {"ranks": 1, "after_iteration": 4}},
     {"app": "lu", "ranks": 4, "n": 960, "r": 96, "mapping": "block"},
-    {"name": "int", "app": "integrate", "instances": 2, "steps": 1000, "mapping": ["b", "b", "a", "a"]}])"));
+    {"name": "int", "app": "integrate", "instances": 2, "steps": 1000, "disk_bytes": 4096, "mapping": ["b", "b", "a", "a"]}])"));
   REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].kind == AppJob::Kind::kLu);
   CHECK(jobs[0].lu.variant == LuVariant::kFlowControl);
   CHECK(jobs[0].lu.window == 3);
   CHECK(jobs[0].lu.remove == 1);
+  CHECK(jobs[0].lu.remove_after_iteration == 4);
+  CHECK(jobs[0].lu.validate(jobs[0].ranks).empty());
   CHECK(jobs[0].mapping == std::vector<std::size_t>{0, 1, 0});  // cyclic by default
   CHECK(jobs[1].name == "lu-1");
   CHECK(jobs[1].mapping == std::vector<std::size_t>{0, 0, 1, 1});
+  CHECK(jobs[2].kind == AppJob::Kind::kIntegrate);
+  CHECK(jobs[2].instances == 2);
+  CHECK(jobs[2].ranks == 2);
+  CHECK(jobs[2].integrate.steps == 1000);
+  CHECK(jobs[2].integrate.disk_bytes == 4096);
   CHECK(jobs[2].mapping == std::vector<std::size_t>{1, 1, 0, 0});
-  CHECK(kernels_needed(jobs) == std::vector<std::string>{"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration"});
-}
-
-TEST_CASE("apps: malformed application jobs name the path, the field and what was expected") {
-  using nlohmann::json;
-  CHECK_THAT(error_of(json::array()), Catch::Contains("$.apps") && Catch::Contains("at least 1"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "fft"}])")), Catch::Contains("$.apps[0].app"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 100, "r": 200}])")),
-             Catch::Contains("$.apps[0]") && Catch::Contains("--r 200"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": -4, "r": 2}])")), Catch::Contains("$.apps[0].n"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "remove": {"ranks": 2, "after_iteration": 0}}])")),
-             Catch::Contains("--remove 2"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "variant": "fast"}])")),
-             Catch::Contains("$.apps[0].variant"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "mapping": ["a"]}])")),
-             Catch::Contains("$.apps[0].mapping") && Catch::Contains("one computer name per rank (2)"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "computers": ["z"]}])")),
-             Catch::Contains("$.apps[0].computers[0]"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "integrate", "ranks_per_instance": 1}])")),
-             Catch::Contains("$.apps[0].ranks_per_instance"));
-  CHECK_THAT(error_of(json::parse(R"([{"app": "integrate", "bogus": 1}])")), Catch::Contains("bogus"));
-  CHECK_THAT(error_of(json::parse(R"([{"name": "x", "app": "integrate"}, {"name": "x", "app": "integrate"}])")),
-             Catch::Contains("$.apps[1].name"));
+  CHECK(kernels_needed(jobs) ==
+        std::vector<std::string>{"dgemm", "dtrsm", "dgetrf", "dlaswp", "integration", "disk_write"});
 }
 
 TEST_CASE("apps: kernel times scale the calibrated r x r models to each call's shape") {
@@ -139,14 +124,27 @@ TEST_CASE("apps: a profile without the kernels a job needs is refused naming the
   }
 }
 
+TEST_CASE("apps: the simulated platform takes the profile's disk and network figures without defaults") {
+  Profile prof = profile();
+  prof.computers[1].disk_write_bytes_per_s = 0;  // not measured: a profile built in code
+  SimPlatform p = sim_platform_from_profile(prof);
+  CHECK(p.computers[0].disk_write_bytes_per_s == 1e8);
+  CHECK(p.computers[1].disk_write_bytes_per_s == 0);  // never a made-up 100 MB/s
+  CHECK(p.bandwidth_bytes_per_s == 1e9);
+  CHECK_THAT(hetperf::test::input_error([&] { sim_platform_from_profile(prof, "p.json", {"disk_write"}); }),
+             Catch::StartsWith("p.json: $.computers[1].disk_write_bytes_per_s: b has no disk write throughput"));
+  prof.network.bandwidth_bytes_per_s = 0;
+  CHECK(hetperf::test::input_error([&] { sim_platform_from_profile(prof, "p.json", {}); }) ==
+        "p.json: $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
+}
+
 TEST_CASE("apps: predicted application jobs report their time and a trace like the real one") {
   Profile prof = profile();
-  auto jobs = app_jobs_from_json(JsonNode(nlohmann::json::parse(R"([
+  auto jobs = read(nlohmann::json::parse(R"([
     {"name": "lu", "app": "lu", "ranks": 2, "n": 480, "r": 96},
     {"name": "int", "app": "integrate", "instances": 2, "steps": 1000000, "mapping": ["a", "a", "b", "b"]}])"),
-                                        "w.json", "$.apps"),
-                                 prof);
-  SimPlatform p = sim_platform_from_profile(prof, "p.json", kernels_needed(jobs));
+                   prof);
+  SimPlatform p = sim_platform_from_profile(prof);
   AppPrediction a = predict_app_jobs(p, prof, jobs, true);
   REQUIRE(a.jobs.size() == 2);
   CHECK(a.jobs[0].time_s > 0);
@@ -160,23 +158,17 @@ TEST_CASE("apps: predicted application jobs report their time and a trace like t
 
 TEST_CASE("apps: a batch job's LU or integration model becomes an iteration-time table per processor count") {
   Profile prof = profile();  // two computers of two cores
-  auto lu = app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "lu", "n": 960, "r": 96, "iterations": 3})"),
-                                        "w.json", "$.jobs[0].app"),
-                               prof, "p.json", 16);
-  CHECK(lu["kind"] == "table");
-  CHECK(lu["iterations"] == 3);
-  REQUIRE(lu["iteration_time_s"].size() == 4);  // 1 .. 4 cores
-  const auto& t = lu["iteration_time_s"];
-  CHECK(t["2"].get<double>() < t["1"].get<double>());  // more ranks, less time per factorisation
-  auto in = app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "integrate", "steps": 3000000})"), "w.json",
-                                        "$.jobs[1].app"),
-                               prof, "p.json", 3);
-  REQUIRE(in["iteration_time_s"].size() == 2);  // 2 and 3 ranks: one and two workers
+  auto model = [](const char* text) {
+    return hetperf::batch_jobs_from_json(JsonNode(nlohmann::json::parse(text), "w.json", "$.jobs")).front().app.value();
+  };
+  BatchAppModel lu_model = model(R"([{"processors": 2, "app": {"kind": "lu", "n": 960, "r": 96, "iterations": 3}}])");
+  auto lu = app_model_as_table(lu_model, prof, 16);
+  CHECK(lu_model.iterations == 3);
+  REQUIRE(lu.size() == 4);  // 1 .. 4 cores
+  CHECK(lu.at(2) < lu.at(1));  // more ranks, less time per factorisation
+  auto in = app_model_as_table(model(R"([{"processors": 2, "app": {"kind": "integrate", "steps": 3000000}}])"), prof, 3);
+  REQUIRE(in.size() == 2);  // 2 and 3 ranks: one and two workers
   // One worker: 3e6 steps of 2e-8 s; two workers on a second core each: half of it (plus messages).
-  CHECK(in["iteration_time_s"]["2"].get<double>() == Approx(0.06).epsilon(1e-3));
-  CHECK(in["iteration_time_s"]["3"].get<double>() == Approx(0.03).epsilon(1e-2));
-  CHECK_THROWS_WITH(app_model_as_table(JsonNode(nlohmann::json::parse(R"({"kind": "lu", "n": 96, "r": 960})"), "w.json",
-                                                "$.jobs[0].app"),
-                                       prof, "p.json", 4),
-                    Catch::Contains("$.jobs[0].app") && Catch::Contains("--r 960"));
+  CHECK(in.at(2) == Approx(0.06).epsilon(1e-3));
+  CHECK(in.at(3) == Approx(0.03).epsilon(1e-2));
 }

@@ -44,6 +44,19 @@ truncate -s 600M huge.json
 [[ $? -eq 2 ]] && grep -q "huge.json: 629145600 bytes: larger than any hetperf input may be" stderr.txt || fail "huge file: $(cat stderr.txt)"
 rm -f huge.json
 
+# Application jobs: the reader names the field; bind names the workload field and the profile's.
+expect_error "{$head, \"apps\": [{\"app\": \"lu\", \"ranks\": 2, \"n\": 100, \"r\": 30}]}" 'w.json: $.apps[0].r: expected a block width that divides n = 100, got 30'
+expect_error "{$head, \"apps\": [{\"app\": \"integrate\", \"mapping\": [\"c3\", \"x\"]}]}" "w.json: \$.apps[0].mapping[1]: expected the name of a computer of the profile $platform, got \"x\""
+expect_error "{$head, \"apps\": [{\"name\": \"int\", \"app\": \"integrate\"}]}" "$platform: \$.computers[1].integration_step_s: missing, needed by w.json: \$.apps[0] (app \"int\")"
+
+# hetperf check --platform binds the workloads it checks to the profile.
+printf '%s' "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5, \"computer\": \"c9\"}]}" >w.json
+"$hetperf" check w.json >stdout.txt 2>stderr.txt || fail "check without --platform: $(cat stderr.txt)"
+"$hetperf" check --platform "$platform" w.json >stdout.txt 2>stderr.txt
+[[ $? -eq 2 ]] || fail "check --platform of a workload that does not fit: wrong exit code"
+grep -qF 'w.json: $.processes[0].computer: expected the name of a computer of the profile' stderr.txt ||
+  fail "check --platform message: $(cat stderr.txt)"
+
 # An unreadable file.
 echo previous >out.json
 "$hetperf" predict --platform "$platform" --workload absent.json --out out.json 2>stderr.txt

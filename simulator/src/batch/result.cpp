@@ -1,4 +1,4 @@
-// Scheduler options from the workload, and the schedule's JSON, CSV and SWF renderings.
+// The schedule's JSON, CSV and SWF renderings.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,32 +29,6 @@ std::string csv_field(const std::string& s) {
 }
 
 }  // namespace
-
-ScheduleOptions schedule_options_from_json(const JsonNode& n) {
-  if (!n.is_object()) n.fail("a scheduler object");
-  n.known_fields({"policy", "options", "processors", "slowdown_threshold_s"});
-  ScheduleOptions o;
-  std::vector<std::string> names;
-  for (const auto& [name, description] : batch_policies()) names.push_back(name);
-  o.policy = n.string_or("policy", "fcfs");
-  if (std::find(names.begin(), names.end(), o.policy) == names.end()) {
-    std::string known;
-    for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
-    n.field("policy").fail("one of " + known);
-  }
-  if (auto opts = n.optional("options")) {
-    if (!opts->is_object()) opts->fail("an object");
-    if (o.policy == "reshape") {
-      opts->known_fields({"queue", "min_improvement"});
-      opts->choice_or("queue", "fcfs", {"fcfs", "easy"});
-      opts->number_or("min_improvement", 0, Range::kFraction);
-    }
-    o.policy_options = opts->value();
-  }
-  if (n.has("processors")) o.processors = n.integer("processors", 1, 100'000'000);
-  o.slowdown_threshold_s = n.number_or("slowdown_threshold_s", 10, Range::kPositive);
-  return o;
-}
 
 nlohmann::json to_json(const ScheduleResult& result) {
   nlohmann::json jobs = nlohmann::json::array();

@@ -13,7 +13,7 @@ namespace {
 
 std::vector<JobSpec> parse_jobs(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text);
-  return jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs"));
+  return hetperf::batch_jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs"));
 }
 
 ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& jobs) {
@@ -149,18 +149,6 @@ TEST_CASE("simulator: a job larger than the cluster is listed as skipped, not dr
   CHECK(to_json(r)["summary"]["skipped"] == 1);
 }
 
-TEST_CASE("simulator: batch-job errors name the file and the JSON path") {
-  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2, "run_time_s": 1}, {"processors": 0, "run_time_s": 1}])"),
-                    Catch::StartsWith("test.json: $.jobs[1].processors: expected a processor count"));
-  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2}])"),
-                    "test.json: $.jobs[0]: expected a rigid job with exactly one of run_time_s and app, got an object");
-  CHECK_THROWS_WITH(parse_jobs(R"([{"type": "malleable", "processors": 3,
-                                    "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
-                    Catch::StartsWith("test.json: $.jobs[0].processors: expected a processor count listed in app"));
-  CHECK_THROWS_WITH(parse_jobs(R"([{"processors": 2, "app": {"kind": "lu", "iteration_time_s": {"2": 1}}}])"),
-                    Catch::StartsWith("test.json: $.jobs[0].app.kind: expected one of"));
-}
-
 TEST_CASE("simulator: a batch schedule is byte-identical across runs of the same inputs") {
   std::ostringstream jobs;
   jobs << "[";
@@ -176,18 +164,11 @@ TEST_CASE("simulator: a batch schedule is byte-identical across runs of the same
   }
 }
 
-TEST_CASE("simulator: scheduler settings are validated with the file and JSON path") {
-  nlohmann::json good = nlohmann::json::parse(R"({"policy": "easy", "processors": 64, "slowdown_threshold_s": 60})");
-  ScheduleOptions o = schedule_options_from_json(hetperf::JsonNode(good, "w.json", "$.scheduler"));
-  CHECK(o.policy == "easy");
-  CHECK(o.processors == 64);
-  CHECK(o.slowdown_threshold_s == 60);
-  nlohmann::json bad = nlohmann::json::parse(R"({"policy": "sjf"})");
-  CHECK_THROWS_WITH(schedule_options_from_json(hetperf::JsonNode(bad, "w.json", "$.scheduler")),
-                    "w.json: $.scheduler.policy: expected one of conservative, easy, fcfs, reshape, got the string \"sjf\"");
-  nlohmann::json opts = nlohmann::json::parse(R"({"policy": "reshape", "options": {"queue": "lifo"}})");
-  CHECK_THROWS_WITH(schedule_options_from_json(hetperf::JsonNode(opts, "w.json", "$.scheduler")),
-                    Catch::StartsWith("w.json: $.scheduler.options.queue: expected one of"));
+TEST_CASE("simulator: the batch policies registered are those a workload may name") {
+  std::vector<std::string> registered, named;
+  for (const auto& [name, description] : batch_policies()) registered.push_back(name);
+  for (auto name : hetperf::kBatchPolicies) named.emplace_back(name);
+  CHECK(registered == named);
 }
 
 TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its waits and run times") {

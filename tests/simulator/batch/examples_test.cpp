@@ -2,7 +2,6 @@
 // seed 002 section 4.2 (resizing shortens the long jobs and raises utilisation).
 #include <catch2/catch.hpp>
 
-#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/profile.hpp"
 #include "hetperf/model/workload.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
@@ -19,9 +18,10 @@ struct Pair {
 Pair run_example(const std::string& name) {
   const std::string dir = std::string(HETPERF_SOURCE_DIR) + "/examples/batch/";
   hetperf::Workload w = hetperf::read_workload(dir + name);
-  REQUIRE(w.jobs);
-  auto jobs = jobs_from_json(hetperf::JsonNode(*w.jobs, w.file, "$.jobs"));
-  ScheduleOptions o = schedule_options_from_json(hetperf::JsonNode(*w.scheduler, w.file, "$.scheduler"));
+  REQUIRE(!w.jobs.empty());
+  REQUIRE(w.scheduler);
+  const auto& jobs = w.jobs;
+  ScheduleOptions o = *w.scheduler;
   Cluster c = Cluster::from_profile(hetperf::read_profile(dir + "systemx-36.json"));
   REQUIRE(c.total() == 36);
   Pair p;

@@ -13,7 +13,7 @@ ScheduleResult run(const std::string& policy, const Cluster& cluster, const std:
   nlohmann::json j = nlohmann::json::parse(text);
   ScheduleOptions o;
   o.policy = policy;
-  return simulate_schedule(cluster, jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs")), o);
+  return simulate_schedule(cluster, hetperf::batch_jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs")), o);
 }
 
 ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& text) {
@@ -186,14 +186,14 @@ TEST_CASE("simulator: ReSHAPE: with EASY starts, a short job backfills beside a 
   ScheduleOptions o;
   o.policy = "reshape";
   o.policy_options = {{"queue", "easy"}};
-  ScheduleResult r = simulate_schedule(Cluster::homogeneous(8), jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  ScheduleResult r = simulate_schedule(Cluster::homogeneous(8), hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
   // W waits for M (estimate 20 s: shadow time 20); S ends at 5 <= 20, so it backfills at 2.
   CHECK(job(r, "S").start_s == 2);
   // At M's resize point (10) W waits: no expansion; M ends at 20 and W starts.
   CHECK(steps(job(r, "M")) == Steps{{0, 4}, {20, 0}});
   CHECK(job(r, "W").start_s == 20);
   o.policy_options = {{"queue", "fcfs"}};
-  r = simulate_schedule(Cluster::homogeneous(8), jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  r = simulate_schedule(Cluster::homogeneous(8), hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
   CHECK(job(r, "S").start_s == 25);
 }
 

@@ -12,17 +12,19 @@
 
 #include "hetperf/apps/runtime.hpp"
 #include "hetperf/apps/task.hpp"
+#include "hetperf/model/app_jobs_spec.hpp"
 
 namespace hetperf::apps {
 
-enum class LuVariant {
-  kBasic,        // a barrier closes every iteration: no overlap between iterations
-  kPipelined,    // look-ahead: the owner of the next panel updates and factors it before its other blocks
-  // Pipelined, and the panel owner streams its panel to the others with non-blocking sends, at most
-  // `window` outstanding: the DPS flow control (seed 003 section 6) bounds the requests in flight so
-  // the owner goes on with its updates instead of waiting for each receiver in turn.
-  kFlowControl,
-};
+// The variants, declared with the workload's LU options (hetperf/model/app_jobs_spec.hpp):
+//  kBasic:       a barrier closes every iteration: no overlap between iterations
+//  kPipelined:   look-ahead: the owner of the next panel updates and factors it before its other blocks
+//  kFlowControl: pipelined, and the panel owner streams its panel to the others with non-blocking
+//                sends, at most `window` outstanding: the DPS flow control (seed 003 section 6) bounds
+//                the requests in flight so the owner goes on with its updates instead of waiting for
+//                each receiver in turn.
+using hetperf::LuVariant;
+using hetperf::to_string;  // to_string(LuVariant): "basic", "pipelined", "flow_control"
 
 struct LuConfig {
   int n = 1024;                 // matrix order
@@ -38,7 +40,6 @@ struct LuConfig {
 };
 
 LuVariant parse_lu_variant(const std::string& name);  // InputError for an unknown name
-const char* to_string(LuVariant v);
 
 // The element (i, j) of the random test matrix: uniform in [-0.5, 0.5), from the seed alone, so any
 // rank can regenerate any part of it.

@@ -61,6 +61,8 @@ struct Computer {
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
   std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
   std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)
+  std::string json_path = {};                        // where it was read ("$.computers[1]", not written), for
+                                                     // messages; empty: built in code
 
   double alpha(double occupied_mb) const { return slowdown ? slowdown->alpha(occupied_mb) : 0.0; }
 };
@@ -106,6 +108,7 @@ struct Profile {
   std::vector<ProvenanceEntry> provenance;
   std::vector<std::string> warnings;  // poor fits and missing data, carried to every later stage
   std::string description = {};       // "description": free text (optional), e.g. a hand-written profile's source and units
+  std::string file = {};              // the file it was read from (not written), for later stages' messages; empty: built in code
 
   // Index of the computer named `name`, or nullopt.
   std::optional<std::size_t> find(const std::string& name) const;

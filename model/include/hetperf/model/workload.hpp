@@ -14,6 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/model/app_jobs_spec.hpp"
+#include "hetperf/model/batch_jobs.hpp"
+#include "hetperf/model/batch_scheduler.hpp"
 #include "hetperf/model/distribution.hpp"
 
 namespace hetperf {
@@ -95,14 +98,13 @@ struct Workload {
   PolicySpec policy;
   std::vector<ProcessSpec> processes;
   std::vector<ArrivalGenerator> generators;
-  // Parallel jobs ("jobs") and the batch scheduler ("scheduler"), validated by the batch-scheduling
-  // reader (simulator/batch) with JSON paths $.jobs and $.scheduler; kept as JSON here so this
-  // reader does not depend on the scheduler's types.
-  std::optional<nlohmann::json> jobs;
-  std::optional<nlohmann::json> scheduler;
-  // Application runs ("apps": LU and integration with a rank-to-computer mapping), validated by the
-  // application-job reader (apps/sim) at $.apps and predicted with the applications' simulated back-end.
-  std::optional<nlohmann::json> apps;
+  // Parallel jobs for `hetperf schedule` ("jobs", batch_jobs.hpp); empty: none.
+  std::vector<BatchJob> jobs;
+  // The batch scheduler's settings ("scheduler", batch_scheduler.hpp); absent: its defaults.
+  std::optional<BatchSchedulerSpec> scheduler;
+  // Application runs ("apps": LU and integration with a rank-to-computer mapping, app_jobs_spec.hpp),
+  // predicted with the applications' simulated back-end; empty: none.
+  std::vector<AppJobSpec> apps;
 };
 
 nlohmann::json to_json(const Workload& w);

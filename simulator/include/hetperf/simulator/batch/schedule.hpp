@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/model/batch_scheduler.hpp"
 #include "hetperf/simulator/batch/cluster.hpp"
 #include "hetperf/simulator/batch/job.hpp"
 #include "hetperf/simulator/batch/policy.hpp"
@@ -23,17 +24,8 @@ namespace hetperf::sim::batch {
 
 inline constexpr int kScheduleSchemaVersion = 1;
 
-struct ScheduleOptions {
-  std::string policy = "fcfs";                        // a registered batch policy
-  nlohmann::json policy_options = nlohmann::json::object();
-  std::optional<std::int64_t> processors;             // cluster size when no platform is given
-  double slowdown_threshold_s = 10;                   // τ of the bounded slowdown
-};
-
-// Reads the workload's "scheduler" object ($.scheduler):
-// {"policy": "fcfs"|"easy"|"conservative"|"reshape", "options": {...}, "processors": N,
-//  "slowdown_threshold_s": 10}.
-ScheduleOptions schedule_options_from_json(const JsonNode& scheduler);
+// The workload's "scheduler", read and checked by the model (hetperf/model/batch_scheduler.hpp).
+using ScheduleOptions = hetperf::BatchSchedulerSpec;
 
 struct AllocationStep {
   double time_s = 0;
