@@ -11,6 +11,7 @@
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/process.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/model/workload.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
@@ -133,13 +134,14 @@ void write_plots(const batch::ScheduleResult& r, const std::string& dir, std::si
   write_file_atomic(d / "allocation.dat", alloc);
   write_file_atomic(d / "busy.dat", busy);
   write_file_atomic(d / "plots.gp", script);
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+  if (!find_on_path("gnuplot")) {
     std::cout << "pictures skipped: gnuplot is not installed (data and script are in " << dir << ")\n";
     return;
   }
-  std::string command = "cd '" + dir + "' && gnuplot plots.gp";
-  if (std::system(command.c_str()) != 0) {
-    std::cout << "pictures skipped: gnuplot failed on " << dir << "/plots.gp\n";
+  try {
+    run_gnuplot("plots.gp", dir);
+  } catch (const EnvironmentError& e) {
+    std::cout << "pictures skipped: " << e.what() << "\n";
     return;
   }
   std::cout << "wrote " << dir << "/allocation.png and " << dir << "/busy.png\n";

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include <unistd.h>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/process.hpp"
 
 namespace hetperf::calibrate {
 namespace {
@@ -19,12 +19,6 @@ namespace {
 std::string quoted(const std::string& s) {
   std::string q = "'";
   for (char ch : s) q += ch == '\'' ? std::string("''") : std::string(1, ch);
-  return q + "'";
-}
-
-std::string shell_quoted(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return q + "'";
 }
 
@@ -46,18 +40,7 @@ bool PlotOptions::is_valid(std::string* error) const {
   return true;
 }
 
-std::optional<std::filesystem::path> find_gnuplot() {
-  const char* path = std::getenv("PATH");
-  if (!path) return std::nullopt;
-  std::stringstream dirs(path);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) continue;
-    std::filesystem::path candidate = std::filesystem::path(dir) / "gnuplot";
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
+std::optional<std::filesystem::path> find_gnuplot() { return find_on_path("gnuplot"); }
 
 std::string plot_file_stem(const std::string& fit_name) {
   std::string stem;
@@ -115,9 +98,7 @@ PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& o
        << "     " << quoted(curve.string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
        << "     " << quoted(data.string()) << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
     write_file_atomic(script, gp.str());
-    std::string command = shell_quoted(gnuplot->string()) + " " + shell_quoted(script.string());
-    int rc = std::system(command.c_str());
-    if (rc != 0) throw EnvironmentError("gnuplot failed (exit status " + std::to_string(rc) + ") on " + script.string());
+    run_gnuplot(script);
     result.written.push_back(image);
   }
   return result;

@@ -7,6 +7,7 @@
 
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/model/version.hpp"
 
 namespace hetperf {
@@ -28,13 +29,10 @@ PredictionSummary summarize_response_times(std::vector<double>& r, double first_
   PredictionSummary s;
   s.processes = r.size();
   if (r.empty()) return s;
-  std::sort(r.begin(), r.end());
-  std::size_t n = r.size();
-  s.mean_response_s = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(n);
-  s.median_response_s = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
-  // Nearest-rank percentile: the smallest value with at least 95% of the samples at or below it.
-  std::size_t rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(n)));
-  s.p95_response_s = r[std::max<std::size_t>(rank, 1) - 1];
+  std::sort(r.begin(), r.end());  // a fixed order of summation: the mean is the same however r came
+  s.mean_response_s = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(r.size());
+  s.median_response_s = median(r);
+  s.p95_response_s = quantile_nearest_rank(r, 0.95);
   s.makespan_s = last_finish_s - first_arrival_s;
   return s;
 }

@@ -1,10 +1,14 @@
-// Summary statistics and Student's t quantiles for the probes' 95% confidence intervals.
+// Summary statistics, medians and quantiles, and the 95% intervals of the probes' figures (Boost.Math
+// for the t and binomial distributions).
 #include "hetperf/model/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+
+#include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/students_t.hpp>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
@@ -18,17 +22,25 @@ double SampleSummary::relative_half_width() const {
 
 double t_quantile_975(std::size_t df) {
   HETPERF_CHECK(df >= 1, "t distribution needs at least one degree of freedom");
-  // t(0.975, df) for df = 1..30 (standard tables).
-  static constexpr double kTable[30] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060,
-                                        2.2622,  2.2281, 2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199,
-                                        2.1098,  2.1009, 2.0930, 2.0860, 2.0796, 2.0739, 2.0687, 2.0639,
-                                        2.0595,  2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
-  if (df <= 30) return kTable[df - 1];
-  // Cornish-Fisher expansion of the t quantile around the normal quantile z = 1.959964.
-  const double z = 1.959963984540054, n = static_cast<double>(df);
-  const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-  return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n) +
-         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * n * n * n);
+  const boost::math::students_t t(static_cast<double>(df));
+  return boost::math::quantile(boost::math::complement(t, 0.025));
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t n = v.size();
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (n % 2) return *mid;
+  return (*std::max_element(v.begin(), mid) + *mid) / 2;
+}
+
+double quantile_nearest_rank(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size())));
+  auto at = v.begin() + static_cast<std::ptrdiff_t>(std::max<std::size_t>(rank, 1) - 1);
+  std::nth_element(v.begin(), at, v.end());
+  return *at;
 }
 
 SampleSummary summarize(std::vector<double> samples) {
@@ -36,9 +48,7 @@ SampleSummary summarize(std::vector<double> samples) {
   SampleSummary s;
   s.n = samples.size();
   s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(s.n);
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  s.median = s.n % 2 ? sorted[s.n / 2] : (sorted[s.n / 2 - 1] + sorted[s.n / 2]) / 2;
+  s.median = median(samples);
   if (s.n > 1) {
     double ss = 0;
     for (double x : samples) ss += (x - s.mean) * (x - s.mean);
@@ -57,18 +67,10 @@ std::pair<double, double> median_ci95(std::vector<double> samples) {
   if (samples.empty()) return {0, 0};
   std::sort(samples.begin(), samples.end());
   const std::size_t n = samples.size();
-  // Cumulative Binomial(n, 1/2) from the lower tail, in logs so that large n does not underflow.
-  std::size_t j = 0;  // 1-based rank of the lower end; 0: none qualifies
-  double cumulative = 0;
-  const double log_half_n = static_cast<double>(n) * std::log(0.5);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double log_pmf = std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(i) + 1) -
-                           std::lgamma(static_cast<double>(n - i) + 1) + log_half_n;
-    // P(B < i + 1) = P(B <= i)
-    cumulative += std::exp(log_pmf);
-    if (cumulative <= 0.025) j = i + 1;
-    else break;
-  }
+  // The largest j with P(B <= j - 1) <= 0.025 for B ~ Binomial(n, 1/2); 0: none qualifies.
+  const boost::math::binomial b(static_cast<double>(n), 0.5);
+  std::size_t j = 0;
+  while (j < n && boost::math::cdf(b, static_cast<double>(j)) <= 0.025) ++j;
   if (j == 0) return {samples.front(), samples.back()};
   return {samples[j - 1], samples[n - j]};
 }

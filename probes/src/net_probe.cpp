@@ -1,9 +1,6 @@
 // Network probe: run hetperf-pingpong under mpiexec and parse its JSON.
 #include "hetperf/probes/net_probe.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,62 +12,17 @@
 #include "hetperf/probes/cleanup.hpp"
 
 namespace hetperf::probes {
-namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-}  // namespace
 
 CommandResult run_capturing_stdout(const std::vector<std::string>& argv) {
-  HETPERF_CHECK(!argv.empty(), "empty command");
-  int out[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) throw EnvironmentError(std::string("pipe: ") + std::strerror(errno));
-  pid_t pid = ::fork();
-  if (pid < 0) throw EnvironmentError(std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    // Own process group, so that an interrupt can take down the launcher and everything it started.
-    ::setpgid(0, 0);
-    int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    ::dup2(out[1], 1);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
+  CommandOptions o;
+  o.stop_requested = interrupted;
+  // Registered for the emergency clean-up of a second signal; killed and reaped with its group.
+  o.on_start = [](pid_t pid) { return std::make_shared<ChildProcess>(pid, true); };
+  try {
+    return run_command(argv, o);
+  } catch (const CommandStopped&) {
+    throw Interrupted();
   }
-  ::setpgid(pid, pid);
-  ChildProcess child(pid, true);
-  ::close(out[1]);
-  CommandResult result;
-  char chunk[4096];
-  for (;;) {
-    if (interrupted()) {
-      ::close(out[0]);
-      throw Interrupted();
-    }
-    pollfd pfd{out[0], POLLIN, 0};
-    int r = ::poll(&pfd, 1, 200);
-    if (r < 0 && errno != EINTR) break;
-    if (r <= 0) continue;
-    ssize_t n = ::read(out[0], chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    result.output.append(chunk, static_cast<std::size_t>(n));
-  }
-  ::close(out[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) break;
-    if (interrupted()) throw Interrupted();
-  }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  if (result.status == 127) throw EnvironmentError("cannot run " + argv[0] + " (not found in PATH?)");
-  return result;
 }
 
 std::optional<double> bandwidth_from_pingpong(const std::vector<PingPongPoint>& points) {
@@ -103,8 +55,7 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
                            "--target", std::to_string(o.repeat.target_relative_half_width), "--time-cap",
                            std::to_string(o.repeat.time_cap_s)});
   if (o.loggp) argv.insert(argv.end(), {"--loggp", std::to_string(o.loggp_large_bytes)});
-  std::string cmd;
-  for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  const std::string cmd = display_command(argv);
   auto [status, output] = run_capturing_stdout(argv);
   if (status != 0) {
     throw EnvironmentError("MPI ping-pong failed (" + cmd + "): exit status " + std::to_string(status) +

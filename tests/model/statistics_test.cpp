@@ -17,6 +17,21 @@ TEST_CASE("model: statistics: t quantiles match the standard table and approach 
   CHECK(t_quantile_975(40) == Approx(2.0211).epsilon(2e-4));
   CHECK(t_quantile_975(120) == Approx(1.9799).epsilon(2e-4));
   CHECK(t_quantile_975(1000) == Approx(1.9623).epsilon(2e-4));
+  // Boost.Math's quantiles agree with the exact values to 1e-9 (t(0.975, 1) = tan(0.475 π)).
+  CHECK(t_quantile_975(1) == Approx(12.706204736174698).epsilon(1e-9));
+  CHECK(t_quantile_975(10) == Approx(2.2281388519649385).epsilon(1e-9));
+}
+
+TEST_CASE("model: statistics: the one median and the nearest-rank quantile") {
+  CHECK(median({}) == 0);
+  CHECK(median({3}) == 3);
+  CHECK(median({5, 1, 3}) == 3);
+  CHECK(median({4, 1, 3, 2}) == 2.5);
+  std::vector<double> v;
+  for (int i = 1; i <= 20; ++i) v.push_back(21 - i);  // 20 .. 1
+  CHECK(quantile_nearest_rank(v, 0.95) == 19);  // ceil(0.95 · 20) = 19th smallest
+  CHECK(quantile_nearest_rank(v, 0) == 1);
+  CHECK(quantile_nearest_rank(v, 1) == 20);
 }
 
 TEST_CASE("model: statistics: summary of a known sample gives its mean, median, deviation and interval") {

@@ -25,15 +25,21 @@ struct SampleSummary {
   double relative_half_width() const;
 };
 
-// Two-sided 95% quantile of Student's t distribution with `df` degrees of freedom, t(0.975, df).
-// Exact table to df = 30, then a Cornish-Fisher expansion (error < 1e-4). df >= 1.
+// Two-sided 95% quantile of Student's t distribution with `df` degrees of freedom, t(0.975, df), from
+// Boost.Math. df >= 1.
 double t_quantile_975(std::size_t df);
+
+// The one median of the tree: the middle sample, or the mean of the two middle ones; 0 for none.
+double median(std::vector<double> samples);
+// The p-quantile (p in [0, 1]) by nearest rank: the smallest sample with at least a fraction p of the
+// samples at or below it; 0 for none.
+double quantile_nearest_rank(std::vector<double> samples, double p);
 
 // Summarises `samples` (at least one). With one sample the interval is [mean, mean] and stddev 0.
 SampleSummary summarize(std::vector<double> samples);
 
 // Distribution-free 95% interval of the median of `samples` from order statistics: [x_(j), x_(n+1-j)]
-// with j the largest rank such that P(Binomial(n, 1/2) < j) <= 0.025, so the interval covers the
+// with j the largest rank such that P(Binomial(n, 1/2) < j) <= 0.025 (Boost.Math's binomial), so it covers the
 // true median with probability >= 95% whatever the distribution. With fewer than 6 samples no
 // such j exists and the interval is [min, max]. Empty samples: {0, 0}.
 std::pair<double, double> median_ci95(std::vector<double> samples);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hetperf/model/measurement.hpp"
+#include "hetperf/model/process.hpp"
 #include "hetperf/probes/repeat.hpp"
 
 namespace hetperf::probes {
@@ -30,12 +31,9 @@ struct NetProbeOptions {
 // EnvironmentError when mpiexec or the ping-pong program is missing or fails.
 NetMeasurement probe_net(const NetProbeOptions& options);
 
-struct CommandResult {
-  int status = 0;       // exit status, or 128 + signal
-  std::string output;   // everything written to stdout
-};
-// Runs `argv` (PATH lookup) in its own process group with stdin from /dev/null, capturing stdout; on
-// SIGINT the group is terminated and Interrupted thrown. EnvironmentError when it cannot start.
+// Runs `argv` through run_command (model/process.hpp), capturing stdout, with the child registered for
+// the probes' emergency clean-up; on SIGINT the group is terminated and Interrupted thrown.
+// EnvironmentError when it cannot start.
 CommandResult run_capturing_stdout(const std::vector<std::string>& argv);
 
 // Bandwidth from the largest ping-pong size: size / one-way time; nullopt without a non-zero size.

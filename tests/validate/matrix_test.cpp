@@ -1,10 +1,11 @@
-// Tests for the validation matrix and its accuracy figures.
+// Tests of the validation matrix and its accuracy figures (validate/src/matrix.cpp).
 #include <catch2/catch.hpp>
 
-#include "validation.hpp"
+#include "hetperf/validate/matrix.hpp"
 
 using namespace hetperf;
 using namespace hetperf::apps;
+using namespace hetperf::validate;
 
 namespace {
 

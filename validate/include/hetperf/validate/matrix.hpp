@@ -1,4 +1,4 @@
-// Validation (issue 7): the matrix of real runs `hetperf validate` makes on this machine, their
+// The validation matrix: the real runs `hetperf validate` makes on this machine, their
 // predictions by the simulated back-end, and the accuracy figures and reports. The DPS paper measured
 // its predictions the same way (seed 000/003 section 8: 71.4% within ±4%, 95% within ±12%), and
 // UniMPP its integration curve (seed 001 section 4, Tables 3 and 7).
@@ -12,12 +12,12 @@
 
 #include "app_jobs.hpp"
 
-namespace hetperf::apps {
+namespace hetperf::validate {
 
 struct ValidationRun {
   std::string id;        // "lu-n1024-r128-p2-basic"
   std::string group;     // "lu", "lu-removal", "integrate", "integrate-load"
-  AppJob job;            // what is predicted (one job alone on the computer)
+  apps::AppJob job;            // what is predicted (one job alone on the computer)
   std::vector<std::string> arguments;  // of the real program after `mpiexec -n ranks`, program first
   int ranks = 1;
   // Filled in by the run:
@@ -73,4 +73,4 @@ struct Picture {
 };
 std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs);
 
-}  // namespace hetperf::apps
+}  // namespace hetperf::validate

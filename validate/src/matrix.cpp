@@ -1,5 +1,5 @@
-// The validation matrix, its accuracy figures and reports (see validation.hpp).
-#include "validation.hpp"
+// The validation matrix, its accuracy figures and reports (see matrix.hpp).
+#include "hetperf/validate/matrix.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,10 @@
 #include <sstream>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/statistics.hpp"
 
-namespace hetperf::apps {
+namespace hetperf::validate {
+using namespace apps;
 namespace {
 
 std::string fixed(double v, int digits) {
@@ -148,7 +150,7 @@ Accuracy accuracy(const std::vector<ValidationRun>& runs) {
   for (const auto& r : runs) spreads.push_back(r.spread());
   std::sort(spreads.begin(), spreads.end());
   const std::size_t n = spreads.size();
-  a.median_spread = n % 2 ? spreads[n / 2] : (spreads[n / 2 - 1] + spreads[n / 2]) / 2;
+  a.median_spread = median(spreads);
   a.spread_over_10 = static_cast<double>(std::count_if(spreads.begin(), spreads.end(), [](double s) { return s > 0.10; })) / n;
   return a;
 }
@@ -315,4 +317,4 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
   return out;
 }
 
-}  // namespace hetperf::apps
+}  // namespace hetperf::validate

@@ -1,0 +1,54 @@
+// Three calibration experiments for the terms of real hardware that micro-benchmarks in isolation do
+// not show (docs/validation.md): what a rank waiting in MPI costs the computing ones (MPICH polls),
+// how much BLAS kernels slow each other on the cores of one computer, and the extra delay of a message
+// into an oversubscribed computer. Each runs the real applications through a runner the caller gives
+// (so this library starts no process itself), fits its figure, and returns a summary (options in,
+// summary out). Their configurations are not among those `hetperf validate` validates.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hetperf::calibrate {
+
+// Runs `copies` launches of `mpiexec -n ranks args...` at once and returns each one's summary line
+// (the applications' JSON {"app", "config", "summary", "usage"}).
+using ProgramRunner =
+    std::function<std::vector<nlohmann::json>(int copies, int ranks, const std::vector<std::string>& args)>;
+
+struct ContentionOptions {
+  int cores = 2;              // of the computer the runs go on (>= 1)
+  int repeats = 3;            // runs per measured figure; the median is taken (>= 1)
+  bool quick = false;         // shorter runs
+  std::string lu_program;     // hetperf-lu
+  std::string integrate_program;  // hetperf-integrate
+  std::string scratch;        // directory for the integration's disk writes
+};
+
+struct ContentionSummary {
+  std::string figure;          // "waiting_share", "core_efficiency", "handoff_s"
+  double value = 0;
+  nlohmann::json record;       // the runs and the arithmetic, for the profile's "fits"
+  std::string brief_report() const;
+};
+
+// The CPU share of a waiting rank: one integration instance alone (t1), then one instance per core
+// (tC): C workers and C waiting masters on C cores give each worker 1 / (1 + w) of a core, so
+// w = tC / t1 − 1 (clamped to [0, 1]).
+ContentionSummary measure_waiting_share(const ContentionOptions& options, const ProgramRunner& run);
+
+// The core efficiency of the LU kernels: one single-rank LU alone (t1), then one per core at once
+// (tC, the mean of their times): e = t1 / tC (n = 1280, clamped to [0.05, 1]).
+ContentionSummary measure_core_efficiency(const ContentionOptions& options, const ProgramRunner& run);
+
+// The hand-off delay of a message into an oversubscribed computer: a communication-bound LU (n = 768,
+// r = 32) on 2 × cores ranks is measured (T), then simulated without the delay (T0) and with 1 ms
+// (T1) by `simulate(q)`; the simulated time grows linearly with q, so q = (T − T0) / (T1 − T0) · 1 ms.
+ContentionSummary measure_handoff(const ContentionOptions& options, const ProgramRunner& run,
+                                  const std::function<double(int ranks, int n, int r, double handoff_s)>& simulate);
+
+}  // namespace hetperf::calibrate

@@ -1,0 +1,48 @@
+// The validate stage: predicted against measured on real runs of the applications on this machine
+// (seed 000/003 section 8 measured the DPS simulator the same way). Options in, a summary out: it
+// probes and calibrates this machine when no profile is given (calling the probes and calibrate
+// libraries), runs the contention experiments of calibrate/, predicts every run of the matrix before
+// running any, runs them under the MPI launcher in rounds, and writes the reports and pictures.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetperf/validate/matrix.hpp"
+
+namespace hetperf::validate {
+
+struct ValidateOptions {
+  bool quick = false;              // a small matrix of a few minutes (CI)
+  std::string profile;             // profile to predict with; empty: probe and calibrate into `out`
+  std::string out;                 // directory for the results (required)
+  int repeat = 0;                  // real runs per configuration, in rounds; 0: 3, or 1 with `quick`
+  double max_error = 0.25;         // a run with a larger |error| makes the summary fail (> 0)
+  std::string mpiexec = "mpiexec";   // MPI launcher
+  std::string computer;            // the profile's computer that is this machine; empty: the first
+  int timeout_s = 900;             // seconds before a real run is given up (1 .. 86400)
+  std::string command;             // recorded in the reports
+  std::string programs;            // directory of hetperf-lu and hetperf-integrate; empty: beside this program
+
+  // False with the offending option, its value and the rule in `error` (Ceres' Options::IsValid).
+  bool is_valid(std::string* error) const;
+};
+
+struct ValidateSummary {
+  std::vector<ValidationRun> runs;
+  Accuracy accuracy;
+  nlohmann::json facts;               // machine, calibration figures, repeats
+  std::vector<std::string> written;   // files written into `out`
+  std::string pictures_skipped;       // why no pictures, when gnuplot is missing
+  bool within_max_error = true;       // every run's |error| at most max_error
+  std::string brief_report() const;   // one line: runs, shares within ±5% and ±10%, worst run
+  std::string noise_report() const;   // one line on the repeats' own spread (empty with one repeat)
+};
+
+// Throws InputError for invalid options, EnvironmentError when a program is missing or fails, and
+// probes::Interrupted on SIGINT (after removing its scratch files).
+ValidateSummary run_validation(const ValidateOptions& options);
+
+}  // namespace hetperf::validate

@@ -1,0 +1,320 @@
+// The validate stage (see validate.hpp): the real runs, their predictions, and the reports.
+#include "hetperf/validate/validate.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "hetperf/calibrate/contention.hpp"
+#include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/process.hpp"
+#include "hetperf/model/statistics.hpp"
+#include "hetperf/probes/cleanup.hpp"
+#include "hetperf/probes/net_probe.hpp"
+#include "hetperf/probes/probe_suite.hpp"
+
+namespace hetperf::validate {
+namespace {
+
+namespace fs = std::filesystem;
+using apps::AppJob;
+
+std::string percent(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * v);
+  return buf;
+}
+
+// The summary line a program prints last ({"app", "config", "summary", "usage"}).
+nlohmann::json last_json_line(const std::string& output, const std::string& command) {
+  auto end = output.find_last_not_of('\n');
+  auto begin = output.rfind('\n', end);
+  std::string line = output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? 0 : end - begin);
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object()) throw EnvironmentError("validate: `" + command + "` printed no JSON summary (last line: '" + line + "')");
+  return j;
+}
+
+class Runner {
+ public:
+  explicit Runner(const ValidateOptions& o) : o_(o) {}
+
+  std::vector<std::string> launch(int ranks, const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {"timeout", std::to_string(o_.timeout_s), o_.mpiexec, "-n", std::to_string(ranks)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }
+
+  // One launch of `mpiexec -n ranks args...` to its end; its summary line.
+  nlohmann::json run(int ranks, const std::vector<std::string>& args) const {
+    const auto argv = launch(ranks, args);
+    CommandResult r = probes::run_capturing_stdout(argv);
+    if (r.status != 0) {
+      throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " +
+                             std::to_string(r.status) + (r.status == 124 ? " (timed out)" : ""));
+    }
+    return last_json_line(r.output, display_command(argv));
+  }
+
+  // `copies` launches at once (the shell starts them together and waits for all); their summaries.
+  std::vector<nlohmann::json> run_concurrently(int copies, int ranks, const std::vector<std::string>& args) const {
+    if (copies == 1) return {run(ranks, args)};
+    const std::string one = display_command(launch(ranks, args));
+    std::string script;
+    for (int c = 0; c < copies; ++c) script += one + " & ";
+    CommandResult r = probes::run_capturing_stdout({"sh", "-c", script + "wait"});
+    std::vector<nlohmann::json> out;
+    std::size_t pos = 0;
+    while (pos < r.output.size()) {
+      std::size_t nl = r.output.find('\n', pos);
+      auto j = nlohmann::json::parse(r.output.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos), nullptr,
+                                     false);
+      pos = nl == std::string::npos ? r.output.size() : nl + 1;
+      if (j.is_object() && j.contains("summary")) out.push_back(j);
+    }
+    if (static_cast<int>(out.size()) != copies) {
+      throw EnvironmentError("validate: " + std::to_string(copies) + " concurrent runs of `" + one + "` gave " +
+                             std::to_string(out.size()) + " results");
+    }
+    return out;
+  }
+
+ private:
+  const ValidateOptions& o_;
+};
+
+double summary_number(const nlohmann::json& j, const char* key) {
+  if (!j.contains("summary") || !j["summary"].contains(key) || !j["summary"][key].is_number()) {
+    throw EnvironmentError(std::string("validate: a program's summary lacks \"") + key + "\": " + j.dump());
+  }
+  return j["summary"][key].get<double>();
+}
+
+// Probes this machine (cpu with the matrix's kernel shapes, disk, net) and calibrates it into `dir`,
+// through the probes and calibrate libraries.
+fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
+  probes::SuiteOptions s = probes::SuiteOptions::quick();
+  s.only = {"cpu", "disk", "net"};
+  s.command = o.command;
+  s.cpu.kernel.blocks.clear();
+  for (int b : validation_kernel_blocks(o.quick)) s.cpu.kernel.blocks.push_back(b);
+  s.cpu.kernel.lu_rows = validation_lu_rows(o.quick);
+  s.disk.directory = dir.string();
+  s.net.mpiexec = o.mpiexec;
+  if (auto e = s.cpu.kernel.validate(); !e.empty()) throw InputError("validate: kernel options: " + e);
+  std::fprintf(stderr, "validate: probing this machine (cpu with its kernels compact and at the LU's shapes in %llu rows; "
+               "disk, net)\n", static_cast<unsigned long long>(s.cpu.kernel.lu_rows));
+  Measurement m = probes::run_probe_suite(s, {});
+  probes::throw_if_interrupted();
+  const fs::path measurement = dir / "measurement.json", profile = dir / "profile.json";
+  write_json_file(measurement, to_json(m));
+  calibrate::Calibration cal = calibrate::calibrate_platform({calibrate::load_measurement(measurement)}, {o.command});
+  write_json_file(profile, to_json(cal.profile));
+  return profile;
+}
+
+void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSummary& summary) {
+  if (!find_on_path("gnuplot")) {
+    summary.pictures_skipped = "gnuplot not found on PATH: no pictures (install gnuplot-nox)";
+    return;
+  }
+  for (const auto& p : pictures) {
+    // Drawn into a temporary name, then renamed: a failed picture leaves no partial file.
+    const fs::path script = dir / ("." + p.file + ".gp");
+    std::string text = p.script;
+    const std::string output = "set output '" + p.file + "'";
+    text.replace(text.find(output), output.size(), "set output '." + p.file + ".tmp'");
+    write_file_atomic(script, text);
+    try {
+      run_gnuplot(script.filename(), dir);
+    } catch (...) {
+      fs::remove(script);
+      throw;
+    }
+    fs::remove(script);
+    fs::rename(dir / ("." + p.file + ".tmp"), dir / p.file);
+    summary.written.push_back(p.file);
+  }
+}
+
+}  // namespace
+
+bool ValidateOptions::is_valid(std::string* error) const {
+  if (out.empty()) return *error = "out: expected a directory for the results, got none", false;
+  if (repeat < 0 || repeat > 100) return *error = "repeat: expected 1 to 100 runs per configuration, got " + std::to_string(repeat), false;
+  if (!(max_error > 0)) return *error = "max_error: expected a positive fraction, got " + std::to_string(max_error), false;
+  if (timeout_s < 1 || timeout_s > 86400) return *error = "timeout_s: expected 1 to 86400 s, got " + std::to_string(timeout_s), false;
+  if (mpiexec.empty()) return *error = "mpiexec: expected a launcher, got none", false;
+  return true;
+}
+
+std::string ValidateSummary::brief_report() const {
+  return "validation: " + std::to_string(accuracy.runs) + " runs, " + percent(accuracy.within_5) + " within ±5%, " +
+         percent(accuracy.within_10) + " within ±10%, mean |error| " + percent(accuracy.mean_abs_error) + ", worst " +
+         percent(accuracy.max_abs_error) + " (" + accuracy.worst_run + ")";
+}
+
+std::string ValidateSummary::noise_report() const {
+  if (runs.empty() || runs.front().measured_samples_s.size() < 2) return {};
+  return "noise floor: repeats spread by " + percent(accuracy.median_spread) + " (median); " +
+         percent(accuracy.spread_over_10) + " of the runs vary by more than ±5% on their own";
+}
+
+ValidateSummary run_validation(const ValidateOptions& o) {
+  if (std::string e; !o.is_valid(&e)) throw InputError("validate: " + e);
+  probes::install_cleanup_handlers();
+  ValidateSummary summary;
+  const fs::path out = o.out;
+  fs::create_directories(out);
+  const int repeat = o.repeat > 0 ? o.repeat : (o.quick ? 1 : 3);
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::string bin = o.programs.empty() ? probes::executable_directory() : o.programs;
+  for (const char* program : {"hetperf-lu", "hetperf-integrate"}) {
+    if (::access((bin + "/" + program).c_str(), X_OK) != 0) {
+      throw EnvironmentError(bin + "/" + program + ": missing (build the targets hetperf-lu and hetperf-integrate)");
+    }
+  }
+  // Scratch for the integration's disk writes and the removal runs' traces; removed at the end.
+  const fs::path scratch = out / ".scratch";
+  fs::create_directories(scratch);
+  struct RemoveScratch {
+    fs::path dir;
+    ~RemoveScratch() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  } remove_scratch{scratch};
+  const Runner runner(o);
+
+  summary.facts = {{"cores", cores}, {"repeats per run", repeat}, {"quick", o.quick}};
+  std::string profile_file = o.profile;
+  Profile profile;
+  if (profile_file.empty()) {
+    profile_file = probe_and_calibrate(o, out).string();
+    profile = read_profile(profile_file);
+    calibrate::ContentionOptions co;
+    co.cores = cores;
+    co.quick = o.quick;
+    co.lu_program = bin + "/hetperf-lu";
+    co.integrate_program = bin + "/hetperf-integrate";
+    co.scratch = scratch.string();
+    const calibrate::ProgramRunner run = [&](int copies, int ranks, const std::vector<std::string>& args) {
+      return runner.run_concurrently(copies, ranks, args);
+    };
+    const auto efficiency = calibrate::measure_core_efficiency(co, run);
+    std::fprintf(stderr, "validate: %s\n", efficiency.brief_report().c_str());
+    for (auto& c : profile.computers) {
+      c.core_efficiency = efficiency.value;
+      c.fits["core_efficiency"] = efficiency.record;
+    }
+    const auto waiting = calibrate::measure_waiting_share(co, run);
+    std::fprintf(stderr, "validate: %s\n", waiting.brief_report().c_str());
+    for (auto& c : profile.computers) {
+      c.cpu_share_waiting = waiting.value;
+      c.fits["communication_cpu"]["waiting"] = waiting.record;
+    }
+    const auto handoff = calibrate::measure_handoff(co, run, [&](int ranks, int n, int r, double q) {
+      AppJob job;
+      job.name = "handoff-calibration";
+      job.ranks = ranks;
+      job.lu.n = n, job.lu.r = r;
+      job.mapping.assign(static_cast<std::size_t>(ranks), 0);
+      for (auto& c : profile.computers) c.oversubscribed_handoff_s = q;
+      auto platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed({job}));
+      return apps::predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
+    });
+    std::fprintf(stderr, "validate: %s\n", handoff.brief_report().c_str());
+    for (auto& c : profile.computers) {
+      c.oversubscribed_handoff_s = handoff.value;
+      c.fits["communication_cpu"]["handoff_s"] = handoff.record;
+    }
+    write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
+    summary.facts["LU kernels' core efficiency (calibrated)"] = efficiency.value;
+    summary.facts["waiting rank's CPU share (calibrated)"] = waiting.value;
+    summary.facts["oversubscribed hand-off, s (calibrated)"] = handoff.value;
+  } else {
+    profile = read_profile(profile_file);
+  }
+  summary.facts["profile"] = profile_file;
+
+  ValidationMatrixOptions mo;
+  mo.quick = o.quick;
+  mo.cores = cores;
+  mo.computer = o.computer;
+  mo.lu_program = bin + "/hetperf-lu";
+  mo.integrate_program = bin + "/hetperf-integrate";
+  mo.scratch = scratch.string();
+  std::vector<ValidationRun> runs = validation_matrix(mo, profile);
+
+  // Every prediction is made before any real run.
+  std::vector<AppJob> all;
+  for (const auto& r : runs) all.push_back(r.job);
+  apps::SimPlatform platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed(all));
+  for (auto& r : runs) {
+    apps::AppPrediction p = apps::predict_app_jobs(platform, profile, {r.job}, false);
+    r.predicted_s = p.jobs.front().time_s;
+    if (r.job.kind == AppJob::Kind::kLu) r.predicted_iterations = p.jobs.front().json["iterations"];
+  }
+  std::fprintf(stderr, "validate: %zu runs predicted; running each %d time(s)\n", runs.size(), repeat);
+
+  // Repeats go in rounds over the whole matrix, not back to back: the host's speed drifts over
+  // seconds to minutes (docs/validation.md), and a configuration's median should sample that drift
+  // rather than land all its repeats in one slow or fast spell.
+  for (int k = 0; k < repeat; ++k) {
+    if (repeat > 1) std::fprintf(stderr, "validate: round %d of %d\n", k + 1, repeat);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      auto& r = runs[i];
+      const bool lu = r.job.kind == AppJob::Kind::kLu;
+      probes::throw_if_interrupted();
+      std::vector<std::string> args = r.arguments;
+      const fs::path trace = scratch / "trace.json";
+      if (r.group == "lu-removal" && k == 0) args.insert(args.end(), {"--trace", trace.string()});
+      nlohmann::json j = runner.run(r.ranks, args);
+      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
+      if (r.group == "lu-removal" && k == 0) {
+        r.measured_iterations = read_json_file(trace)["iterations"];
+        fs::remove(trace);
+      }
+      if (k + 1 < repeat) {
+        std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", i + 1, runs.size(), r.id.c_str(),
+                     r.measured_samples_s.back());
+        continue;
+      }
+      r.measured_s = median(r.measured_samples_s);
+      std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f s  predicted %9.4f s  %+6.1f%%\n", i + 1, runs.size(),
+                   r.id.c_str(), r.measured_s, r.predicted_s, 100 * r.error());
+    }
+  }
+
+  // Reports: rendered first, then written atomically.
+  nlohmann::json runs_json = nlohmann::json::array();
+  for (const auto& r : runs) {
+    runs_json.push_back({{"id", r.id}, {"group", r.group}, {"ranks", r.ranks}, {"measured_s", r.measured_s},
+                         {"samples_s", r.measured_samples_s}, {"predicted_s", r.predicted_s}, {"error", r.error()},
+                         {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
+                         {"command", r.arguments}});
+  }
+  const Accuracy acc = accuracy(runs);
+  nlohmann::json figures = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
+                            {"mean_abs_error", acc.mean_abs_error}, {"max_abs_error", acc.max_abs_error},
+                            {"worst_run", acc.worst_run}, {"median_repeat_spread", acc.median_spread},
+                            {"runs_spread_over_10_percent", acc.spread_over_10}};
+  nlohmann::json doc = {{"schema", "hetperf.validation/1"}, {"command", o.command}, {"facts", summary.facts},
+                        {"summary", figures}, {"runs", runs_json}};
+  write_file_atomic(out / "validation.csv", validation_csv(runs));
+  write_file_atomic(out / "validation.md", validation_markdown(runs, o.command, summary.facts));
+  write_file_atomic(out / "validation.json", doc.dump(2) + "\n");
+  summary.written = {"validation.csv", "validation.md", "validation.json"};
+  draw(validation_pictures(runs), out, summary);
+  summary.accuracy = acc;
+  summary.within_max_error = acc.max_abs_error <= o.max_error;
+  summary.runs = std::move(runs);
+  return summary;
+}
+
+}  // namespace hetperf::validate
