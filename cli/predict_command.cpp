@@ -7,6 +7,7 @@
 #include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/model/bind.hpp"
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/simulator/placement.hpp"
@@ -30,33 +31,30 @@ struct PredictArgs {
 };
 
 std::string to_csv(const Prediction& p) {
-  std::ostringstream os;
-  os.precision(17);
-  os << "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
-        "migration_s,migrations\n";
+  CsvWriter csv("name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
+                "migration_s,migrations");
   for (const auto& r : p.processes) {
     const auto& b = r.breakdown;
-    os << r.name << ',' << r.computer << ',' << r.arrival_s << ',' << r.start_s << ',' << r.finish_s << ','
-       << r.response_s << ',' << b.cpu_s << ',' << b.memory_s << ',' << b.disk_s << ',' << b.network_s << ','
-       << b.sleep_s << ',' << b.waiting_s << ',' << b.migration_s << ','
-       << (r.segments.empty() ? 0 : r.segments.size() - 1) << '\n';
+    csv << r.name << r.computer << r.arrival_s << r.start_s << r.finish_s << r.response_s << b.cpu_s << b.memory_s
+        << b.disk_s << b.network_s << b.sleep_s << b.waiting_s << b.migration_s
+        << (r.segments.empty() ? std::size_t{0} : r.segments.size() - 1);
+    csv.end_row();
   }
-  return os.str();
+  return csv.str();
 }
 
 // One row per computer and timeline point: when, how busy, how much memory held.
 std::string timeline_csv(const Prediction& p) {
-  std::ostringstream os;
-  os.precision(17);
-  os << "computer,from_s,to_s,utilisation,memory_mb\n";
+  CsvWriter csv("computer,from_s,to_s,utilisation,memory_mb");
   for (const auto& c : p.computers) {
     const auto& t = c.timeline;
     for (std::size_t k = 0; k < t.utilisation.size(); ++k) {
-      os << c.name << ',' << static_cast<double>(k) * t.interval_s << ',' << static_cast<double>(k + 1) * t.interval_s << ','
-         << t.utilisation[k] << ',' << t.memory_mb[k] << '\n';
+      csv << c.name << static_cast<double>(k) * t.interval_s << static_cast<double>(k + 1) * t.interval_s
+          << t.utilisation[k] << t.memory_mb[k];
+      csv.end_row();
     }
   }
-  return os.str();
+  return csv.str();
 }
 
 void print_apps(const apps::AppPrediction& a) {

@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
@@ -31,12 +32,6 @@ constexpr int kTraceSchemaVersion = 1;
 constexpr std::size_t kMaxIterationLines = 200;
 constexpr std::size_t kMaxIterationLabels = 40;
 
-// Shortest text that reads back as the same double.
-std::string num(double v) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
-}
 
 int bounded_int(const JsonNode& node, std::string_view key, int fallback, int min) {
   return static_cast<int>(node.integer_or(key, fallback, min, INT_MAX));
@@ -50,7 +45,7 @@ TraceEvent event_from_json(const JsonNode& e, int rank) {
   if (ev.op.empty()) e.field("op").fail("a non-empty operation name");
   ev.start_s = e.number("start_s");
   ev.end_s = e.number("end_s");
-  if (ev.end_s < ev.start_s) e.field("end_s").fail("a time no earlier than start_s (" + num(ev.start_s) + ")");
+  if (ev.end_s < ev.start_s) e.field("end_s").fail("a time no earlier than start_s (" + csv_number(ev.start_s) + ")");
   ev.iteration = bounded_int(e, "iteration", -1, -1);
   ev.peer = bounded_int(e, "peer", -1, -1);
   ev.tag = bounded_int(e, "tag", 0, 0);  // MPI tags are non-negative
@@ -217,12 +212,12 @@ const char* to_string(OpClass c) {
 std::string TraceSelection::validate() const {
   if (max_ranks < 1) return "--ranks " + std::to_string(max_ranks) + ": expected at least 1";
   if (std::isnan(from_s) || from_s == std::numeric_limits<double>::infinity()) {
-    return "--from " + num(from_s) + ": expected a time in seconds";
+    return "--from " + csv_number(from_s) + ": expected a time in seconds";
   }
   if (std::isnan(to_s) || to_s == -std::numeric_limits<double>::infinity()) {
-    return "--to " + num(to_s) + ": expected a time in seconds";
+    return "--to " + csv_number(to_s) + ": expected a time in seconds";
   }
-  if (!(from_s < to_s)) return "--from " + num(from_s) + " --to " + num(to_s) + ": expected --from before --to";
+  if (!(from_s < to_s)) return "--from " + csv_number(from_s) + " --to " + csv_number(to_s) + ": expected --from before --to";
   return {};
 }
 
@@ -288,16 +283,15 @@ std::vector<RankUsage> rank_usage(const std::vector<TraceRank>& ranks, const Tim
 }
 
 std::string events_csv(const std::vector<TraceRank>& ranks) {
-  std::string csv = "rank,op,iteration,start_s,end_s,duration_s,peer,tag,bytes,m,n,k\n";
+  CsvWriter csv("rank,op,iteration,start_s,end_s,duration_s,peer,tag,bytes,m,n,k");
   for (const TraceRank& r : ranks) {
     for (const TraceEvent& e : r.events) {
-      csv += std::to_string(r.rank) + "," + e.op + "," + std::to_string(e.iteration) + "," + num(e.start_s) + "," +
-             num(e.end_s) + "," + num(e.end_s - e.start_s) + "," + std::to_string(e.peer) + "," +
-             std::to_string(e.tag) + "," + std::to_string(e.bytes) + "," + std::to_string(e.m) + "," +
-             std::to_string(e.n) + "," + std::to_string(e.k) + "\n";
+      csv << r.rank << e.op << e.iteration << e.start_s << e.end_s << e.end_s - e.start_s << e.peer << e.tag << e.bytes
+          << e.m << e.n << e.k;
+      csv.end_row();
     }
   }
-  return csv;
+  return csv.str();
 }
 
 std::string GanttOptions::validate() const {
@@ -319,7 +313,7 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
   for (std::size_t row = 0; row < ranks.size(); ++row) {
     for (const TraceEvent& e : ranks[row].events) {
       double a = std::max(e.start_s, window.from_s), b = std::min(e.end_s, window.to_s);
-      boxes[e.op] += std::to_string(row) + " " + num(a) + " " + num(b) + "\n";
+      boxes[e.op] += std::to_string(row) + " " + csv_number(a) + " " + csv_number(b) + "\n";
       if (e.iteration >= 0) {
         auto [it, fresh] = iteration_start.try_emplace(e.iteration, e.start_s);
         if (!fresh) it->second = std::min(it->second, e.start_s);
@@ -345,8 +339,8 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
   gp << "set title " << gp_string(trace.app + " (" + trace.backend + " back-end), " + shown + "\n" +
                                   config_text(trace.config))
      << "\n";
-  gp << "set xlabel 'time (s)'\nset format x '%g'\nset xrange [" << num(window.from_s) << ":"
-     << num(window.to_s > window.from_s ? window.to_s : window.from_s + 1) << "]\n";
+  gp << "set xlabel 'time (s)'\nset format x '%g'\nset xrange [" << csv_number(window.from_s) << ":"
+     << csv_number(window.to_s > window.from_s ? window.to_s : window.from_s + 1) << "]\n";
   gp << "set yrange [" << rows << "-0.5:-0.5]\nset ytics (";
   for (std::size_t row = 0; row < ranks.size(); ++row) {
     gp << (row ? ", " : "") << gp_string("rank " + std::to_string(ranks[row].rank)) << " " << row;
@@ -357,7 +351,7 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
   std::erase_if(iteration_start, [&](const auto& k_x) { return k_x.second < window.from_s || k_x.second > window.to_s; });
   if (options.iteration_lines && !iteration_start.empty() && iteration_start.size() <= kMaxIterationLines) {
     for (const auto& [k, x] : iteration_start) {
-      gp << "set arrow from first " << num(x) << ", graph 0 to first " << num(x)
+      gp << "set arrow from first " << csv_number(x) << ", graph 0 to first " << csv_number(x)
          << ", graph 1 nohead front dashtype 3 linecolor rgb '#303030'\n";
     }
     // Iteration numbers on the top axis, thinned so they stay legible: none closer than 1/40 of the axis.
@@ -365,7 +359,7 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
     gp << "set link x2\nset x2label 'iteration'\nset x2tics scale 0 font ',7' (";
     for (const auto& [k, x] : iteration_start) {
       if (x - last < gap) continue;
-      gp << (std::isfinite(last) ? ", " : "") << gp_string(std::to_string(k)) << " " << num(x);
+      gp << (std::isfinite(last) ? ", " : "") << gp_string(std::to_string(k)) << " " << csv_number(x);
       last = x;
     }
     gp << ")\n";
@@ -389,9 +383,9 @@ void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::
     TraceSelection everything;
     everything.max_ranks = trace.ranks.size();
     TimeWindow all = time_window(select(trace, everything), everything);
-    throw InputError(trace.file + ": no events to draw between --from " + num(options.selection.from_s) + " and --to " +
-                     num(options.selection.to_s) + " (the trace's events span " + num(all.from_s) + " to " +
-                     num(all.to_s) + " s)");
+    throw InputError(trace.file + ": no events to draw between --from " + csv_number(options.selection.from_s) + " and --to " +
+                     csv_number(options.selection.to_s) + " (the trace's events span " + csv_number(all.from_s) + " to " +
+                     csv_number(all.to_s) + " s)");
   }
   ScratchDir dir;
   std::filesystem::path image = dir.path() / ("gantt" + lower_extension(options.out));

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/statistics.hpp"
 
@@ -156,26 +157,25 @@ Accuracy accuracy(const std::vector<ValidationRun>& runs) {
 }
 
 std::string validation_csv(const std::vector<ValidationRun>& runs) {
-  std::ostringstream os;
-  os.precision(9);
-  os << "id,group,app,ranks,n,r,variant,remove,after_iteration,processes,message_bytes,disk_bytes,steps,"
-        "measured_s,predicted_s,error,samples\n";
+  CsvWriter csv("id,group,app,ranks,n,r,variant,remove,after_iteration,processes,message_bytes,disk_bytes,steps,"
+                "measured_s,predicted_s,error,samples");
   for (const auto& r : runs) {
     const AppJob& j = r.job;
     const bool lu = j.kind == AppJob::Kind::kLu;
-    os << r.id << ',' << r.group << ',' << (lu ? "lu" : "integrate") << ',' << r.ranks << ',';
+    csv << r.id << r.group << (lu ? "lu" : "integrate") << r.ranks;
     if (lu) {
-      os << j.lu.n << ',' << j.lu.r << ',' << to_string(j.lu.variant) << ',' << j.lu.remove << ','
-         << j.lu.remove_after_iteration << ",,,,,";
+      csv << j.lu.n << j.lu.r << to_string(j.lu.variant) << j.lu.remove << j.lu.remove_after_iteration;
+      csv.blank().blank().blank().blank();
     } else {
-      os << ",,,,," << j.instances << ',' << j.integrate.message_bytes << ',' << j.integrate.disk_bytes << ','
-         << j.integrate.steps << ',';
+      csv.blank().blank().blank().blank().blank();
+      csv << j.instances << j.integrate.message_bytes << j.integrate.disk_bytes << j.integrate.steps;
     }
-    os << r.measured_s << ',' << r.predicted_s << ',' << r.error() << ',';
-    for (std::size_t k = 0; k < r.measured_samples_s.size(); ++k) os << (k ? ";" : "") << r.measured_samples_s[k];
-    os << '\n';
+    std::string samples;
+    for (std::size_t k = 0; k < r.measured_samples_s.size(); ++k) samples += (k ? ";" : "") + csv_number(r.measured_samples_s[k]);
+    csv << r.measured_s << r.predicted_s << r.error() << samples;
+    csv.end_row();
   }
-  return os.str();
+  return csv.str();
 }
 
 std::string validation_markdown(const std::vector<ValidationRun>& runs, const std::string& command,

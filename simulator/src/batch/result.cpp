@@ -4,32 +4,12 @@
 #include <cstdlib>
 #include <algorithm>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
 
 namespace hetperf::sim::batch {
-namespace {
-
-// Shortest text that reads back to the same double ("%.17g" would print 0.10000000000000001).
-std::string number(double v) {
-  char buf[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-}  // namespace
-
 nlohmann::json to_json(const ScheduleResult& result) {
   nlohmann::json jobs = nlohmann::json::array();
   for (const auto& r : result.jobs) {
@@ -94,28 +74,26 @@ nlohmann::json to_json(const ScheduleResult& result) {
 }
 
 std::string to_csv(const ScheduleResult& result) {
-  std::string out =
-      "id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
-      "estimate_s,processor_seconds,resizes\n";
+  CsvWriter csv("id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
+                "estimate_s,processor_seconds,resizes");
   for (const auto& r : result.jobs) {
-    out += std::to_string(r.id) + ',' + csv_field(r.name) + ',' + to_string(r.kind) + ',' + number(r.submit_s) + ',' +
-           number(r.start_s) + ',' + number(r.end_s) + ',' + number(r.wait_s) + ',' + number(r.run_s) + ',' +
-           number(r.turnaround_s) + ',' + number(r.bounded_slowdown) + ',' + std::to_string(r.processors) + ',' +
-           std::to_string(r.max_processors) + ',' + number(r.estimate_s) + ',' + number(r.processor_seconds) + ',' +
-           std::to_string(r.resizes) + '\n';
+    csv << r.id << r.name << to_string(r.kind) << r.submit_s << r.start_s << r.end_s << r.wait_s << r.run_s
+        << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s
+        << r.processor_seconds << r.resizes;
+    csv.end_row();
   }
-  return out;
+  return csv.str();
 }
 
 std::string allocation_csv(const ScheduleResult& result) {
-  std::string out = "id,name,time_s,processors\n";
+  CsvWriter csv("id,name,time_s,processors");
   for (const auto& r : result.jobs) {
     for (const auto& a : r.allocation) {
-      out += std::to_string(r.id) + ',' + csv_field(r.name) + ',' + number(a.time_s) + ',' +
-             std::to_string(a.processors) + '\n';
+      csv << r.id << r.name << a.time_s << a.processors;
+      csv.end_row();
     }
   }
-  return out;
+  return csv.str();
 }
 
 SwfTrace to_swf(const ScheduleResult& result, const SwfTrace* source) {

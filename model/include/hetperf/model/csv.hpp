@@ -1,0 +1,45 @@
+// CSV as every hetperf output writes it (RFC 4180): a header line, then one line per row; a field is
+// quoted only when it holds a comma, a double quote or a line break; numbers are written in the
+// shortest form that reads back as the same double.
+#pragma once
+
+#include <concepts>
+#include <string>
+#include <string_view>
+
+namespace hetperf {
+
+// The shortest text that reads back as exactly `v` (std::to_chars).
+std::string csv_number(double v);
+// `field` as a CSV field: as it is, or quoted with its quotes doubled.
+std::string csv_field(std::string_view field);
+
+class CsvWriter {
+ public:
+  // `header`: the column names, comma-separated.
+  explicit CsvWriter(std::string_view header);
+
+  CsvWriter& operator<<(std::string_view text);
+  CsvWriter& operator<<(const std::string& text) { return *this << std::string_view(text); }
+  CsvWriter& operator<<(const char* text) { return *this << std::string_view(text); }
+  CsvWriter& operator<<(double v);
+  template <std::integral T>
+  CsvWriter& operator<<(T v) {
+    separate();
+    out_ += std::to_string(v);
+    return *this;
+  }
+  // An empty field (a column that does not apply to this row).
+  CsvWriter& blank();
+  // Ends the current row.
+  void end_row();
+  const std::string& str() const { return out_; }
+
+ private:
+  void separate();
+
+  std::string out_;
+  bool row_started_ = false;
+};
+
+}  // namespace hetperf
