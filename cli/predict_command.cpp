@@ -10,6 +10,7 @@
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/host.hpp"
 #include "hetperf/simulator/placement.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
 #include "output.hpp"
@@ -28,18 +29,25 @@ struct PredictArgs {
   std::size_t timeline_points = 100;
   std::string timeline_csv;
   std::string trace_dir;
+  bool summary_only = false;
+  double max_memory_mib = 0;  // 0: the memory available
 };
 
+constexpr const char* kProcessCsvHeader =
+    "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
+    "migration_s,migrations";
+
+void csv_row(CsvWriter& csv, const ProcessResult& r) {
+  const auto& b = r.breakdown;
+  csv << r.name << r.computer << r.arrival_s << r.start_s << r.finish_s << r.response_s << b.cpu_s << b.memory_s
+      << b.disk_s << b.network_s << b.sleep_s << b.waiting_s << b.migration_s
+      << (r.segments.empty() ? std::size_t{0} : r.segments.size() - 1);
+  csv.end_row();
+}
+
 std::string to_csv(const Prediction& p) {
-  CsvWriter csv("name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
-                "migration_s,migrations");
-  for (const auto& r : p.processes) {
-    const auto& b = r.breakdown;
-    csv << r.name << r.computer << r.arrival_s << r.start_s << r.finish_s << r.response_s << b.cpu_s << b.memory_s
-        << b.disk_s << b.network_s << b.sleep_s << b.waiting_s << b.migration_s
-        << (r.segments.empty() ? std::size_t{0} : r.segments.size() - 1);
-    csv.end_row();
-  }
+  CsvWriter csv(kProcessCsvHeader);
+  for (const auto& r : p.processes) csv_row(csv, r);
   return csv.str();
 }
 
@@ -127,6 +135,13 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       ->capture_default_str();
   cmd->add_option("--timeline-csv", args->timeline_csv,
                   "Also write the computers' timelines as CSV to this file (default: none)");
+  cmd->add_flag("--summary-only", args->summary_only,
+                "Keep no per-process rows in memory or in --out (its summary and computers stay); --csv then gets "
+                "the rows as processes finish, in finish order, so memory grows with the processes alive only");
+  cmd->add_option("--max-memory", args->max_memory_mib,
+                  "Refuse, before simulating, a run estimated to need more than this many MiB (default: the memory "
+                  "the kernel says is available)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--trace-dir", args->trace_dir,
                   "Write the simulated trace (hetperf.trace/1) of each application job of the workload's \"apps\" "
                   "to DIR/<name>.trace.json (default: none)");
@@ -139,6 +154,23 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (!args->policy.empty()) options.placement = args->policy;
       if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
       options.timeline_points = args->timeline_points;
+      options.keep_processes = !args->summary_only;
+      // Rendering the JSON takes about this much per process beside the simulation's own memory.
+      options.output_bytes_per_process = args->summary_only ? 0 : 2048;
+      if (args->max_memory_mib > 0) options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
+      else if (auto available = available_memory_bytes()) options.max_memory_bytes = *available;
+      // With --summary-only the CSV rows stream to a temporary file as processes finish, renamed at the end.
+      std::optional<AtomicFile> csv_stream;
+      std::optional<CsvWriter> csv_rows;
+      std::uint64_t streamed = 0;
+      if (args->summary_only && !args->csv.empty()) {
+        csv_stream.emplace(args->csv);
+        csv_rows.emplace(kProcessCsvHeader);
+        options.on_process = [&](const ProcessResult& r) {
+          csv_row(*csv_rows, r);
+          if (++streamed % 4096 == 0) csv_stream->write(csv_rows->take());
+        };
+      }
       Prediction p = sim::simulate(profile, workload, args->workload, options);
       p.command = command_line;
       p.platform_file = args->platform;
@@ -159,10 +191,15 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
         }
       }
       std::string json = to_json(p).dump(2) + "\n";
-      std::string csv = args->csv.empty() ? std::string() : to_csv(p);
+      std::string csv = args->csv.empty() || csv_stream ? std::string() : to_csv(p);
       std::string timeline = args->timeline_csv.empty() ? std::string() : timeline_csv(p);
       write_file_atomic(args->out, json);
-      if (!args->csv.empty()) write_file_atomic(args->csv, csv);
+      if (csv_stream) {
+        csv_stream->write(csv_rows->take());
+        csv_stream->commit();
+      } else if (!args->csv.empty()) {
+        write_file_atomic(args->csv, csv);
+      }
       if (!args->timeline_csv.empty()) write_file_atomic(args->timeline_csv, timeline);
       if (!traces.empty()) std::filesystem::create_directories(args->trace_dir);
       for (const auto& [file, text] : traces) write_file_atomic(file, text);

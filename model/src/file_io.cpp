@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "hetperf/model/error.hpp"
 
@@ -94,42 +95,58 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
   }
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
-  std::filesystem::path parent = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
+  std::filesystem::path parent = path_.parent_path().empty() ? std::filesystem::path(".") : path_.parent_path();
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
-  std::string tmpl = (parent / ("." + path.filename().string() + ".tmp.XXXXXX")).string();
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) throw EnvironmentError(path.string() + ": cannot create temporary file: " + std::strerror(errno));
+  temporary_ = (parent / ("." + path_.filename().string() + ".tmp.XXXXXX")).string();
+  fd_ = ::mkstemp(temporary_.data());
+  if (fd_ < 0) throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temporary_.c_str());
+  }
+}
+
+void AtomicFile::write(std::string_view content) {
+  HETPERF_CHECK(fd_ >= 0, "writing to a committed file");
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
-    ssize_t w = ::write(fd, p, left);
+    ssize_t w = ::write(fd_, p, left);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throw EnvironmentError(path.string() + ": cannot write: " + std::strerror(err));
-    }
+    if (w < 0) throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(errno));
     p += w;
     left -= static_cast<std::size_t>(w);
   }
+}
+
+void AtomicFile::commit() {
   // Output files are ordinary user files: 0644 minus the umask, not mkstemp's 0600.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  ::fchmod(fd_, 0666 & ~mask);
+  const int fd = std::exchange(fd_, -1);
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     int err = errno;
-    ::unlink(tmpl.c_str());
-    throw EnvironmentError(path.string() + ": cannot write: " + std::strerror(err));
+    ::unlink(temporary_.c_str());
+    throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(err));
   }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
     int err = errno;
-    ::unlink(tmpl.c_str());
-    throw EnvironmentError(path.string() + ": cannot replace: " + std::strerror(err));
+    ::unlink(temporary_.c_str());
+    throw EnvironmentError(path_.string() + ": cannot replace: " + std::strerror(err));
   }
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
+  AtomicFile file(path);
+  file.write(content);
+  file.commit();
 }
 
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {

@@ -2,6 +2,7 @@
 #include "hetperf/model/host.hpp"
 
 #include <ctime>
+#include <fstream>
 
 #include "hetperf/model/json_node.hpp"
 
@@ -35,6 +36,17 @@ HostInfo host_info_from_json(const JsonNode& node) {
     for (const JsonNode& n : notes->items()) h.notes.push_back(n.as_string());
   }
   return h;
+}
+
+std::optional<std::uint64_t> available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
 }
 
 std::string utc_now_iso8601() {

@@ -786,7 +786,8 @@ SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload&
   size.processes = static_cast<std::uint64_t>(std::min(processes, 1e18));
   // Per process: its state and arrival slot, and its result (kept) or its response time (summary).
   const double per_process = sizeof(Proc) + sizeof(std::uint32_t) +
-                             (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double));
+                             (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double)) +
+                             static_cast<double>(options.output_bytes_per_process);
   // Per computer: its resources and timeline.
   const double per_computer = sizeof(Node) + sizeof(Processor) + sizeof(FifoDisk) + 512.0 +
                               16.0 * static_cast<double>(options.timeline_points);

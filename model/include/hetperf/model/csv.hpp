@@ -6,6 +6,7 @@
 #include <concepts>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace hetperf {
 
@@ -34,6 +35,9 @@ class CsvWriter {
   // Ends the current row.
   void end_row();
   const std::string& str() const { return out_; }
+  // The text written since the last take (the header included the first time), for output that is
+  // written out as it grows.
+  std::string take() { return std::exchange(out_, std::string()); }
 
  private:
   void separate();

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,24 @@ std::string read_text_file(const std::filesystem::path& path);
 
 // Reads and parses JSON; invalid JSON gives InputError "<path>:<line>:<column>: invalid JSON: <reason>".
 nlohmann::json read_json_file(const std::filesystem::path& path);
+
+// An output written piece by piece (rows streamed as a simulation produces them) and still atomic: into
+// a temporary file beside `path`, renamed over it by commit(); without commit (an error, an exception)
+// the temporary file is removed and `path` is left as it was.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::filesystem::path path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  void write(std::string_view content);
+  void commit();
+
+ private:
+  std::filesystem::path path_;
+  std::string temporary_;
+  int fd_ = -1;
+};
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, fsync, rename.
 // Parent directories are created. Throws EnvironmentError when the file system refuses.

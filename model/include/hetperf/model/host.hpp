@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct HostInfo {
 
 nlohmann::json to_json(const HostInfo& h);
 HostInfo host_info_from_json(const JsonNode& node);
+
+// Memory the kernel says is available for new work (/proc/meminfo MemAvailable), bytes; nullopt where
+// unknown.
+std::optional<std::uint64_t> available_memory_bytes();
 
 // Current UTC time as ISO 8601 ("2026-11-21T14:16:00Z"). Not used inside the simulator.
 std::string utc_now_iso8601();

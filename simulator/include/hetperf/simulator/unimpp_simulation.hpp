@@ -37,6 +37,8 @@ struct SimulationOptions {
   // Refuse, before simulating, a run whose estimated memory (estimate_simulation_bytes) exceeds
   // this many bytes; 0: no limit.
   std::uint64_t max_memory_bytes = 0;
+  // Bytes per process the caller needs beside the simulation (its output), for the estimate.
+  std::uint64_t output_bytes_per_process = 0;
 };
 
 // Runs the workload to completion. InputError (naming the workload file and JSON path) for a process
