@@ -50,7 +50,11 @@ SimPlatform platform(int computers) {
   SimPlatform p;
   std::vector<double> gflops;
   for (int i = 0; i < computers; ++i) {
-    p.computers.push_back({"c" + std::to_string(i), 1 + i % 4, 200e6});
+    SimComputer c;
+    c.name = "c" + std::to_string(i);
+    c.cores = 1 + i % 4;
+    c.disk_write_bytes_per_s = 200e6;
+    p.computers.push_back(c);
     gflops.push_back(4 + 4 * (i % 4));
   }
   p.latency_s = 20e-6;

@@ -198,8 +198,14 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
 SimPlatform sim_platform_from_profile(const Profile& profile) {
   SimPlatform p;
   for (const Computer& computer : profile.computers) {
-    p.computers.push_back({computer.name, computer.cores, computer.disk_write_bytes_per_s, computer.cpu_share_waiting,
-                           computer.oversubscribed_handoff_s, computer.core_efficiency});
+    SimComputer c;
+    c.name = computer.name;
+    c.cores = computer.cores;
+    c.disk_write_bytes_per_s = computer.disk_write_bytes_per_s;
+    c.wait_cpu_share = computer.cpu_share_waiting;
+    c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
+    c.core_efficiency = computer.core_efficiency;
+    p.computers.push_back(c);
   }
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;

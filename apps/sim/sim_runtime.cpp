@@ -65,7 +65,7 @@ sim::RankPlatform rank_platform(const SimPlatform& p) {
   out.bandwidth_bytes_per_s = p.bandwidth_bytes_per_s;
   out.eager_limit_bytes = p.eager_limit_bytes;
   for (const SimComputer& c : p.computers) {
-    out.computers.push_back({c.cores, c.disk_write_bytes_per_s, c.wait_cpu_share, c.oversubscribed_handoff_s, c.core_efficiency});
+    out.computers.push_back(c);  // its RankComputer part
   }
   return out;
 }

@@ -16,6 +16,7 @@
 
 #include "hetperf/apps/runtime.hpp"
 #include "hetperf/apps/task.hpp"
+#include "hetperf/simulator/rank_world.hpp"
 
 namespace hetperf::apps {
 
@@ -26,18 +27,10 @@ struct KernelCall {
   std::uint64_t steps = 0;  // integrate
 };
 
-struct SimComputer {
+// A computer as the ranks' world sees it (cores, disk, polling waits, hand-off, core efficiency:
+// simulator/include/hetperf/simulator/rank_world.hpp), with its name.
+struct SimComputer : sim::RankComputer {
   std::string name;
-  int cores = 1;
-  double disk_write_bytes_per_s = 100e6;
-  // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
-  // the rank's work is done until every rank of its launch group is done (the final collectives).
-  double wait_cpu_share = 0;
-  // Extra latency of a message to a rank here while more ranks are mapped here than there are cores.
-  double oversubscribed_handoff_s = 0;
-  // Speed of each BLAS/LAPACK kernel while all cores compute, relative to one alone (linear in
-  // between); the integration loop works in registers and is not slowed.
-  double core_efficiency = 1;
 };
 
 struct SimPlatform {

@@ -14,7 +14,13 @@ namespace {
 
 SimPlatform platform(int computers, int cores, double latency_s, double bandwidth) {
   SimPlatform p;
-  for (int i = 0; i < computers; ++i) p.computers.push_back({"c" + std::to_string(i), cores, 1e6});
+  for (int i = 0; i < computers; ++i) {
+    SimComputer c;
+    c.name = "c" + std::to_string(i);
+    c.cores = cores;
+    c.disk_write_bytes_per_s = 1e6;
+    p.computers.push_back(c);
+  }
   p.latency_s = latency_s;
   p.bandwidth_bytes_per_s = bandwidth;
   // 1 s per gemm "unit": m*n*k / 1e6 seconds; other kernels alike.
