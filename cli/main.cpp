@@ -1,6 +1,8 @@
 // hetperf: probe a machine, calibrate a platform profile, predict a workload's response times.
 #include <cstdio>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "hetperf/model/error.hpp"
@@ -64,5 +66,13 @@ int main(int argc, char** argv) {
   } catch (const hetperf::EnvironmentError& e) {
     std::cerr << "hetperf: cannot run here: " << e.what() << "\n";
     return 3;
+  } catch (const std::bad_alloc&) {
+    // Runs are estimated and refused up front (--max-memory); this is what the estimate missed.
+    std::cerr << "hetperf: error: out of memory; nothing was written. Shrink the run (fewer processes, "
+                 "--summary-only) or give it more memory\n";
+    return 2;
+  } catch (const std::length_error&) {
+    std::cerr << "hetperf: error: a size beyond what this machine can hold; nothing was written. Shrink the run\n";
+    return 2;
   }
 }

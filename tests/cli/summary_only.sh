@@ -35,3 +35,16 @@ set -e
 grep -q "50000000 processes would take about" err.txt || { echo "message: $(cat err.txt)"; exit 1; }
 [[ $(cat out.json) == previous ]] || { echo "the existing output was overwritten"; exit 1; }
 echo "max-memory: refused with '$(cat err.txt)'"
+# Allocation failure the estimate did not foresee is one message and exit 2, never an abort.
+cat >many.json <<JSON
+{"schema": "hetperf.workload/1", "processes": [{"name": "p", "count": 20000000, "mi": 1}]}
+JSON
+set +e
+(ulimit -v 1000000; "$hetperf" predict --platform "$platform" --workload many.json --out out.json --max-memory 100000000 \
+  --summary-only) 2>err.txt
+status=$?
+set -e
+[[ $status -eq 2 ]] || { echo "out of memory: exit $status: $(cat err.txt)"; exit 1; }
+grep -q "out of memory; nothing was written" err.txt || { echo "message: $(cat err.txt)"; exit 1; }
+[[ $(cat out.json) == previous ]] || { echo "the existing output was overwritten"; exit 1; }
+echo "out of memory: '$(cat err.txt)'"
