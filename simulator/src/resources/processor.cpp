@@ -170,9 +170,11 @@ void Processor::fire(std::uint64_t) {
   advance();
   done_.clear();
   const double tol = tolerance_s(engine_.now());
+  const double share = share_rate();
   for (std::size_t k = 0; k < classes_.size(); ++k) {
     Class& c = classes_[k];
-    const double r = class_rate(k);
+    if (c.heap.empty()) continue;
+    const double r = class_rate(k, share);
     while (!c.heap.empty()) {
       const double end = c.heap.top_key().first;
       if (end - c.v > std::max(r * tol, 1e-12 * std::abs(end))) break;
