@@ -11,18 +11,10 @@
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/process.hpp"
 
 namespace hetperf::calibrate {
-namespace {
-
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("''") : std::string(1, ch);
-  return q + "'";
-}
-
-}  // namespace
 
 bool PlotOptions::is_valid(std::string* error) const {
   if (format != "svg" && format != "png") {
@@ -87,17 +79,20 @@ PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& o
     }
     write_file_atomic(data, points.str());
     write_file_atomic(curve, band.str());
-    std::ostringstream gp;
-    gp << "set terminal " << (options.format == "svg" ? "svg size 800,560 dynamic" : "png size 800,560") << "\n"
-       << "set output " << quoted(image.string()) << "\n"
-       << "set title " << quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")") << " noenhanced\n"
-       << "set xlabel " << quoted(r.x_label) << " noenhanced\nset ylabel " << quoted(r.y_label) << " noenhanced\n"
+    GnuplotScript gp;
+    gp.terminal(options.format, 800, 560, options.format == "svg" ? "dynamic" : "").output(image)
+       << "set title " << gnuplot_quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")")
+       << " noenhanced\n"
+       << "set xlabel " << gnuplot_quoted(r.x_label) << " noenhanced\nset ylabel " << gnuplot_quoted(r.y_label)
+       << " noenhanced\n"
        << "set key left top\nset grid\n"
        << (r.log_scale ? "set logscale xy\n" : "")
-       << "plot " << quoted(curve.string()) << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
-       << "     " << quoted(curve.string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
-       << "     " << quoted(data.string()) << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
-    write_file_atomic(script, gp.str());
+       << "plot " << gnuplot_quoted(curve.string())
+       << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
+       << "     " << gnuplot_quoted(curve.string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
+       << "     " << gnuplot_quoted(data.string())
+       << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
+    write_file_atomic(script, gp.text());
     run_gnuplot(script);
     result.written.push_back(image);
   }

@@ -4,10 +4,10 @@ set xlabel 'time (s)'
 set ylabel 'processors'
 set key outside right
 set grid
-set output 'allocation.png'
+set output "allocation.png"
 set title 'Processor allocation history (fcfs)'
 plot for [i=0:3] 'allocation.dat' index i using 1:2 with steps lw 2 title columnheader(1)
-set output 'busy.png'
+set output "busy.png"
 set title 'Busy processors (fcfs, 36 in all)'
 set yrange [0:36]
 plot 'busy.dat' using 1:2 with steps lw 2 notitle
