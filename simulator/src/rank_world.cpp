@@ -39,6 +39,10 @@ int RankWorld::add_rank(int app, std::size_t computer) {
   return id;
 }
 
+std::vector<std::pair<int, bool>>::iterator RankWorld::find_handle(Rank& r, int handle) {
+  return std::find_if(r.handle_done.begin(), r.handle_done.end(), [&](const auto& h) { return h.first == handle; });
+}
+
 // --- waiting ranks poll: each takes `wait_cpu_share` of a core from the computing ones ---
 void RankWorld::set_waiting(int rank, bool waiting) {
   Rank& r = ranks_[rank];
@@ -118,10 +122,12 @@ void RankWorld::arrive(std::uint32_t id) {
     if (copy.send_handle < 0) {
       complete(copy.src);
     } else {
-      sender.handle_done[copy.send_handle] = true;
+      auto h = find_handle(sender, copy.send_handle);
+      HETPERF_CHECK(h != sender.handle_done.end(), "a rendezvous send without its handle");
+      h->second = true;
       if (sender.waiting_handle == copy.send_handle) {
         sender.waiting_handle = -1;
-        sender.handle_done.erase(copy.send_handle);
+        sender.handle_done.erase(h);
         complete(copy.src);
       }
     }
@@ -143,7 +149,7 @@ bool RankWorld::post_send(int rank, int dst, int tag, std::uint64_t bytes, int h
     m.receiver_waiting = true;
     start_transfer(id);
   } else {
-    inbox_[dst][{rank, tag}].push_back(id);
+    inbox_[dst].push_back(id);
     if (eager) start_transfer(id);
   }
   return eager;
@@ -157,12 +163,16 @@ bool RankWorld::send(int rank, int dst, int tag, std::uint64_t bytes) {
 
 void RankWorld::isend(int rank, int dst, int tag, std::uint64_t bytes, int handle) {
   // Eager: delivered as far as the sender is concerned; rendezvous: done when the transfer ends.
-  ranks_[rank].handle_done[handle] = post_send(rank, dst, tag, bytes, handle);
+  Rank& r = ranks_[rank];
+  HETPERF_CHECK(find_handle(r, handle) == r.handle_done.end(), "isend with a handle already pending");
+  r.handle_done.emplace_back(handle, false);
+  const bool done = post_send(rank, dst, tag, bytes, handle);
+  if (done) find_handle(ranks_[rank], handle)->second = true;
 }
 
 bool RankWorld::wait(int rank, int handle) {
   Rank& r = ranks_[rank];
-  auto it = r.handle_done.find(handle);
+  auto it = find_handle(r, handle);
   HETPERF_CHECK(it != r.handle_done.end(), "wait on an unknown or finished send handle");
   if (it->second) {
     r.handle_done.erase(it);
@@ -175,15 +185,16 @@ bool RankWorld::wait(int rank, int handle) {
 
 bool RankWorld::recv(int rank, int src, int tag) {
   auto& inbox = inbox_[rank];
-  auto box = inbox.find({src, tag});
+  auto box = std::find_if(inbox.begin(), inbox.end(), [&](std::uint32_t id) {
+    return messages_[id].src == src && messages_[id].tag == tag;
+  });
   if (box == inbox.end()) {
     posted_[rank].emplace_back(src, tag);
     set_waiting(rank, true);
     return false;
   }
-  const std::uint32_t id = box->second.front();
-  box->second.pop_front();
-  if (box->second.empty()) inbox.erase(box);
+  const std::uint32_t id = *box;
+  inbox.erase(box);
   Message& m = messages_[id];
   if (m.arrived) {
     free_messages_.push_back(id);

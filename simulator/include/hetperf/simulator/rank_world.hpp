@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <utility>
 #include <memory>
 #include <vector>
 
@@ -97,7 +98,8 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
     int app = 0;
     std::size_t computer = 0;
     bool waiting = false;
-    std::map<int, bool> handle_done;  // pending non-blocking sends: finished or not
+    // Pending non-blocking sends, (handle, finished); few at a time, so a flat list.
+    std::vector<std::pair<int, bool>> handle_done;
     int waiting_handle = -1;
   };
   struct App {
@@ -120,6 +122,7 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
   void start_transfer(std::uint32_t message);
   void arrive(std::uint32_t message);
+  static std::vector<std::pair<int, bool>>::iterator find_handle(Rank& r, int handle);
 
   const RankPlatform& platform_;
   RankListener& listener_;
@@ -135,9 +138,11 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   std::vector<int> mapped_;         // ranks per computer
   std::vector<Message> messages_;
   std::vector<std::uint32_t> free_messages_;
-  // Per destination rank: unreceived messages by (source, tag), in send order.
-  std::vector<std::map<std::pair<int, int>, std::deque<std::uint32_t>>> inbox_;
-  std::vector<std::deque<std::pair<int, int>>> posted_;  // per destination rank: (source, tag) waiting
+  // Per destination rank: unreceived messages in send order, matched by (source, tag) from the
+  // oldest, as MPI implementations keep their unexpected-message queue (flat lists: a rank has few
+  // messages outstanding, and a list beats a map of deques at that size).
+  std::vector<std::vector<std::uint32_t>> inbox_;
+  std::vector<std::vector<std::pair<int, int>>> posted_;  // per destination rank: (source, tag) waiting
 };
 
 }  // namespace hetperf::sim
