@@ -171,7 +171,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
           if (++streamed % 4096 == 0) csv_stream->write(csv_rows->take());
         };
       }
-      Prediction p = sim::simulate(profile, workload, args->workload, options);
+      Prediction p = sim::simulate(profile, workload, binding, args->workload, options);
       p.command = command_line;
       p.platform_file = args->platform;
       std::optional<apps::AppPrediction> app_runs;

@@ -19,6 +19,7 @@ class Binder {
 
   Binding run() {
     Binding b;
+    disciplines();
     for (const ProcessSpec& s : w_.processes) b.processes.push_back(process(s, s.json_path));
     for (const ArrivalGenerator& g : w_.generators) b.generators.push_back(process(g.process, g.json_path + ".process"));
     for (const AppJobSpec& app : w_.apps) b.app_mappings.push_back(app_job(app));
@@ -49,6 +50,18 @@ class Binder {
     if (auto c = p_.find(s.peer)) return PeerRef{PeerRef::Kind::kComputer, *c};
     throw InputError(wfile_ + ": " + path + ": expected the name of a computer of the profile " + pfile_ +
                      " or of a process listed with count 1, got \"" + s.peer + "\"");
+  }
+
+  // "policy.discipline" names computers or computer groups of the profile.
+  void disciplines() const {
+    for (const auto& [name, d] : w_.policy.discipline.by_name) {
+      bool known = p_.find(name).has_value();
+      for (const Computer& c : p_.computers) known |= !c.group.empty() && c.group == name;
+      if (!known) {
+        throw InputError(wfile_ + ": $.policy.discipline." + name + ": expected \"default\", the name of a computer of the profile " +
+                         pfile_ + " or of a computer group, got \"" + name + "\"");
+      }
+    }
   }
 
   // --- figures ---

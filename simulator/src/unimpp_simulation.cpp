@@ -97,9 +97,11 @@ Discipline discipline_of(const DisciplineSpec& spec, const Computer& c) {
 
 class Simulation final : public Handler, public ProcessorListener, public DiskListener, public NetworkListener {
  public:
-  Simulation(const Profile& profile, const Workload& workload, const std::string& file, const SimulationOptions& opt)
+  Simulation(const Profile& profile, const Workload& workload, const Binding& binding, const std::string& file,
+             const SimulationOptions& opt)
       : profile_(profile),
         workload_(workload),
+        binding_(binding),
         file_(file),
         options_(opt),
         seed_(opt.seed.value_or(workload.seed)),
@@ -111,7 +113,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     } catch (const InputError& e) {
       throw InputError((opt.placement ? std::string("--policy") : file_ + ": $.policy.placement") + ": " + e.what());
     }
-    check_discipline_names();
+    HETPERF_CHECK(binding.processes.size() == workload.processes.size() &&
+                      binding.generators.size() == workload.generators.size(),
+                  "the binding is not of this workload");
     std::size_t n = profile.computers.size();
     nodes_.resize(n);
     load_.resize(n);
@@ -162,18 +166,6 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
  private:
   double now() const { return engine_.now().s(); }
 
-  void check_discipline_names() const {
-    for (const auto& [name, d] : workload_.policy.discipline.by_name) {
-      bool known = profile_.find(name).has_value();
-      for (const Computer& c : profile_.computers) known |= !c.group.empty() && c.group == name;
-      if (!known) {
-        throw InputError(file_ + ": $.policy.discipline." + name +
-                         ": expected \"default\", the name of a computer of the profile or of a computer group, got \"" +
-                         name + "\"");
-      }
-    }
-  }
-
   // --- instantiation: every process drawn up front, in file order, from the one seeded stream ---
   [[noreturn]] void fail(std::size_t spec, const std::string& field, const std::string& what) const {
     throw InputError(file_ + ": " + spec_path(spec) + field + ": " + what);
@@ -187,23 +179,13 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
                                              : workload_.generators[spec - workload_.processes.size()].process;
   }
 
-  // A message peer: a process listed once (its index), else a computer; kNone when absent.
-  std::int32_t resolve_peer(const ProcessSpec& s, std::size_t spec) const {
-    if (s.peer.empty()) return kNone;
-    std::size_t first = 0;
-    for (const ProcessSpec& other : workload_.processes) {
-      if (other.name == s.peer) {
-        if (other.count != 1) {
-          fail(spec, ".messages.peer", "expected a computer or a process listed with count 1, got \"" + s.peer +
-                                           "\" which stands for " + std::to_string(other.count) + " processes");
-        }
-        return static_cast<std::int32_t>(profile_.computers.size() + first);
-      }
-      first += static_cast<std::size_t>(other.count);
-    }
-    if (auto c = profile_.find(s.peer)) return static_cast<std::int32_t>(*c);
-    fail(spec, ".messages.peer", "expected the name of a computer in the platform profile or of a process listed "
-                                 "with count 1, got \"" + s.peer + "\"");
+  // bind()'s pin and peer as the simulation numbers them: a computer index, or computers + the index
+  // of a process listed once among all instances; kNone when absent.
+  std::int32_t pin_of(const BoundProcess& b) const { return b.computer ? static_cast<std::int32_t>(*b.computer) : kNone; }
+  std::int32_t peer_of(const BoundProcess& b) const {
+    if (!b.peer) return kNone;
+    if (b.peer->kind == PeerRef::Kind::kComputer) return static_cast<std::int32_t>(b.peer->index);
+    return static_cast<std::int32_t>(profile_.computers.size() + first_instance_[b.peer->index]);
   }
 
   void add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
@@ -243,21 +225,19 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     procs_.push_back(p);
   }
 
-  std::int32_t resolve_pin(const ProcessSpec& s, std::size_t spec) const {
-    if (s.computer.empty()) return kNone;
-    auto idx = profile_.find(s.computer);
-    if (!idx) fail(spec, ".computer", "expected the name of a computer in the platform profile, got \"" + s.computer + "\"");
-    return static_cast<std::int32_t>(*idx);
-  }
-
   void instantiate() {
     std::size_t total = 0;
     for (const auto& s : workload_.processes) total += static_cast<std::size_t>(s.count);
     for (const auto& g : workload_.generators) total += g.count ? static_cast<std::size_t>(*g.count) : 0;
     procs_.reserve(total);
+    std::size_t first = 0;
+    for (const ProcessSpec& s : workload_.processes) {
+      first_instance_.push_back(first);
+      first += static_cast<std::size_t>(s.count);
+    }
     for (std::size_t i = 0; i < workload_.processes.size(); ++i) {
       const ProcessSpec& s = workload_.processes[i];
-      std::int32_t pin = resolve_pin(s, i), peer = resolve_peer(s, i);
+      std::int32_t pin = pin_of(binding_.processes[i]), peer = peer_of(binding_.processes[i]);
       for (std::int64_t k = 1; k <= s.count; ++k) {
         add(s, i, s.count > 1 ? static_cast<std::uint32_t>(k) : 0, s.arrival_s, pin, peer);
       }
@@ -265,7 +245,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     for (std::size_t g = 0; g < workload_.generators.size(); ++g) {
       const ArrivalGenerator& gen = workload_.generators[g];
       std::size_t spec = workload_.processes.size() + g;
-      std::int32_t pin = resolve_pin(gen.process, spec), peer = resolve_peer(gen.process, spec);
+      std::int32_t pin = pin_of(binding_.generators[g]), peer = peer_of(binding_.generators[g]);
       double t = gen.start_s;
       for (std::int64_t k = 1;; ++k) {
         if (gen.count && k > *gen.count) break;
@@ -742,6 +722,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 
   const Profile& profile_;
   const Workload& workload_;
+  const Binding& binding_;
+  std::vector<std::size_t> first_instance_;  // per workload process: the index of its first instance
   std::string file_;
   SimulationOptions options_;
   std::uint64_t seed_;
@@ -798,6 +780,11 @@ SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload&
 
 Prediction simulate(const Profile& profile, const Workload& workload, const std::string& workload_file,
                     const SimulationOptions& options) {
+  return simulate(profile, workload, bind(workload, profile), workload_file, options);
+}
+
+Prediction simulate(const Profile& profile, const Workload& workload, const Binding& binding,
+                    const std::string& workload_file, const SimulationOptions& options) {
   if (options.max_memory_bytes > 0) {
     const SimulationSize size = estimate_simulation_bytes(profile, workload, options);
     if (size.bytes > options.max_memory_bytes) {
@@ -808,7 +795,7 @@ Prediction simulate(const Profile& profile, const Workload& workload, const std:
                        "count, or a shorter generator horizon), or keep only the summary (--summary-only)");
     }
   }
-  Simulation s(profile, workload, workload_file, options);
+  Simulation s(profile, workload, binding, workload_file, options);
   Prediction p = s.run();
   p.workload_file = workload_file;
   return p;

@@ -165,3 +165,11 @@ TEST_CASE("model: bind checks the computers a batch job's application model is s
   // Tables need nothing of the profile.
   bind(workload(json::parse(R"({"jobs": [{"processors": 99, "run_time_s": 1}]})")), profile_from_json(one, "one.json"));
 }
+
+TEST_CASE("model: bind refuses a queueing discipline for a computer or group the profile lacks") {
+  CHECK(bind_error(json::parse(R"({"policy": {"discipline": {"c9": "fifo"}}, "processes": [{"name": "p", "mi": 1}]})")) ==
+        "w.json: $.policy.discipline.c9: expected \"default\", the name of a computer of the profile p.json or of a "
+        "computer group, got \"c9\"");
+  CHECK_NOTHROW(bind(workload(json::parse(R"({"policy": {"discipline": {"b": "fifo"}}, "processes": [{"name": "p", "mi": 1}]})")),
+                     profile()));
+}

@@ -89,3 +89,19 @@ TEST_CASE("validate: the validation CSV has one row per run with its error") {
   CHECK_THAT(validation_markdown(runs, "hetperf validate --quick", nlohmann::json::object()),
              Catch::Contains("hetperf validate --quick"));
 }
+
+TEST_CASE("validate: the pictures are GnuplotScripts drawing into the file they are given") {
+  ValidationMatrixOptions o;
+  o.quick = true, o.cores = 2;
+  auto runs = validation_matrix(o, one_computer());
+  for (auto& r : runs) r.measured_s = 2, r.predicted_s = 1.8, r.measured_samples_s = {2};
+  runs[0].group = "it's \"odd\"";  // a title gnuplot must see quoted
+  const auto pictures = validation_pictures(runs);
+  REQUIRE(pictures.size() == 4);
+  CHECK(pictures[0].file == "errors-histogram.png");
+  const std::string script = pictures[1].script(".measured-vs-predicted.png.tmp");
+  CHECK_THAT(script, Catch::StartsWith("set terminal pngcairo size 900,600"));
+  CHECK_THAT(script, Catch::Contains("set output \".measured-vs-predicted.png.tmp\"\n"));
+  CHECK_THAT(script, Catch::Contains("title \"it's \\\"odd\\\"\""));
+  CHECK_THAT(script, Catch::Contains("$g0 << EOD\n2 1.8\n"));
+}

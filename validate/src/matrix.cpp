@@ -9,6 +9,7 @@
 
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/statistics.hpp"
 
 namespace hetperf::validate {
@@ -225,94 +226,106 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
   return os.str();
 }
 
+std::string Picture::script(const std::filesystem::path& output) const {
+  GnuplotScript gp;
+  gp.terminal("pngcairo", 900, 600, "noenhanced font 'sans,10'").output(output) << "set grid\n" << body;
+  return gp.text();
+}
+
+namespace {
+
+// `plot a, b, ...`, or a placeholder curve titled `none` when there is nothing to draw.
+void plot(GnuplotScript& gp, std::vector<std::string> curves, std::string_view none) {
+  if (curves.empty()) curves.push_back("0 title " + gnuplot_quoted(none));
+  gp << "plot ";
+  for (std::size_t i = 0; i < curves.size(); ++i) gp << (i ? ", " : "") << curves[i];
+  gp << "\n";
+}
+
+}  // namespace
+
 std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs) {
   std::vector<Picture> out;
-  const std::string head = "set terminal pngcairo size 900,600 noenhanced font 'sans,10'\nset grid\n";
   {
     // Histogram of signed errors in 1% bins (the seed's Figure 13).
     std::map<int, int> bins;
     for (const auto& r : runs) bins[static_cast<int>(std::floor(100 * r.error()))]++;
-    std::ostringstream gp;
-    gp << head << "set output 'errors-histogram.png'\nset title 'Prediction error of " << runs.size()
-       << " runs (predicted - measured) / measured'\nset xlabel 'error (%)'\nset ylabel 'runs'\n"
-          "set style fill solid 0.6\nset boxwidth 0.9\n$d << EOD\n";
-    for (const auto& [b, n] : bins) gp << b + 0.5 << ' ' << n << '\n';
-    gp << "EOD\nplot $d using 1:2 with boxes title 'runs per 1% bin'\n";
-    out.push_back({"errors-histogram.png", gp.str()});
+    std::ostringstream rows;
+    for (const auto& [b, n] : bins) rows << b + 0.5 << ' ' << n << '\n';
+    GnuplotScript gp;
+    gp << "set title " << gnuplot_quoted("Prediction error of " + std::to_string(runs.size()) + " runs (predicted - measured) / measured")
+       << "\nset xlabel 'error (%)'\nset ylabel 'runs'\nset style fill solid 0.6\nset boxwidth 0.9\n";
+    gp.datablock("d", rows.str());
+    gp << "plot $d using 1:2 with boxes title 'runs per 1% bin'\n";
+    out.push_back({"errors-histogram.png", gp.text()});
   }
   {
-    std::ostringstream gp;
-    gp << head << "set output 'measured-vs-predicted.png'\nset title 'Measured against predicted time'\n"
-          "set xlabel 'measured (s)'\nset ylabel 'predicted (s)'\nset logscale xy\nset key left top\n";
+    GnuplotScript gp;
+    gp << "set title 'Measured against predicted time'\nset xlabel 'measured (s)'\nset ylabel 'predicted (s)'\n"
+          "set logscale xy\nset key left top\n";
     std::map<std::string, std::vector<const ValidationRun*>> groups;
     double lo = 1e300, hi = 0;
     for (const auto& r : runs) {
       groups[r.group].push_back(&r);
       if (r.measured_s > 0) lo = std::min({lo, r.measured_s, r.predicted_s}), hi = std::max({hi, r.measured_s, r.predicted_s});
     }
-    int k = 0;
+    std::vector<std::string> curves;
     for (const auto& [g, list] : groups) {
-      gp << "$g" << k++ << " << EOD\n";
-      for (const auto* r : list) gp << r->measured_s << ' ' << r->predicted_s << '\n';
-      gp << "EOD\n";
+      std::ostringstream rows;
+      for (const auto* r : list) rows << r->measured_s << ' ' << r->predicted_s << '\n';
+      const std::string name = "g" + std::to_string(curves.size());
+      gp.datablock(name, rows.str());
+      curves.push_back("$" + name + " using 1:2 with points pt 7 title " + gnuplot_quoted(g));
     }
     if (hi <= 0) lo = 0.1, hi = 1;
-    gp << "set xrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\nset yrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\nplot ";
-    k = 0;
-    for (const auto& [g, list] : groups) gp << "$g" << k++ << " using 1:2 with points pt 7 title '" << g << "', ";
-    gp << "x with lines lc rgb 'black' title 'exact', 1.05*x with lines dt 2 lc rgb 'gray' title '+5%', "
-          "0.95*x with lines dt 2 lc rgb 'gray' title '-5%'\n";
-    out.push_back({"measured-vs-predicted.png", gp.str()});
+    gp << "set xrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\nset yrange [" << lo / 1.5 << ":" << hi * 1.5 << "]\n";
+    curves.push_back("x with lines lc rgb 'black' title 'exact'");
+    curves.push_back("1.05*x with lines dt 2 lc rgb 'gray' title '+5%'");
+    curves.push_back("0.95*x with lines dt 2 lc rgb 'gray' title '-5%'");
+    plot(gp, curves, "");
+    out.push_back({"measured-vs-predicted.png", gp.text()});
   }
   {
-    std::ostringstream gp;
-    gp << head << "set output 'efficiency-removal.png'\nset title 'Dynamic efficiency per LU iteration, node removal runs'\n"
-          "set xlabel 'iteration'\nset ylabel 'efficiency'\nset yrange [0:1.05]\nset key outside right\n";
-    std::vector<std::string> plots;
-    int k = 0;
+    GnuplotScript gp;
+    gp << "set title 'Dynamic efficiency per LU iteration, node removal runs'\nset xlabel 'iteration'\n"
+          "set ylabel 'efficiency'\nset yrange [0:1.05]\nset key outside right\n";
+    std::vector<std::string> curves;
     for (const auto& r : runs) {
       if (r.group != "lu-removal") continue;
-      for (const auto* which : {"measured", "predicted"}) {
-        const auto& its = std::string(which) == "measured" ? r.measured_iterations : r.predicted_iterations;
-        gp << "$e" << k << " << EOD\n";
-        for (const auto& it : its) gp << it.value("iteration", 0) << ' ' << it.value("efficiency", 0.0) << '\n';
-        gp << "EOD\n";
-        plots.push_back("$e" + std::to_string(k) + " using 1:2 with linespoints " +
-                        (std::string(which) == "measured" ? "pt 7" : "dt 2 pt 6") + " title '" + r.id + " " + which + "'");
-        ++k;
+      for (const bool measured : {true, false}) {
+        const auto& its = measured ? r.measured_iterations : r.predicted_iterations;
+        std::ostringstream rows;
+        for (const auto& it : its) rows << it.value("iteration", 0) << ' ' << it.value("efficiency", 0.0) << '\n';
+        const std::string name = "e" + std::to_string(curves.size());
+        gp.datablock(name, rows.str());
+        curves.push_back("$" + name + " using 1:2 with linespoints " + (measured ? "pt 7" : "dt 2 pt 6") + " title " +
+                         gnuplot_quoted(r.id + (measured ? " measured" : " predicted")));
       }
     }
-    if (plots.empty()) plots.push_back("0 title 'no removal runs'");
-    gp << "plot ";
-    for (std::size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
-    gp << "\n";
-    out.push_back({"efficiency-removal.png", gp.str()});
+    plot(gp, curves, "no removal runs");
+    out.push_back({"efficiency-removal.png", gp.text()});
   }
   {
-    std::ostringstream gp;
-    gp << head << "set output 'integration-curve.png'\nset title 'Integration: average response time against processes'\n"
-          "set xlabel 'concurrent processes'\nset ylabel 'average response time (s)'\nset key left top\n";
-    std::vector<std::string> plots;
-    int k = 0;
+    GnuplotScript gp;
+    gp << "set title 'Integration: average response time against processes'\nset xlabel 'concurrent processes'\n"
+          "set ylabel 'average response time (s)'\nset key left top\n";
+    std::vector<std::string> curves;
     for (const char* group : {"integrate", "integrate-load"}) {
-      std::ostringstream data;
+      std::ostringstream rows;
       int points = 0;
       for (const auto& r : runs) {
         if (r.group != group) continue;
-        data << r.job.instances << ' ' << r.measured_s << ' ' << r.predicted_s << '\n';
+        rows << r.job.instances << ' ' << r.measured_s << ' ' << r.predicted_s << '\n';
         ++points;
       }
       if (!points) continue;
-      gp << "$i" << k << " << EOD\n" << data.str() << "EOD\n";
-      plots.push_back("$i" + std::to_string(k) + " using 1:2 with linespoints pt 7 title '" + group + " measured'");
-      plots.push_back("$i" + std::to_string(k) + " using 1:3 with linespoints dt 2 pt 6 title '" + group + " predicted'");
-      ++k;
+      const std::string name = "i" + std::string(group == std::string("integrate") ? "0" : "1");
+      gp.datablock(name, rows.str());
+      curves.push_back("$" + name + " using 1:2 with linespoints pt 7 title " + gnuplot_quoted(std::string(group) + " measured"));
+      curves.push_back("$" + name + " using 1:3 with linespoints dt 2 pt 6 title " + gnuplot_quoted(std::string(group) + " predicted"));
     }
-    if (plots.empty()) plots.push_back("0 title 'no integration runs'");
-    gp << "plot ";
-    for (std::size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
-    gp << "\n";
-    out.push_back({"integration-curve.png", gp.str()});
+    plot(gp, curves, "no integration runs");
+    out.push_back({"integration-curve.png", gp.text()});
   }
   return out;
 }

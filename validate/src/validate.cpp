@@ -62,12 +62,15 @@ class Runner {
   }
 
   // `copies` launches at once (the shell starts them together and waits for all); their summaries.
+  // Each copy writes into a file of its own, printed whole once all are done: through one shared pipe
+  // the launchers' forwarded output interleaved mid-line now and then, and no summary parsed.
   std::vector<nlohmann::json> run_concurrently(int copies, int ranks, const std::vector<std::string>& args) const {
     if (copies == 1) return {run(ranks, args)};
     const std::string one = display_command(launch(ranks, args));
-    std::string script;
-    for (int c = 0; c < copies; ++c) script += one + " & ";
-    CommandResult r = probes::run_capturing_stdout({"sh", "-c", script + "wait"});
+    std::string script = "d=$(mktemp -d) || exit 1; trap 'rm -rf \"$d\"' EXIT; trap 'exit 130' INT TERM; ";
+    for (int c = 0; c < copies; ++c) script += one + " >\"$d/" + std::to_string(c) + "\" & ";
+    script += "wait; for f in \"$d\"/*; do cat \"$f\"; echo; done";
+    CommandResult r = probes::run_capturing_stdout({"sh", "-c", script});
     std::vector<nlohmann::json> out;
     std::size_t pos = 0;
     while (pos < r.output.size()) {
@@ -126,10 +129,7 @@ void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSum
   for (const auto& p : pictures) {
     // Drawn into a temporary name, then renamed: a failed picture leaves no partial file.
     const fs::path script = dir / ("." + p.file + ".gp");
-    std::string text = p.script;
-    const std::string output = "set output '" + p.file + "'";
-    text.replace(text.find(output), output.size(), "set output '." + p.file + ".tmp'");
-    write_file_atomic(script, text);
+    write_file_atomic(script, p.script("." + p.file + ".tmp"));
     try {
       run_gnuplot(script.filename(), dir);
     } catch (...) {

@@ -36,6 +36,7 @@ struct Binding {
 };
 
 // Checks, naming the workload field and the profile field that do not fit:
+//  - "policy.discipline" names computers or computer groups of the profile;
 //  - processes and generators: "computer" and "messages.peer" name a computer of the profile (a peer
 //    may instead be a process listed once, with count 1); a process that may read or write the disk
 //    needs disk_read_bytes_per_s / disk_write_bytes_per_s on the computers it may run on (the pinned

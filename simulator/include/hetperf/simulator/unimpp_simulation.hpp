@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "hetperf/model/bind.hpp"
 #include "hetperf/model/prediction.hpp"
 #include "hetperf/model/profile.hpp"
 #include "hetperf/model/workload.hpp"
@@ -41,13 +42,17 @@ struct SimulationOptions {
   std::uint64_t output_bytes_per_process = 0;
 };
 
-// Runs the workload to completion. InputError (naming the workload file and JSON path) for a process
-// pinned to an unknown computer, a message peer that names neither a computer nor a single process,
-// an unknown placement policy, a process larger than every computer's main plus virtual memory, a run
-// larger than max_memory_bytes, or a memory slowdown that makes a time infinite or implausible.
+// Runs the workload to completion on the profile it was bound to (bind(workload, profile): pins and
+// message peers resolved, the figures the processes need present). InputError (naming the workload
+// file and JSON path) for an unknown placement policy, a process larger than every computer's main
+// plus virtual memory, a run larger than max_memory_bytes, or a memory slowdown that makes a time
+// infinite or implausible.
 // A process placed on a computer whose main plus virtual memory it does not fit beside the processes
 // already there waits (FIFO) until enough of their memory is released (seed 001: mm + vm bound what
 // a computer holds).
+Prediction simulate(const Profile& profile, const Workload& workload, const Binding& binding,
+                    const std::string& workload_file, const SimulationOptions& options = {});
+// Binds, then simulates.
 Prediction simulate(const Profile& profile, const Workload& workload, const std::string& workload_file,
                     const SimulationOptions& options = {});
 

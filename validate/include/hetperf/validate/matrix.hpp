@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -68,8 +69,10 @@ std::string validation_csv(const std::vector<ValidationRun>& runs);
 std::string validation_markdown(const std::vector<ValidationRun>& runs, const std::string& command,
                                 const nlohmann::json& facts);
 struct Picture {
-  std::string file;    // "errors-histogram.png"
-  std::string script;  // gnuplot script that writes `file` into the current directory
+  std::string file;  // "errors-histogram.png"
+  std::string body;  // the gnuplot commands after the preamble: data, labels, the plot
+  // The whole script (GnuplotScript's preamble, then `body`), drawing into `output`.
+  std::string script(const std::filesystem::path& output) const;
 };
 std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs);
 
