@@ -6,7 +6,7 @@
 namespace hetperf::sim {
 
 void FifoDisk::submit(Duration service, std::uint32_t token) {
-  queue_.emplace_back(Duration(std::max(0.0, service.s())), token);
+  queue_.push_back({Duration(std::max(0.0, service.s())), token});
   if (!busy_) serve_next();
 }
 

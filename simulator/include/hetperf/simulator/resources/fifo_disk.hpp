@@ -4,9 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <utility>
 
 #include "hetperf/simulator/engine/engine.hpp"
+#include "hetperf/simulator/engine/fifo_queue.hpp"
 
 namespace hetperf::sim {
 
@@ -36,7 +37,7 @@ class FifoDisk final : public Handler {
 
   Engine& engine_;
   DiskListener& listener_;
-  std::deque<std::pair<Duration, std::uint32_t>> queue_;
+  FifoQueue<std::pair<Duration, std::uint32_t>> queue_;
   bool busy_ = false;
   std::uint32_t serving_ = 0;
 };

@@ -19,10 +19,10 @@
 
 #include <cstdint>
 #include <array>
-#include <deque>
 #include <vector>
 
 #include "hetperf/simulator/engine/engine.hpp"
+#include "hetperf/simulator/engine/fifo_queue.hpp"
 
 namespace hetperf::sim {
 
@@ -121,7 +121,7 @@ class Processor final : public Handler {
   std::vector<Client> free_clients_;
   std::vector<std::uint32_t> positions_;
   std::array<Class, 3> classes_;  // by WorkClass
-  std::deque<Client> fifo_;
+  FifoQueue<Client> fifo_;
   std::size_t served_ = 0;
   double alpha_ = 0, free_ = 1, extra_ = 0, busy_s_ = 0, busy_core_s_ = 0;
   std::uint64_t sequence_ = 0;
