@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 #include <limits>
 #include <memory>
 
@@ -28,7 +29,7 @@ namespace hetperf::sim {
 namespace {
 
 // Keys of the model's own events: kind in the high bits, process index below.
-enum EventKind : std::uint64_t { kArrival, kSleepDone, kBalance, kMigrated, kOverheadDelay, kAdmit };
+enum EventKind : std::uint64_t { kArrival, kSleepDone, kBalance, kMigrated, kOverheadDelay, kAdmit, kDrawnArrival };
 constexpr std::uint64_t key(EventKind kind, std::uint32_t proc) { return (std::uint64_t{kind} << 32) | proc; }
 
 // Processor tokens: a process's compute phase, or the o of one of its messages (bit 31).
@@ -80,6 +81,15 @@ struct Node {
   std::vector<double> busy_integral, memory_integral;  // timeline buckets
 };
 
+// The placement policy draws from a stream of its own, so that drawing processes as they arrive does
+// not interleave its draws with theirs: seeded from the workload's seed by one splitmix64 step.
+std::uint64_t placement_seed(std::uint64_t seed) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 std::uint32_t round_count(double x) {
   return static_cast<std::uint32_t>(std::llround(std::clamp(x, 0.0, 4.0e9)));
 }
@@ -106,6 +116,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
         options_(opt),
         seed_(opt.seed.value_or(workload.seed)),
         rng_(seed_),
+        placement_rng_(placement_seed(seed_)),
         timeline_points_(opt.timeline_points) {
     placement_name_ = opt.placement.value_or(workload.policy.placement);
     try {
@@ -141,10 +152,10 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   }
 
   Prediction run() {
-    if (!order_.empty()) {
-      engine_.at(Time(procs_[order_[0]].arrival_s), *this, key(kArrival, order_[0]));
+    if (const auto first = next_arrival_time()) {
+      schedule_next_arrival();
       if (workload_.policy.load_balancer) {
-        engine_.at(Time(procs_[order_[0]].arrival_s + workload_.policy.load_balancer->period_s), *this, key(kBalance, 0));
+        engine_.at(Time(*first + workload_.policy.load_balancer->period_s), *this, key(kBalance, 0));
       }
     }
     engine_.run();
@@ -160,6 +171,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       case kMigrated: start_compute(i); break;
       case kOverheadDelay: message_step(i); break;
       case kAdmit: admit_waiting(i); break;
+      case kDrawnArrival: arrive(draw_next()); break;
     }
   }
 
@@ -188,9 +200,12 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     return static_cast<std::int32_t>(profile_.computers.size() + first_instance_[b.peer->index]);
   }
 
-  void add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
-           std::int32_t peer) {
-    if (procs_.size() >= kMaxProcesses) fail(spec, "", "more than " + std::to_string(kMaxProcesses) + " processes in one run");
+  // Draws a process instance and returns its index: a new slot, or (drawn as it arrives, results not
+  // kept) the slot of a finished one.
+  std::uint32_t add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
+                    std::int32_t peer, bool reusable = false) {
+    if (created_ >= kMaxProcesses) fail(spec, "", "more than " + std::to_string(kMaxProcesses) + " processes in one run");
+    ++created_;
     Proc p;
     p.spec = static_cast<std::uint32_t>(spec);
     p.instance = instance;
@@ -222,13 +237,28 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
                             : std::string("the largest computer has ")) +
                std::to_string(limit) + " MB of main plus virtual memory");
     }
+    if (reusable && !free_slots_.empty()) {
+      const std::uint32_t slot = free_slots_.back();
+      free_slots_.pop_back();
+      procs_[slot] = p;
+      drawn_slot_[slot] = true;
+      return slot;
+    }
     procs_.push_back(p);
+    drawn_slot_.push_back(reusable);
+    return static_cast<std::uint32_t>(procs_.size() - 1);
   }
 
+  // Every process is drawn, in file order, from the one seeded stream: the listed processes, then each
+  // generator's in turn. The last generator's draws come last, so its processes are drawn as they
+  // arrive (memory then grows with the processes alive, not with all of them) and the stream of
+  // draws is the same as drawing everything up front.
   void instantiate() {
     std::size_t total = 0;
     for (const auto& s : workload_.processes) total += static_cast<std::size_t>(s.count);
-    for (const auto& g : workload_.generators) total += g.count ? static_cast<std::size_t>(*g.count) : 0;
+    for (std::size_t g = 0; g + 1 < workload_.generators.size(); ++g) {
+      total += workload_.generators[g].count ? static_cast<std::size_t>(*workload_.generators[g].count) : 0;
+    }
     procs_.reserve(total);
     std::size_t first = 0;
     for (const ProcessSpec& s : workload_.processes) {
@@ -246,6 +276,11 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       const ArrivalGenerator& gen = workload_.generators[g];
       std::size_t spec = workload_.processes.size() + g;
       std::int32_t pin = pin_of(binding_.generators[g]), peer = peer_of(binding_.generators[g]);
+      if (g + 1 == workload_.generators.size()) {
+        drawn_ = {true, g, 1, gen.start_s, pin, peer};
+        end_of_stream();
+        break;
+      }
       double t = gen.start_s;
       for (std::int64_t k = 1;; ++k) {
         if (gen.count && k > *gen.count) break;
@@ -254,21 +289,65 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
         t += std::max(0.0, gen.interarrival_s.sample(rng_));
       }
     }
+    if (drawn_.active && workload_.generators[drawn_.generator].count) {
+      // Kept results need every process; the summary every response time.
+      const auto all = total + static_cast<std::size_t>(*workload_.generators[drawn_.generator].count);
+      if (options_.keep_processes) procs_.reserve(all);
+      else responses_.reserve(all);
+    }
     // Arrival order: by time, ties by definition order. Arrivals enter the event queue one at a time.
     order_.resize(procs_.size());
     for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
     std::stable_sort(order_.begin(), order_.end(), [&](auto x, auto y) { return procs_[x].arrival_s < procs_[y].arrival_s; });
   }
 
+  // The generator drawn as it goes ends at its count or past its horizon.
+  void end_of_stream() {
+    const ArrivalGenerator& gen = workload_.generators[drawn_.generator];
+    if ((gen.count && drawn_.k > *gen.count) || (gen.horizon_s && drawn_.t > *gen.horizon_s)) drawn_.active = false;
+  }
+
+  // Draws the generator's next process (its figures, then the gap to the one after), as the loop of
+  // instantiate() would have.
+  std::uint32_t draw_next() {
+    const ArrivalGenerator& gen = workload_.generators[drawn_.generator];
+    const std::uint32_t i = add(gen.process, workload_.processes.size() + drawn_.generator,
+                                static_cast<std::uint32_t>(drawn_.k), drawn_.t, drawn_.pin, drawn_.peer,
+                                !options_.keep_processes);
+    drawn_.t += std::max(0.0, gen.interarrival_s.sample(rng_));
+    ++drawn_.k;
+    end_of_stream();
+    return i;
+  }
+
+  // The time of the next arrival, listed or drawn; nullopt when none is left.
+  std::optional<double> next_arrival_time() const {
+    std::optional<double> t;
+    if (next_arrival_ < order_.size()) t = procs_[order_[next_arrival_]].arrival_s;
+    if (drawn_.active && (!t || drawn_.t < *t)) t = drawn_.t;
+    return t;
+  }
+
+  // Schedules the next arrival; at equal times the process drawn up front first (it comes first in
+  // the file: the generator drawn as it goes is the last).
+  void schedule_next_arrival() {
+    const bool listed = next_arrival_ < order_.size();
+    if (listed && (!drawn_.active || procs_[order_[next_arrival_]].arrival_s <= drawn_.t)) {
+      engine_.at(Time(procs_[order_[next_arrival_]].arrival_s), *this, key(kArrival, order_[next_arrival_]));
+      ++next_arrival_;
+    } else if (drawn_.active) {
+      engine_.at(Time(drawn_.t), *this, key(kDrawnArrival, 0));
+    }
+  }
+
+  bool all_done() const { return finished_ == created_ && !next_arrival_time(); }
 
   // --- process life cycle ---
   void arrive(std::uint32_t i) {
-    if (++next_arrival_ < order_.size()) {
-      engine_.at(Time(procs_[order_[next_arrival_]].arrival_s), *this, key(kArrival, order_[next_arrival_]));
-    }
+    schedule_next_arrival();
     Proc& p = procs_[i];
     std::size_t c = p.pinned >= 0 ? static_cast<std::size_t>(p.pinned)
-                                  : policy_->place(profile_.computers, load_, {i, p.memory_mb, p.mi}, rng_);
+                                  : policy_->place(profile_.computers, load_, {i, p.memory_mb, p.mi}, placement_rng_);
     HETPERF_CHECK(c < nodes_.size(), "placement policy returned an invalid computer");
     const Computer& comp = profile_.computers[c];
     if (p.memory_mb > comp.main_memory_mb + comp.virtual_memory_mb) {
@@ -395,6 +474,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       if (p.migrated) segments_.erase(std::remove_if(segments_.begin(), segments_.end(),
                                                      [&](const Segment& g) { return g.proc == i; }),
                                       segments_.end());
+      // Nothing refers to a process drawn as it arrived once it is done (message peers are listed
+      // processes): its slot takes the next one.
+      if (drawn_slot_[i]) free_slots_.push_back(i);
     }
   }
 
@@ -554,12 +636,12 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   }
 
   void balance() {
-    if (finished_ == procs_.size()) return;  // nothing left to balance
+    if (all_done()) return;  // nothing left to balance
     const LoadBalancerSpec& lb = *workload_.policy.load_balancer;
     for (std::int64_t k = 0; k < lb.max_migrations; ++k) {
       if (!migrate_one(lb)) break;
     }
-    if (finished_ < procs_.size()) engine_.after(Duration(lb.period_s), *this, key(kBalance, 0));
+    if (!all_done()) engine_.after(Duration(lb.period_s), *this, key(kBalance, 0));
   }
 
   bool migrate_one(const LoadBalancerSpec& lb) {
@@ -670,7 +752,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   }
 
   Prediction result() {
-    HETPERF_CHECK(finished_ == procs_.size(), "simulation ended with unfinished processes");
+    HETPERF_CHECK(all_done(), "simulation ended with unfinished processes");
     for (std::uint32_t c = 0; c < nodes_.size(); ++c) sample(c);  // closes the timelines
     Prediction out;
     out.hetperf_version = kVersion;
@@ -727,7 +809,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   std::string file_;
   SimulationOptions options_;
   std::uint64_t seed_;
-  Rng rng_;
+  Rng rng_;            // the processes' figures
+  Rng placement_rng_;  // the placement policy's draws: a stream of its own
   std::size_t timeline_points_;
   double interval_ = 0;
   std::string placement_name_;
@@ -738,8 +821,19 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   std::vector<Node> nodes_;
   std::vector<ComputerLoad> load_;  // what placement policies see, kept current
   std::vector<Proc> procs_;
-  std::vector<std::uint32_t> order_;  // processes by arrival
+  std::vector<std::uint32_t> order_;  // processes drawn up front, by arrival
   std::size_t next_arrival_ = 0;
+  // The last generator, drawn as its processes arrive: its next instance k arrives at t.
+  struct DrawnStream {
+    bool active = false;
+    std::size_t generator = 0;
+    std::int64_t k = 1;
+    double t = 0;
+    std::int32_t pin = kNone, peer = kNone;
+  } drawn_;
+  std::uint64_t created_ = 0;                // processes drawn so far
+  std::vector<bool> drawn_slot_;             // per slot: holds a process drawn as it arrived
+  std::vector<std::uint32_t> free_slots_;    // slots of finished drawn processes (results not kept)
   std::vector<Segment> segments_;
   double max_memory_mb_ = 0;
   bool communication_costs_cpu_ = false;
@@ -767,14 +861,28 @@ SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload&
   }
   size.processes = static_cast<std::uint64_t>(std::min(processes, 1e18));
   // Per process: its state and arrival slot, and its result (kept) or its response time (summary).
-  const double per_process = sizeof(Proc) + sizeof(std::uint32_t) +
-                             (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double)) +
+  // Without kept results, the last generator's processes are drawn as they arrive and their state is
+  // reused once they finish: only the processes alive at once hold it, which no estimate before the
+  // run can know (a run that outgrows memory still ends with one message).
+  double drawn = 0;
+  if (!options.keep_processes && !workload.generators.empty()) {
+    const ArrivalGenerator& g = workload.generators.back();
+    if (g.count) {
+      drawn = static_cast<double>(*g.count);
+    } else if (g.horizon_s) {
+      const double mean = g.interarrival_s.mean();
+      drawn = mean > 0 ? std::max(0.0, *g.horizon_s - g.start_s) / mean + 1 : 1e18;
+    }
+  }
+  const double per_process = (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double)) +
                              static_cast<double>(options.output_bytes_per_process);
+  const double state = sizeof(Proc) + sizeof(std::uint32_t);
+  const double process_bytes = processes * per_process + std::max(0.0, processes - drawn) * state;
   // Per computer: its resources and timeline.
   const double per_computer = sizeof(Node) + sizeof(Processor) + sizeof(FifoDisk) + 512.0 +
                               16.0 * static_cast<double>(options.timeline_points);
   size.bytes = static_cast<std::uint64_t>(
-      std::min(processes * per_process + static_cast<double>(profile.computers.size()) * per_computer, 1e18));
+      std::min(process_bytes + static_cast<double>(profile.computers.size()) * per_computer, 1e18));
   return size;
 }
 
