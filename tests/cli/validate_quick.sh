@@ -27,10 +27,16 @@ if command -v gnuplot >/dev/null; then
 fi
 runs=$(($(wc -l <"$work/v/validation.csv") - 1))
 factor=${HETPERF_VALIDATE_FACTOR:-2}
+limit=${HETPERF_VALIDATE_MEDIAN:-0.30}
+if [[ -n ${HETPERF_SANITIZED:-} ]]; then
+  # Instrumented programs time differently from the ones users run: the pipeline is checked, not the
+  # accuracy.
+  echo "validate_quick: accuracy bounds not checked (sanitized build)"
+  factor=1e9 limit=1e9
+fi
 bad=$(awk -F, -v f="$factor" 'NR > 1 && ($15 > f * $14 || $14 > f * $15) { print $1 " measured " $14 " s, predicted " $15 " s" }' \
   "$work/v/validation.csv")
 [[ -z $bad ]] || fail "predictions off by more than a factor of $factor: $bad"
-limit=${HETPERF_VALIDATE_MEDIAN:-0.30}
 median=$(awk -F, 'NR > 1 { e = $16 < 0 ? -$16 : $16; print e }' "$work/v/validation.csv" | sort -g |
   awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo "validate_quick: median |error| $median (bound $limit)"
