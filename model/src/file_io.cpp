@@ -2,6 +2,7 @@
 #include "hetperf/model/file_io.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -95,12 +96,47 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
   }
 }
 
+namespace {
+
+// A writer killed outright (SIGKILL, power loss) cannot remove its temporary file. Temporaries are
+// named ".<name>.tmp.<pid>.XXXXXX"; the next writer of the same file removes those whose process is
+// gone. Nothing else is touched: only this file's temporaries, only of dead writers.
+void remove_orphaned_temporaries(const std::filesystem::path& parent, const std::string& name) {
+  const std::string prefix = "." + name + ".tmp.";
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(parent, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string file = it->path().filename().string();
+    if (file.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string rest = file.substr(prefix.size());  // "<pid>.XXXXXX"
+    const std::size_t dot = rest.find('.');
+    if (dot == std::string::npos || dot == 0 || rest.size() - dot - 1 != 6 ||
+        rest.find_first_not_of("0123456789") != dot) {
+      continue;
+    }
+    long pid = 0;
+    try {
+      pid = std::stol(rest.substr(0, dot));
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove(it->path(), ignored);
+    }
+  }
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
   std::filesystem::path parent = path_.parent_path().empty() ? std::filesystem::path(".") : path_.parent_path();
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
-  temporary_ = (parent / ("." + path_.filename().string() + ".tmp.XXXXXX")).string();
+  remove_orphaned_temporaries(parent, path_.filename().string());
+  temporary_ = (parent / ("." + path_.filename().string() + ".tmp." + std::to_string(::getpid()) + ".XXXXXX")).string();
   fd_ = ::mkstemp(temporary_.data());
   if (fd_ < 0) throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(errno));
 }
