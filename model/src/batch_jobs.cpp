@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "hetperf/model/error.hpp"
@@ -38,6 +39,7 @@ BatchAppModel app_from_json(const JsonNode& n) {
   } else {
     n.known_fields({"kind", "iterations", "iteration_time_s"});
     JsonNode table = n.object("iteration_time_s");
+    std::map<std::int64_t, std::string> keys;  // count -> the key that gave it
     for (const auto& [key, value] : table.value().items()) {
       std::int64_t p = 0;
       auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), p);
@@ -45,6 +47,12 @@ BatchAppModel app_from_json(const JsonNode& n) {
         throw InputError(table.file() + ": " + table.path() +
                          ": expected processor counts (integers >= 1) as keys, got \"" + key + "\"");
       }
+      // "8" and "08" name one count: a second entry would silently replace the first.
+      if (const auto seen = keys.find(p); seen != keys.end()) {
+        throw InputError(table.file() + ": " + table.path() + "." + key + ": processor count " + std::to_string(p) +
+                         " is already given as \"" + seen->second + "\"; expected each count once");
+      }
+      keys.emplace(p, key);
       app.iteration_time_s[p] = JsonNode(value, table.file(), table.path() + "." + key).as_number(Range::kPositive);
     }
     if (app.iteration_time_s.empty()) table.fail("at least one processor count with its iteration time");

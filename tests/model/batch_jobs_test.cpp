@@ -72,6 +72,8 @@ TEST_CASE("model: batch-job errors name the file and the JSON path") {
              Catch::StartsWith("test.json: $.jobs[0].app.kind: expected one of \"table\", \"lu\", \"integrate\""));
   CHECK(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {"two": 1}}}])") ==
         "test.json: $.jobs[0].app.iteration_time_s: expected processor counts (integers >= 1) as keys, got \"two\"");
+  CHECK(jobs_error(R"([{"processors": 8, "app": {"kind": "table", "iteration_time_s": {"8": 4, "08": 5}}}])") ==
+        "test.json: $.jobs[0].app.iteration_time_s.8: processor count 8 is already given as \"08\"; expected each count once");
   CHECK(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {"2": 0}}}])") ==
         "test.json: $.jobs[0].app.iteration_time_s.2: expected a positive number, got 0");
   CHECK_THAT(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {}}}])"),
