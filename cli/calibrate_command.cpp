@@ -107,15 +107,23 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
       const Profile& p = cal.profile;
       write_json_file(args->out, to_json(p));
       std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
+      const bool network = p.network.bandwidth_bytes_per_s > 0;
+      // "-": not measured (a partial profile).
+      auto measured = [](double v, const char* unit) { return v > 0 ? si(v, unit) : std::string("-"); };
       for (const Computer& c : p.computers) {
         char line[256];
         std::snprintf(line, sizeof line, "%-18s %6d %11.1f %11.0f %11s %11s %11s\n", c.name.c_str(), c.cores, c.mips,
-                      c.main_memory_mb, si(c.disk_read_bytes_per_s, "").c_str(),
-                      si(c.disk_write_bytes_per_s, "").c_str(), si(c.overhead_latency_s, "s").c_str());
+                      c.main_memory_mb, measured(c.disk_read_bytes_per_s, "").c_str(),
+                      measured(c.disk_write_bytes_per_s, "").c_str(),
+                      network ? si(c.overhead_latency_s, "s").c_str() : "-");
         std::cout << line;
       }
-      std::cout << "network: l = " << si(p.network.latency_s, "s") << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s")
-                << ", " << p.network.regimes.size() << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
+      if (network) {
+        std::cout << "network: l = " << si(p.network.latency_s, "s") << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s")
+                  << ", " << p.network.regimes.size() << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
+      } else {
+        std::cout << "network: not measured\n";
+      }
       if (args->report) print_report(cal);
       if (!args->plots.empty()) {
         calibrate::PlotOptions po;

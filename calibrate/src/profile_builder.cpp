@@ -97,6 +97,15 @@ struct Builder {
         x.push_back(static_cast<double>(t->block));
         y.push_back(checked_central(in.file, "$.probes.cpu.kernels (" + label + ").time_s", t->time_s));
       }
+      // A model of p powers needs p + 1 block sizes (its uncertainty too); with fewer the profile
+      // holds no model of this kernel and bind() names it for the LU jobs that need it.
+      if (x.size() < kernel_model_powers(kernel).size() + 1) {
+        out.profile.warnings.push_back(c.name + ": " + label + ": " + std::to_string(x.size()) +
+                                       " block size(s) measured, a model needs " +
+                                       std::to_string(kernel_model_powers(kernel).size() + 1) +
+                                       "; no model (probe with more --blocks)");
+        continue;
+      }
       KernelModelFitOptions o{c.name + ": " + label + " time per call", kernel, rows};
       auto fit = fit_at(in.file, "$.probes.cpu.kernels (" + label + ")", [&] { return fit_kernel_model(x, y, o); });
       c.kernels.push_back(fit.model);
@@ -317,11 +326,11 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   std::set<std::string> names;
   std::map<std::vector<std::string>, PairData> pairs;
   std::vector<std::optional<double>> measured_lo(inputs.size());
+  std::vector<std::string> unmeasured_net;
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     const CalibrationInput& in = inputs[idx];
     const Measurement& m = in.measurement;
     if (!m.cpu) throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
-    if (!m.disk) throw InputError(in.file + ": $.probes.disk: missing (a computer needs disk throughputs; run `hetperf probe` with disk)");
     if (!m.complete) p.warnings.push_back(in.file + ": measurement was interrupted before it completed");
     Computer c;
     c.name = in.name.empty() ? m.machine : in.name;
@@ -340,7 +349,11 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
       p.warnings.push_back(c.name + ": memory slowdown not measured; α = 0 (no memory slowdown is predicted)");
     }
     if (!(c.main_memory_mb > 0)) throw InputError(in.file + ": $.host.memory_bytes: expected a positive number");
-    b.disk(in, *m.disk, c);
+    if (m.disk) {
+      b.disk(in, *m.disk, c);
+    } else {
+      p.warnings.push_back(c.name + ": disk not measured; workloads that read or write its disk are refused");
+    }
     if (m.net) {
       PairData& pair = pairs[pair_hosts(*m.net, m.machine)];
       pair.hosts = pair_hosts(*m.net, m.machine);
@@ -354,13 +367,18 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
         if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = one_way_s;
       }
     } else {
-      p.warnings.push_back(c.name + ": network not measured; lo taken from the network model of the other machines");
+      unmeasured_net.push_back(c.name);
     }
     p.computers.push_back(std::move(c));
     p.provenance.push_back({in.file, m.machine, m.host.time_utc, in.sha256});
   }
   if (pairs.empty()) {
-    throw InputError(inputs.front().file + ": $.probes.net: missing in every measurement file (the profile needs a network model)");
+    // A partial profile: no network model, no lo; workloads that send messages are refused.
+    p.warnings.push_back("network not measured on any computer; workloads that send messages are refused");
+    return std::move(b.out);
+  }
+  for (const std::string& name : unmeasured_net) {
+    p.warnings.push_back(name + ": network not measured; lo taken from the network model of the other machines");
   }
   std::map<std::uint64_t, std::vector<double>> all_sizes;
   std::vector<std::optional<double>> pair_lo(inputs.size());

@@ -82,10 +82,11 @@ nlohmann::json to_json(const Profile& p) {
                         {"cores", c.cores},
                         {"mips", c.mips},
                         {"main_memory_mb", c.main_memory_mb},
-                        {"virtual_memory_mb", c.virtual_memory_mb},
-                        {"disk_read_bytes_per_s", c.disk_read_bytes_per_s},
-                        {"disk_write_bytes_per_s", c.disk_write_bytes_per_s},
-                        {"overhead_latency_s", c.overhead_latency_s}};
+                        {"virtual_memory_mb", c.virtual_memory_mb}};
+    // What was not measured is not written (a partial profile), rather than written as 0.
+    if (c.disk_read_bytes_per_s > 0) j["disk_read_bytes_per_s"] = c.disk_read_bytes_per_s;
+    if (c.disk_write_bytes_per_s > 0) j["disk_write_bytes_per_s"] = c.disk_write_bytes_per_s;
+    if (p.network.bandwidth_bytes_per_s > 0) j["overhead_latency_s"] = c.overhead_latency_s;
     if (!c.group.empty()) j["group"] = c.group;
     if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
@@ -129,9 +130,9 @@ nlohmann::json to_json(const Profile& p) {
           {"command", p.command},
           {"created_utc", p.created_utc},
           {"computers", computers},
-          {"network", network},
           {"provenance", provenance},
           {"warnings", p.warnings}};
+  if (p.network.bandwidth_bytes_per_s > 0) root["network"] = network;
   if (!p.description.empty()) root["description"] = p.description;
   return root;
 }
@@ -164,9 +165,13 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     computer.mips = c.number("mips", Range::kPositive);
     computer.main_memory_mb = c.number("main_memory_mb", Range::kPositive);
     computer.virtual_memory_mb = c.number_or("virtual_memory_mb", 0, Range::kNonNegative);
-    computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
-    computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
-    computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
+    // A partial profile lacks what was not measured: the disk figures, or (without a network) lo.
+    // bind() refuses the workloads that need them, naming the field.
+    if (c.has("disk_read_bytes_per_s")) computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
+    if (c.has("disk_write_bytes_per_s")) computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
+    if (root.has("network") || c.has("overhead_latency_s")) {
+      computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
+    }
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {
       cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s"});
@@ -209,23 +214,26 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       p.computers.push_back(std::move(copy));
     }
   }
-  JsonNode net = root.object("network");
-  net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs"});
-  p.network.latency_s = net.number("latency_s", Range::kNonNegative);
-  p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
-  if (auto f = net.optional("fit")) p.network.fit = f->value();
-  p.network.regimes = regimes_from_json(net);
-  if (auto pairs = net.optional("pairs")) {
-    for (const JsonNode& l : pairs->items()) {
-      l.known_fields({"hosts", "latency_s", "bandwidth_bytes_per_s", "regimes", "fit"});
-      LinkModel link;
-      for (const JsonNode& h : l.array("hosts", 2)) link.hosts.push_back(h.as_string());
-      if (link.hosts.size() != 2) l.field("hosts").fail("two host names");
-      link.latency_s = l.number("latency_s", Range::kNonNegative);
-      link.bandwidth_bytes_per_s = l.number("bandwidth_bytes_per_s", Range::kPositive);
-      link.regimes = regimes_from_json(l);
-      if (auto f = l.optional("fit")) link.fit = f->value();
-      p.network.pairs.push_back(std::move(link));
+  // Without a network (not measured) no workload that sends messages binds to the profile.
+  if (root.has("network")) {
+    JsonNode net = root.object("network");
+    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs"});
+    p.network.latency_s = net.number("latency_s", Range::kNonNegative);
+    p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
+    if (auto f = net.optional("fit")) p.network.fit = f->value();
+    p.network.regimes = regimes_from_json(net);
+    if (auto pairs = net.optional("pairs")) {
+      for (const JsonNode& l : pairs->items()) {
+        l.known_fields({"hosts", "latency_s", "bandwidth_bytes_per_s", "regimes", "fit"});
+        LinkModel link;
+        for (const JsonNode& h : l.array("hosts", 2)) link.hosts.push_back(h.as_string());
+        if (link.hosts.size() != 2) l.field("hosts").fail("two host names");
+        link.latency_s = l.number("latency_s", Range::kNonNegative);
+        link.bandwidth_bytes_per_s = l.number("bandwidth_bytes_per_s", Range::kPositive);
+        link.regimes = regimes_from_json(l);
+        if (auto f = l.optional("fit")) link.fit = f->value();
+        p.network.pairs.push_back(std::move(link));
+      }
     }
   }
   if (auto prov = root.optional("provenance")) {

@@ -14,7 +14,10 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
     processors_.emplace_back(engine_, *this, ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing});
     disks_.emplace_back(engine_, *this);
   }
-  network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
+  // A partial profile without a network serves single-rank jobs only (bind() refuses the others).
+  if (platform.bandwidth_bytes_per_s > 0) {
+    network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
+  }
   waiting_.assign(n, 0);
   mapped_.assign(n, 0);
 }
@@ -103,6 +106,7 @@ void RankWorld::start_transfer(std::uint32_t id) {
   const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
   // A receiver sharing its computer with more ranks than cores must first be scheduled in.
   const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
+  HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
   network_->send(static_cast<int>(from), static_cast<int>(to), static_cast<double>(m.bytes),
                  Duration(platform_.latency_s + handoff), id);
 }

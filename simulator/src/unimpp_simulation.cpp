@@ -131,7 +131,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     nodes_.resize(n);
     load_.resize(n);
     std::vector<double> bandwidth(n, profile.network.bandwidth_bytes_per_s);
-    network_ = std::make_unique<StarNetwork>(engine_, *this, bandwidth);
+    // A partial profile without a network: bind() let no process that sends messages through.
+    if (profile.network.bandwidth_bytes_per_s > 0) network_ = std::make_unique<StarNetwork>(engine_, *this, bandwidth);
     latency_ = Duration(profile.network.latency_s);
     for (std::size_t c = 0; c < n; ++c) {
       const Computer& comp = profile.computers[c];
@@ -558,6 +559,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     switch (p.stage) {
       case MessageStage::kFirstOverhead:
         p.stage = MessageStage::kWire;
+        HETPERF_CHECK(network_, "a message on a profile without a network (bind should have refused it)");
         network_->send(sending ? self : p.message_other, sending ? p.message_other : self,
                        sending ? p.send_bytes : p.receive_bytes, latency_, i);
         return;
@@ -581,7 +583,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 
   double cpu_free(std::size_t c) const {
     const Computer& comp = profile_.computers[c];
-    if (comp.cpu_share_per_send <= 0 && comp.cpu_share_per_receive <= 0) return 1.0;
+    if ((comp.cpu_share_per_send <= 0 && comp.cpu_share_per_receive <= 0) || !network_) return 1.0;
     return std::max(0.0, 1.0 - comp.cpu_share_per_send * static_cast<double>(network_->streaming_out(c)) -
                              comp.cpu_share_per_receive * static_cast<double>(network_->streaming_in(c)));
   }

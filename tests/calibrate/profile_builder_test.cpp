@@ -1,4 +1,5 @@
 // Tests of calibrate/src/profile_builder.cpp: measurement files in, platform profile out.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -6,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "synthetic_measurement.hpp"
@@ -206,8 +208,16 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
 
   nlohmann::json kernels = good;
   kernels["probes"]["cpu"]["kernels"] = nlohmann::json::array({good["probes"]["cpu"]["kernels"][0], good["probes"]["cpu"]["kernels"][2]});
-  CHECK_THROWS_WITH(build_profile({load(dir, "kernels.json", kernels)}, {}),
-                    Catch::Contains("kernels.json: $.probes.cpu.kernels (dgemm)") && Catch::Contains("at least 4 points"));
+  // Two block sizes cannot give a three-term kernel model: no model, and a warning naming it (a
+  // partial profile; bind() refuses the LU jobs that need the kernel).
+  {
+    Profile partial = build_profile({load(dir, "kernels.json", kernels)}, {});
+    const auto& ks = partial.computers[0].kernels;
+    CHECK(std::none_of(ks.begin(), ks.end(), [](const KernelModel& k) { return k.kernel == "dgemm" && k.rows == 0; }));
+    CHECK(std::any_of(partial.warnings.begin(), partial.warnings.end(), [](const std::string& w) {
+      return w.find("dgemm: 2 block size(s) measured, a model needs 4; no model") != std::string::npos;
+    }));
+  }
 
   // A number too large for a double is refused when the file is read, naming the file.
   std::string text = good.dump();
@@ -305,4 +315,42 @@ TEST_CASE("calibrate: kernels timed at the LU's shapes get a model of their own,
   CHECK_THROWS_WITH(profile_from_json(twice, "p.json"),
                     Catch::Contains("p.json: $.computers[0].kernels[" + std::to_string(kernels.size() - 1) + "].rows") &&
                         Catch::Contains("one model per kernel and rows"));
+}
+
+TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile; bind names what a workload lacks") {
+  SyntheticOptions o;
+  o.machine = "c1";
+  CalibrationInput in = input(o);
+  in.measurement.disk.reset();
+  in.measurement.net.reset();
+  in.measurement.memory.reset();
+  Profile p = build_profile({in}, {"hetperf calibrate c1.json"});
+  CHECK(p.computers[0].disk_read_bytes_per_s == 0);
+  CHECK(p.network.bandwidth_bytes_per_s == 0);
+  auto warned = [&](const std::string& what) {
+    return std::any_of(p.warnings.begin(), p.warnings.end(), [&](const std::string& w) { return w.find(what) != std::string::npos; });
+  };
+  CHECK(warned("c1: disk not measured"));
+  CHECK(warned("network not measured on any computer"));
+  // Written without the figures it lacks, and read back the same.
+  nlohmann::json j = to_json(p);
+  CHECK_FALSE(j.contains("network"));
+  CHECK_FALSE(j["computers"][0].contains("disk_read_bytes_per_s"));
+  CHECK_FALSE(j["computers"][0].contains("overhead_latency_s"));
+  auto dir = temp_dir("partial");
+  write_json_file(dir / "p.json", j);
+  Profile q = read_profile(dir / "p.json");
+  CHECK(to_json(q) == j);
+  // A computing workload binds; one that writes to disk or sends messages is refused by name.
+  auto workload = [](const char* process) {
+    return workload_from_json(nlohmann::json::parse(std::string(R"({"schema": "hetperf.workload/1", "processes": [)") +
+                                                    process + "]}"),
+                              "w.json");
+  };
+  CHECK_NOTHROW(bind(workload(R"({"name": "p", "mi": 100})"), q));
+  CHECK_THROWS_WITH(bind(workload(R"({"name": "p", "mi": 100, "disk_write": {"ops": 1, "bytes_per_op": 1000}})"), q),
+                    Catch::Contains("$.computers[0].disk_write_bytes_per_s: missing, needed by w.json: $.processes[0].disk_write"));
+  CHECK_THROWS_WITH(bind(workload(R"({"name": "p", "mi": 100, "messages": {"count": 2, "bytes": 32}})"), q),
+                    Catch::Contains("$.network.bandwidth_bytes_per_s: missing, needed by w.json: $.processes[0].messages"));
+  std::filesystem::remove_all(dir);
 }

@@ -48,8 +48,8 @@ struct Binding {
 //  - jobs with an "lu" or "integrate" app model (simulated on the profile's first cores, computers in
 //    profile order): the computers of those cores have the same figures, and an integration has at
 //    least two cores (a master and a worker).
-// A figure counts as missing when it is not positive (a profile read from a file always has the
-// disk and network figures; a profile built in code may not).
+// A figure counts as missing when it is not positive: a partial profile (calibrated from a probe
+// that measured only part of the machine) leaves out the disk figures or the network it lacks.
 Binding bind(const Workload& workload, const Profile& profile);
 
 }  // namespace hetperf
