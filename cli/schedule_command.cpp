@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "app_jobs.hpp"
 #include "commands.hpp"
@@ -87,7 +88,23 @@ batch::Cluster make_cluster(const Input& in) {
   return batch::Cluster::homogeneous(*in.options.processors);
 }
 
+void print_jobs(const batch::ScheduleResult& r, std::size_t rows);
+
 void print_table(const batch::ScheduleResult& r, std::size_t rows) {
+  if (!r.jobs.empty()) print_jobs(r, rows);
+  const auto& s = r.summary;
+  std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
+              "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
+              s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
+              s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
+  std::printf("%-17s %12s %12s %12s %12s\n", "", "median", "p90", "p99", "max");
+  for (const auto& [name, p] : {std::pair{"wait_s", s.wait_s}, std::pair{"turnaround_s", s.turnaround_s},
+                                std::pair{"bounded_slowdown", s.bounded_slowdown}}) {
+    std::printf("%-17s %12.1f %12.1f %12.1f %12.1f\n", name, p.median, p.p90, p.p99, p.max);
+  }
+}
+
+void print_jobs(const batch::ScheduleResult& r, std::size_t rows) {
   std::printf("%-16s %-9s %10s %10s %10s %10s %12s %8s %5s %4s\n", "job", "type", "submit_s", "start_s", "end_s",
               "wait_s", "turnaround_s", "bsld", "procs", "rsz");
   std::size_t shown = 0;
@@ -100,11 +117,6 @@ void print_table(const batch::ScheduleResult& r, std::size_t rows) {
                 batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s,
                 j.bounded_slowdown, static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
   }
-  const auto& s = r.summary;
-  std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
-              "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
-              s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
-              s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
 }
 
 // Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (seed 002

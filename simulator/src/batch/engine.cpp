@@ -379,8 +379,16 @@ class Scheduler final : public Handler {
     sum.skipped = result_.skipped.size();
     sum.events = engine_.events_fired();
     sum.first_submit_s = first_submit_;
+    sum.slowdown_threshold_s = options_.slowdown_threshold_s;
     double busy_seconds = 0;
+    std::vector<double> waits, turnarounds, slowdowns;
+    waits.reserve(sum.jobs);
+    turnarounds.reserve(sum.jobs);
+    slowdowns.reserve(sum.jobs);
     for (const auto& r : result_.jobs) {
+      waits.push_back(r.wait_s);
+      turnarounds.push_back(r.turnaround_s);
+      slowdowns.push_back(r.bounded_slowdown);
       sum.mean_wait_s += r.wait_s;
       sum.mean_turnaround_s += r.turnaround_s;
       sum.mean_bounded_slowdown += r.bounded_slowdown;
@@ -397,6 +405,9 @@ class Scheduler final : public Handler {
     } else {
       sum.last_end_s = first_submit_;
     }
+    sum.wait_s = percentiles(std::move(waits));
+    sum.turnaround_s = percentiles(std::move(turnarounds));
+    sum.bounded_slowdown = percentiles(std::move(slowdowns));
     sum.makespan_s = sum.last_end_s - sum.first_submit_s;
     double capacity = static_cast<double>(cluster_.total()) * sum.makespan_s;
     sum.utilisation = capacity > 0 ? busy_seconds / capacity : 0;

@@ -194,3 +194,25 @@ TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its w
   CHECK(bare.cluster_size() == 4);
   CHECK(bare.records[0].get(kUserId) == -1);
 }
+
+TEST_CASE("simulator: the schedule summary has the median, p90, p99 and max of wait, turnaround and bounded slowdown") {
+  // EASY on kShortBackfill: A runs 0-10, C 1-3 (backfilled), B 10-15.
+  ScheduleResult r = run("easy", 4, kShortBackfill);
+  const ScheduleSummary& s = r.summary;
+  // Waits 0, 0, 10; turnarounds 10, 2, 15; bounded slowdowns (τ = 10 s) 1, 1, 15 / 10.
+  CHECK(s.wait_s.median == 0);
+  CHECK(s.wait_s.p90 == 10);
+  CHECK(s.wait_s.max == 10);
+  CHECK(s.turnaround_s.median == 10);
+  CHECK(s.turnaround_s.p90 == 15);
+  CHECK(s.turnaround_s.p99 == 15);
+  CHECK(s.turnaround_s.max == 15);
+  CHECK(s.bounded_slowdown.median == 1);
+  CHECK(s.bounded_slowdown.p99 == 1.5);
+  CHECK(s.bounded_slowdown.max == s.max_bounded_slowdown);
+  CHECK(s.slowdown_threshold_s == 10);
+  const nlohmann::json j = to_json(r)["summary"];
+  CHECK(j["median_turnaround_s"] == 10);
+  CHECK(j["p90_wait_s"] == 10);
+  CHECK(j["p99_bounded_slowdown"] == 1.5);
+}

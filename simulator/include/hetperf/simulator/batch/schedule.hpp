@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetperf/model/batch_scheduler.hpp"
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/simulator/batch/cluster.hpp"
 #include "hetperf/simulator/batch/job.hpp"
 #include "hetperf/simulator/batch/policy.hpp"
@@ -63,9 +64,14 @@ struct ScheduleSummary {
   std::size_t jobs = 0;
   std::size_t skipped = 0;
   double mean_wait_s = 0;
-  double mean_turnaround_s = 0;
+  double mean_turnaround_s = 0;   // turnaround: the job's response time, end - submit
   double mean_bounded_slowdown = 0;
   double max_bounded_slowdown = 0;
+  double slowdown_threshold_s = 10;  // τ of the bounded slowdown
+  // Median, p90, p99 (nearest rank) and max over the jobs (hetperf::percentiles, exact).
+  Percentiles wait_s;
+  Percentiles turnaround_s;
+  Percentiles bounded_slowdown;
   double first_submit_s = 0;
   double last_end_s = 0;
   double makespan_s = 0;       // last end - first submit
