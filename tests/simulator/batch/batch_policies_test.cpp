@@ -216,3 +216,23 @@ TEST_CASE("simulator: the schedule summary has the median, p90, p99 and max of w
   CHECK(j["p90_wait_s"] == 10);
   CHECK(j["p99_bounded_slowdown"] == 1.5);
 }
+
+TEST_CASE("simulator: a schedule that keeps no rows streams every job once, in finish order, with the same summary") {
+  const auto jobs = parse_jobs(kShortBackfill);
+  ScheduleOptions o;
+  o.policy = "easy";
+  ScheduleResult kept = simulate_schedule(Cluster::homogeneous(4), jobs, o);
+  ScheduleOutput output;
+  output.keep_jobs = false;
+  std::vector<JobResult> streamed;
+  output.on_job = [&](const JobResult& r) { streamed.push_back(r); };
+  ScheduleResult summary = simulate_schedule(Cluster::homogeneous(4), jobs, o, {}, output);
+  CHECK(summary.jobs.empty());
+  CHECK(summary.utilisation.empty());
+  CHECK(to_json(summary)["summary"] == to_json(kept)["summary"]);
+  REQUIRE(streamed.size() == 3);
+  CHECK(streamed[0].name == "C");
+  CHECK(streamed[1].name == "A");
+  CHECK(streamed[2].name == "B");
+  for (const auto& r : streamed) CHECK(r.end_s == job(kept, r.name).end_s);
+}
