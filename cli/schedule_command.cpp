@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "app_jobs.hpp"
 #include "commands.hpp"
@@ -36,6 +37,7 @@ struct ScheduleArgs {
   std::string plot_dir;
   std::size_t rows = 20;
   std::size_t plot_jobs = 30;
+  bool summary_only = false;
 };
 
 // The jobs, the scheduler settings, the --platform profile and (for SWF input) the trace they came from.
@@ -87,7 +89,23 @@ batch::Cluster make_cluster(const Input& in) {
   return batch::Cluster::homogeneous(*in.options.processors);
 }
 
+void print_jobs(const batch::ScheduleResult& r, std::size_t rows);
+
 void print_table(const batch::ScheduleResult& r, std::size_t rows) {
+  if (!r.jobs.empty()) print_jobs(r, rows);
+  const auto& s = r.summary;
+  std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
+              "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
+              s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
+              s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
+  std::printf("%-17s %12s %12s %12s %12s\n", "", "median", "p90", "p99", "max");
+  for (const auto& [name, p] : {std::pair{"wait_s", s.wait_s}, std::pair{"turnaround_s", s.turnaround_s},
+                                std::pair{"bounded_slowdown", s.bounded_slowdown}}) {
+    std::printf("%-17s %12.1f %12.1f %12.1f %12.1f\n", name, p.median, p.p90, p.p99, p.max);
+  }
+}
+
+void print_jobs(const batch::ScheduleResult& r, std::size_t rows) {
   std::printf("%-16s %-9s %10s %10s %10s %10s %12s %8s %5s %4s\n", "job", "type", "submit_s", "start_s", "end_s",
               "wait_s", "turnaround_s", "bsld", "procs", "rsz");
   std::size_t shown = 0;
@@ -100,11 +118,6 @@ void print_table(const batch::ScheduleResult& r, std::size_t rows) {
                 batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s,
                 j.bounded_slowdown, static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
   }
-  const auto& s = r.summary;
-  std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
-              "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
-              s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
-              s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
 }
 
 // Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (seed 002
@@ -171,21 +184,37 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
                   "network model for redistribution costs (default: none, a homogeneous cluster of unit-speed "
                   "processors)");
   cmd->add_option("-o,--out", args->out, "Schedule JSON to write (atomically)")->capture_default_str();
-  cmd->add_option("--swf-out", args->swf_out, "Also write the simulated schedule as SWF (default: none)");
+  auto* swf_out = cmd->add_option("--swf-out", args->swf_out, "Also write the simulated schedule as SWF (default: none)");
   cmd->add_option("--csv", args->csv, "Also write one CSV line per job (default: none)");
-  cmd->add_option("--allocation-csv", args->allocation_csv,
-                  "Also write every processor-count change of every job as CSV (default: none)");
-  cmd->add_option("--plot-dir", args->plot_dir,
-                  "Write gnuplot data, script and PNG pictures of the allocation history and busy processors to "
-                  "this directory (default: none; pictures are skipped with a message when gnuplot is missing)");
+  auto* summary_only = cmd->add_flag(
+      "--summary-only", args->summary_only,
+      "Keep no per-job rows in memory or in --out (its summary and skipped jobs stay; \"jobs\" and "
+      "\"utilisation\" are empty); --csv then gets the rows as jobs finish, in finish order, so memory grows "
+      "with the jobs alive only. Without it --out holds every row, however many");
+  auto* allocation_csv = cmd->add_option("--allocation-csv", args->allocation_csv,
+                                         "Also write every processor-count change of every job as CSV (default: none)");
+  auto* plot_dir = cmd->add_option(
+      "--plot-dir", args->plot_dir,
+      "Write gnuplot data, script and PNG pictures of the allocation history and busy processors to "
+      "this directory (default: none; pictures are skipped with a message when gnuplot is missing)");
   cmd->add_option("--plot-jobs", args->plot_jobs, "Jobs drawn in the allocation picture")->capture_default_str();
   cmd->add_option("--rows", args->rows, "Jobs shown in the table on stdout")->capture_default_str();
+  // These need every job's rows (or allocation history) at the end.
+  for (auto* o : {swf_out, allocation_csv, plot_dir}) summary_only->excludes(o);
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       if (args->workload.empty() == args->swf.empty()) throw InputError("give exactly one of --workload and --swf");
       Input in = read_input(*args);
       batch::Cluster cluster = make_cluster(in);
-      batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped));
+      // With --summary-only the CSV rows stream to a temporary file as jobs finish, renamed at the end.
+      batch::ScheduleOutput output;
+      output.keep_jobs = !args->summary_only;
+      std::optional<batch::JobCsvStream> csv_stream;
+      if (args->summary_only && !args->csv.empty()) {
+        csv_stream.emplace(args->csv);
+        output.on_job = [&](const batch::JobResult& job) { csv_stream->add(job); };
+      }
+      batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
       // No host facts or clock time: the same inputs give byte-identical output.
       nlohmann::json j = {{"hetperf_version", kVersion},
                           {"command", command_line},
@@ -193,12 +222,13 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       j.update(batch::to_json(r));
       // Every output is rendered before any is written, so an error leaves none behind.
       std::string json = j.dump(2) + "\n";
-      std::string csv = args->csv.empty() ? "" : batch::to_csv(r);
+      std::string csv = args->csv.empty() || csv_stream ? "" : batch::to_csv(r);
       std::string alloc = args->allocation_csv.empty() ? "" : batch::allocation_csv(r);
       std::string swf_text =
           args->swf_out.empty() ? "" : batch::format_swf(batch::to_swf(r, in.trace ? &*in.trace : nullptr));
       write_file_atomic(args->out, json);
-      if (!args->csv.empty()) write_file_atomic(args->csv, csv);
+      if (csv_stream) csv_stream->commit();
+      else if (!args->csv.empty()) write_file_atomic(args->csv, csv);
       if (!args->allocation_csv.empty()) write_file_atomic(args->allocation_csv, alloc);
       if (!args->swf_out.empty()) write_file_atomic(args->swf_out, swf_text);
       print_table(r, args->rows);

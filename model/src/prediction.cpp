@@ -31,8 +31,12 @@ PredictionSummary summarize_response_times(std::vector<double>& r, double first_
   if (r.empty()) return s;
   std::sort(r.begin(), r.end());  // a fixed order of summation: the mean is the same however r came
   s.mean_response_s = std::accumulate(r.begin(), r.end(), 0.0) / static_cast<double>(r.size());
-  s.median_response_s = median(r);
   s.p95_response_s = quantile_nearest_rank(r, 0.95);
+  const Percentiles q = percentiles(r);
+  s.median_response_s = q.median;
+  s.p90_response_s = q.p90;
+  s.p99_response_s = q.p99;
+  s.max_response_s = q.max;
   s.makespan_s = last_finish_s - first_arrival_s;
   return s;
 }
@@ -87,7 +91,10 @@ nlohmann::json to_json(const Prediction& p) {
            {{"processes", s.processes},
             {"mean_response_s", s.mean_response_s},
             {"median_response_s", s.median_response_s},
+            {"p90_response_s", s.p90_response_s},
             {"p95_response_s", s.p95_response_s},
+            {"p99_response_s", s.p99_response_s},
+            {"max_response_s", s.max_response_s},
             {"makespan_s", s.makespan_s},
             {"events", s.events},
             {"migrations", s.migrations}}},
@@ -150,12 +157,16 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
     }
   }
   JsonNode s = root.object("summary");
-  s.known_fields({"processes", "mean_response_s", "median_response_s", "p95_response_s", "makespan_s", "events",
-                  "migrations"});
+  s.known_fields({"processes", "mean_response_s", "median_response_s", "p90_response_s", "p95_response_s",
+                  "p99_response_s", "max_response_s", "makespan_s", "events", "migrations"});
   p.summary.processes = static_cast<std::size_t>(s.integer("processes", 0, INT64_MAX));
   p.summary.mean_response_s = s.number("mean_response_s", Range::kNonNegative);
   p.summary.median_response_s = s.number("median_response_s", Range::kNonNegative);
   p.summary.p95_response_s = s.number("p95_response_s", Range::kNonNegative);
+  // Added by issue 16: older predictions lack them (read as 0).
+  p.summary.p90_response_s = s.number_or("p90_response_s", 0, Range::kNonNegative);
+  p.summary.p99_response_s = s.number_or("p99_response_s", 0, Range::kNonNegative);
+  p.summary.max_response_s = s.number_or("max_response_s", 0, Range::kNonNegative);
   p.summary.makespan_s = s.number("makespan_s", Range::kNonNegative);
   p.summary.events = static_cast<std::uint64_t>(s.integer_or("events", 0, 0, INT64_MAX));
   p.summary.migrations = static_cast<std::uint64_t>(s.integer_or("migrations", 0, 0, INT64_MAX));

@@ -43,6 +43,16 @@ double quantile_nearest_rank(std::vector<double> v, double p) {
   return *at;
 }
 
+Percentiles percentiles(std::vector<double> values) {
+  Percentiles p;
+  if (values.empty()) return p;
+  p.max = *std::max_element(values.begin(), values.end());
+  p.p99 = quantile_nearest_rank(values, 0.99);
+  p.p90 = quantile_nearest_rank(values, 0.90);
+  p.median = median(std::move(values));
+  return p;
+}
+
 SampleSummary summarize(std::vector<double> samples) {
   HETPERF_CHECK(!samples.empty(), "cannot summarise zero samples");
   SampleSummary s;

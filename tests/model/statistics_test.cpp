@@ -34,6 +34,29 @@ TEST_CASE("model: statistics: the one median and the nearest-rank quantile") {
   CHECK(quantile_nearest_rank(v, 1) == 20);
 }
 
+TEST_CASE("model: statistics: percentiles give the median, p90, p99 by nearest rank and the max") {
+  Percentiles none = percentiles({});
+  CHECK((none.median == 0 && none.p90 == 0 && none.p99 == 0 && none.max == 0));
+  Percentiles three = percentiles({3, 1, 2});
+  CHECK(three.median == 2);
+  CHECK(three.p90 == 3);  // ceil(0.9 · 3) = 3rd smallest
+  CHECK(three.p99 == 3);
+  CHECK(three.max == 3);
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);  // 100 .. 1
+  Percentiles hundred = percentiles(v);
+  CHECK(hundred.median == 50.5);
+  CHECK(hundred.p90 == 90);
+  CHECK(hundred.p99 == 99);
+  CHECK(hundred.max == 100);
+  // Ten values: p99's rank is ceil(9.9) = 10, the largest; ties count each value.
+  Percentiles ten = percentiles({1, 1, 1, 1, 1, 1, 1, 1, 7, 9});
+  CHECK(ten.median == 1);
+  CHECK(ten.p90 == 7);
+  CHECK(ten.p99 == 9);
+  CHECK(ten.max == 9);
+}
+
 TEST_CASE("model: statistics: summary of a known sample gives its mean, median, deviation and interval") {
   SampleSummary s = summarize({2, 4, 4, 4, 5, 5, 7, 9});
   CHECK(s.n == 8);

@@ -33,8 +33,8 @@ struct JobState {
 class Scheduler final : public Handler {
  public:
   Scheduler(const Cluster& cluster, const std::vector<JobSpec>& jobs, const ScheduleOptions& options,
-         std::vector<SkippedJob> skipped)
-      : cluster_(cluster), jobs_(jobs), options_(options), policy_(make_batch_policy(options.policy, options.policy_options)),
+         std::vector<SkippedJob> skipped, const ScheduleOutput& output)
+      : cluster_(cluster), jobs_(jobs), options_(options), output_(output), policy_(make_batch_policy(options.policy, options.policy_options)),
         state_(jobs.size()), free_by_group_(cluster.groups.size()) {
     result_.policy = options.policy;
     result_.processors = cluster.total();
@@ -49,6 +49,10 @@ class Scheduler final : public Handler {
     engine_.run();
     HETPERF_CHECK(queue_.empty(), "jobs left waiting at the end of the simulation");
     summarize();
+    if (!output_.keep_jobs) {
+      result_.jobs = {};
+      result_.utilisation = {};
+    }
     return std::move(result_);
   }
 
@@ -123,6 +127,7 @@ class Scheduler final : public Handler {
 
   void set_busy(std::int64_t delta) {
     busy_ += delta;
+    if (!output_.keep_jobs) return;
     auto& u = result_.utilisation;
     if (u.back().time_s == now_) u.back().busy = busy_;
     else u.push_back({now_, busy_});
@@ -246,6 +251,13 @@ class Scheduler final : public Handler {
     r.turnaround_s = r.end_s - r.submit_s;
     // The usual bounded slowdown (Feitelson et al.): short jobs count as running τ seconds.
     r.bounded_slowdown = std::max(1.0, r.turnaround_s / std::max(r.run_s, options_.slowdown_threshold_s));
+    if (output_.on_job) output_.on_job(r);
+    if (!output_.keep_jobs) {
+      // Only the figures the summary needs stay.
+      r.allocation = {};
+      r.iterations = {};
+      r.name = {};
+    }
     request_pass();
   }
 
@@ -379,8 +391,16 @@ class Scheduler final : public Handler {
     sum.skipped = result_.skipped.size();
     sum.events = engine_.events_fired();
     sum.first_submit_s = first_submit_;
+    sum.slowdown_threshold_s = options_.slowdown_threshold_s;
     double busy_seconds = 0;
+    std::vector<double> waits, turnarounds, slowdowns;
+    waits.reserve(sum.jobs);
+    turnarounds.reserve(sum.jobs);
+    slowdowns.reserve(sum.jobs);
     for (const auto& r : result_.jobs) {
+      waits.push_back(r.wait_s);
+      turnarounds.push_back(r.turnaround_s);
+      slowdowns.push_back(r.bounded_slowdown);
       sum.mean_wait_s += r.wait_s;
       sum.mean_turnaround_s += r.turnaround_s;
       sum.mean_bounded_slowdown += r.bounded_slowdown;
@@ -397,6 +417,9 @@ class Scheduler final : public Handler {
     } else {
       sum.last_end_s = first_submit_;
     }
+    sum.wait_s = percentiles(std::move(waits));
+    sum.turnaround_s = percentiles(std::move(turnarounds));
+    sum.bounded_slowdown = percentiles(std::move(slowdowns));
     sum.makespan_s = sum.last_end_s - sum.first_submit_s;
     double capacity = static_cast<double>(cluster_.total()) * sum.makespan_s;
     sum.utilisation = capacity > 0 ? busy_seconds / capacity : 0;
@@ -405,6 +428,7 @@ class Scheduler final : public Handler {
   const Cluster& cluster_;
   const std::vector<JobSpec>& jobs_;
   const ScheduleOptions& options_;
+  const ScheduleOutput& output_;
   std::unique_ptr<BatchPolicy> policy_;
   std::vector<JobState> state_;
   std::vector<std::int64_t> free_by_group_;
@@ -425,8 +449,9 @@ class Scheduler final : public Handler {
 }  // namespace
 
 ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
-                                 const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped) {
-  return Scheduler(cluster, jobs, options, std::move(pre_skipped)).run();
+                                 const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped,
+                                 const ScheduleOutput& output) {
+  return Scheduler(cluster, jobs, options, std::move(pre_skipped), output).run();
 }
 
 }  // namespace hetperf::sim::batch

@@ -62,6 +62,18 @@ nlohmann::json to_json(const ScheduleResult& result) {
             {"mean_turnaround_s", s.mean_turnaround_s},
             {"mean_bounded_slowdown", s.mean_bounded_slowdown},
             {"max_bounded_slowdown", s.max_bounded_slowdown},
+            {"median_wait_s", s.wait_s.median},
+            {"p90_wait_s", s.wait_s.p90},
+            {"p99_wait_s", s.wait_s.p99},
+            {"max_wait_s", s.wait_s.max},
+            {"median_turnaround_s", s.turnaround_s.median},
+            {"p90_turnaround_s", s.turnaround_s.p90},
+            {"p99_turnaround_s", s.turnaround_s.p99},
+            {"max_turnaround_s", s.turnaround_s.max},
+            {"median_bounded_slowdown", s.bounded_slowdown.median},
+            {"p90_bounded_slowdown", s.bounded_slowdown.p90},
+            {"p99_bounded_slowdown", s.bounded_slowdown.p99},
+            {"slowdown_threshold_s", s.slowdown_threshold_s},
             {"first_submit_s", s.first_submit_s},
             {"last_end_s", s.last_end_s},
             {"makespan_s", s.makespan_s},
@@ -73,16 +85,40 @@ nlohmann::json to_json(const ScheduleResult& result) {
           {"utilisation", utilisation}};
 }
 
+namespace {
+
+constexpr const char* kJobCsvHeader =
+    "id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
+    "estimate_s,processor_seconds,resizes";
+
+void csv_row(CsvWriter& csv, const JobResult& r) {
+  csv << r.id << r.name << to_string(r.kind) << r.submit_s << r.start_s << r.end_s << r.wait_s << r.run_s
+      << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s
+      << r.processor_seconds << r.resizes;
+  csv.end_row();
+}
+
+// Rows gathered before each write to the temporary file.
+constexpr std::size_t kRowsPerWrite = 4096;
+
+}  // namespace
+
 std::string to_csv(const ScheduleResult& result) {
-  CsvWriter csv("id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
-                "estimate_s,processor_seconds,resizes");
-  for (const auto& r : result.jobs) {
-    csv << r.id << r.name << to_string(r.kind) << r.submit_s << r.start_s << r.end_s << r.wait_s << r.run_s
-        << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s
-        << r.processor_seconds << r.resizes;
-    csv.end_row();
-  }
+  CsvWriter csv(kJobCsvHeader);
+  for (const auto& r : result.jobs) csv_row(csv, r);
   return csv.str();
+}
+
+JobCsvStream::JobCsvStream(std::filesystem::path path) : file_(std::move(path)), csv_(kJobCsvHeader) {}
+
+void JobCsvStream::add(const JobResult& job) {
+  csv_row(csv_, job);
+  if (++rows_ % kRowsPerWrite == 0) file_.write(csv_.take());
+}
+
+void JobCsvStream::commit() {
+  file_.write(csv_.take());
+  file_.commit();
 }
 
 std::string allocation_csv(const ScheduleResult& result) {

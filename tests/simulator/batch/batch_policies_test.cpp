@@ -194,3 +194,45 @@ TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its w
   CHECK(bare.cluster_size() == 4);
   CHECK(bare.records[0].get(kUserId) == -1);
 }
+
+TEST_CASE("simulator: the schedule summary has the median, p90, p99 and max of wait, turnaround and bounded slowdown") {
+  // EASY on kShortBackfill: A runs 0-10, C 1-3 (backfilled), B 10-15.
+  ScheduleResult r = run("easy", 4, kShortBackfill);
+  const ScheduleSummary& s = r.summary;
+  // Waits 0, 0, 10; turnarounds 10, 2, 15; bounded slowdowns (τ = 10 s) 1, 1, 15 / 10.
+  CHECK(s.wait_s.median == 0);
+  CHECK(s.wait_s.p90 == 10);
+  CHECK(s.wait_s.max == 10);
+  CHECK(s.turnaround_s.median == 10);
+  CHECK(s.turnaround_s.p90 == 15);
+  CHECK(s.turnaround_s.p99 == 15);
+  CHECK(s.turnaround_s.max == 15);
+  CHECK(s.bounded_slowdown.median == 1);
+  CHECK(s.bounded_slowdown.p99 == 1.5);
+  CHECK(s.bounded_slowdown.max == s.max_bounded_slowdown);
+  CHECK(s.slowdown_threshold_s == 10);
+  const nlohmann::json j = to_json(r)["summary"];
+  CHECK(j["median_turnaround_s"] == 10);
+  CHECK(j["p90_wait_s"] == 10);
+  CHECK(j["p99_bounded_slowdown"] == 1.5);
+}
+
+TEST_CASE("simulator: a schedule that keeps no rows streams every job once, in finish order, with the same summary") {
+  const auto jobs = parse_jobs(kShortBackfill);
+  ScheduleOptions o;
+  o.policy = "easy";
+  ScheduleResult kept = simulate_schedule(Cluster::homogeneous(4), jobs, o);
+  ScheduleOutput output;
+  output.keep_jobs = false;
+  std::vector<JobResult> streamed;
+  output.on_job = [&](const JobResult& r) { streamed.push_back(r); };
+  ScheduleResult summary = simulate_schedule(Cluster::homogeneous(4), jobs, o, {}, output);
+  CHECK(summary.jobs.empty());
+  CHECK(summary.utilisation.empty());
+  CHECK(to_json(summary)["summary"] == to_json(kept)["summary"]);
+  REQUIRE(streamed.size() == 3);
+  CHECK(streamed[0].name == "C");
+  CHECK(streamed[1].name == "A");
+  CHECK(streamed[2].name == "B");
+  for (const auto& r : streamed) CHECK(r.end_s == job(kept, r.name).end_s);
+}

@@ -62,7 +62,10 @@ struct PredictionSummary {
   std::size_t processes = 0;
   double mean_response_s = 0;
   double median_response_s = 0;
+  double p90_response_s = 0;  // nearest rank, as p95 and p99
   double p95_response_s = 0;
+  double p99_response_s = 0;
+  double max_response_s = 0;
   double makespan_s = 0;      // last finish - first arrival
   std::uint64_t events = 0;   // simulation events processed
   std::uint64_t migrations = 0;  // processes moved by the load balancer; JSON "migrations", default 0
@@ -89,7 +92,7 @@ nlohmann::json to_json(const Prediction& p);
 Prediction prediction_from_json(const nlohmann::json& j, const std::string& file);
 Prediction read_prediction(const std::filesystem::path& path);
 
-// Fills summary statistics from `processes` (mean, median, p95 by nearest rank, makespan).
+// Fills summary statistics from `processes` (mean, median, p90/p95/p99 by nearest rank, max, makespan).
 PredictionSummary summarize_responses(const std::vector<ProcessResult>& processes);
 // The same from the response times alone (reordered) and the first arrival and last finish.
 PredictionSummary summarize_response_times(std::vector<double>& responses_s, double first_arrival_s,

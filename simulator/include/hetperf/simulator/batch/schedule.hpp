@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "hetperf/model/batch_scheduler.hpp"
+#include "hetperf/model/csv.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/simulator/batch/cluster.hpp"
 #include "hetperf/simulator/batch/job.hpp"
 #include "hetperf/simulator/batch/policy.hpp"
@@ -63,9 +68,14 @@ struct ScheduleSummary {
   std::size_t jobs = 0;
   std::size_t skipped = 0;
   double mean_wait_s = 0;
-  double mean_turnaround_s = 0;
+  double mean_turnaround_s = 0;   // turnaround: the job's response time, end - submit
   double mean_bounded_slowdown = 0;
   double max_bounded_slowdown = 0;
+  double slowdown_threshold_s = 10;  // τ of the bounded slowdown
+  // Median, p90, p99 (nearest rank) and max over the jobs (hetperf::percentiles, exact).
+  Percentiles wait_s;
+  Percentiles turnaround_s;
+  Percentiles bounded_slowdown;
   double first_submit_s = 0;
   double last_end_s = 0;
   double makespan_s = 0;       // last end - first submit
@@ -83,16 +93,41 @@ struct ScheduleResult {
   ScheduleSummary summary;
 };
 
+// What the simulation keeps and reports as it goes, for runs too large to keep every row.
+struct ScheduleOutput {
+  // false: ScheduleResult::jobs and ::utilisation stay empty and each job's allocation history is
+  // dropped once it has finished; the summary is the same as with true.
+  bool keep_jobs = true;
+  // Called with each job as it finishes, in finish order (ties in event order), its result complete.
+  std::function<void(const JobResult&)> on_job;
+};
+
 // Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
 // listed in `skipped`; `pre_skipped` (from the SWF import) are carried into it. InputError, naming
 // the job, for a job whose data must be redistributed without a network model.
 ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
-                                 const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped = {});
+                                 const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped = {},
+                                 const ScheduleOutput& output = {});
 
 // JSON (schema hetperf.schedule/1) without provenance; the CLI adds command, version and inputs.
 nlohmann::json to_json(const ScheduleResult& result);
 // One line per job: id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,...
 std::string to_csv(const ScheduleResult& result);
+// The same lines written as jobs finish (ScheduleOutput::on_job), in finish order, and still atomic:
+// into a temporary file beside `path`, renamed over it by commit(); destroyed without commit (an
+// error), the temporary file is removed and `path` is left as it was. Memory: a few thousand rows.
+class JobCsvStream {
+ public:
+  explicit JobCsvStream(std::filesystem::path path);
+  void add(const JobResult& job);
+  void commit();
+  std::size_t rows() const { return rows_; }
+
+ private:
+  AtomicFile file_;
+  CsvWriter csv_;
+  std::size_t rows_ = 0;
+};
 // One line per processor-count change of every job: id,name,time_s,processors.
 std::string allocation_csv(const ScheduleResult& result);
 // The simulated schedule as SWF: submit, wait, run, processors at start, requested processors and
