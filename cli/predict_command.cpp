@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "app_jobs.hpp"
+#include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/csv.hpp"
@@ -128,7 +129,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   cmd->add_option("--policy", args->policy, "Placement policy, overriding the workload's (default: the workload's "
                                             "policy.placement, else round_robin):" + policies);
   cmd->add_option("--seed", args->seed, "Random seed, overriding the workload's (default: the workload's seed, else 1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   cmd->add_option("--rows", args->rows, "Processes (and computers) shown in the tables on stdout")->capture_default_str();
   cmd->add_option("--timeline-points", args->timeline_points,
                   "Points of each computer's utilisation and memory timeline in the JSON (0: none)")
@@ -141,7 +142,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   cmd->add_option("--max-memory", args->max_memory_mib,
                   "Refuse, before simulating, a run estimated to need more than this many MiB (default: the memory "
                   "the kernel says is available)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--trace-dir", args->trace_dir,
                   "Write the simulated trace (hetperf.trace/1) of each application job of the workload's \"apps\" "
                   "to DIR/<name>.trace.json (default: none)");

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -156,7 +157,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->check(CLI::Range(2, 1000000));
   cmd->add_option("--time-cap", args->time_cap,
                   "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1-5 with --quick)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--hosts", args->hosts, "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
   cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
   cmd->add_option("--sizes", args->sizes,

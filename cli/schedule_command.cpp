@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app_jobs.hpp"
+#include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
@@ -176,7 +177,7 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--processors", args->processors,
                   "Cluster size when no --platform is given (default: the workload's scheduler.processors, or the "
                   "trace's MaxProcs, else MaxNodes)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--policy", args->policy,
                   "Batch policy (default: the workload's scheduler.policy, else fcfs):" + policies);
   cmd->add_option("-p,--platform", args->platform,

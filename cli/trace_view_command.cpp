@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 
+#include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/apps/trace_file.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
@@ -58,7 +59,7 @@ void add_trace_view_command(CLI::App& app, const std::string&, Action& action) {
   cmd->add_option("--csv", args->csv, "Also write the shown events as CSV, one line per event (default: none)");
   cmd->add_option("--ranks", args->ranks, "Ranks shown (the lowest numbered), one row each")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--from", args->from_s, "Start of the time window shown, in the trace's seconds (default: the "
                                           "first event)");
   cmd->add_option("--to", args->to_s, "End of the time window shown, in the trace's seconds (default: the last "

@@ -3,6 +3,7 @@
 // LU and integration runs on this machine and writes the reports.
 #include <cstdio>
 
+#include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/validate/validate.hpp"
@@ -23,7 +24,7 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       ->check(CLI::Range(1, 100));
   cmd->add_option("--max-error", o->max_error, "Exit 1 when a run's |error| exceeds this fraction")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
   cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")

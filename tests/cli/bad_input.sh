@@ -69,4 +69,8 @@ printf '{"schema": "hetperf.measurement/1", "host": {"hostname": "x", "cores": 0
 [[ $? -eq 2 ]] || fail "bad measurement: wrong exit code"
 grep -qF 'm.json: $.host.cores: expected an integer in [1' stderr.txt || fail "bad measurement message: $(cat stderr.txt)"
 [[ ! -e p.json ]] || fail "calibrate wrote output despite the error"
+# Option values: the message says what was expected, as people write numbers.
+"$hetperf" schedule --processors 0 --swf absent.swf 2>stderr.txt
+[[ $? -eq 2 ]] || fail "--processors 0: wrong exit code"
+grep -qx -- "--processors: expected a positive number, got 0" stderr.txt || fail "--processors 0 message: $(cat stderr.txt)"
 echo "bad_input: ok"
