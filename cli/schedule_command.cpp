@@ -243,6 +243,7 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
         std::cerr << "hetperf schedule: warning: " << r.skipped.size() - shown << " more jobs skipped (listed under "
                   << "\"skipped\" in " << args->out << ")\n";
       }
+      for (const auto& w : r.warnings) std::cerr << "hetperf schedule: warning: " << w << "\n";
       if (!args->plot_dir.empty()) write_plots(r, args->plot_dir, args->plot_jobs);
       std::cout << "wrote " << args->out;
       for (const auto* f : {&args->csv, &args->allocation_csv, &args->swf_out}) {

@@ -91,6 +91,14 @@ class Scheduler final : public Handler {
           if (p <= total) s.configurations.push_back(p);
         }
         const ResizeSpec& r = job.resize;
+        if (s.configurations.size() <= 1) {
+          result_.warnings.push_back(
+              job.where + ": malleable job '" + job.name + "' can never be resized: " +
+              (r.topology == Topology::kNearlySquare
+                   ? "its start on " + std::to_string(job.processors) + " processors is not a grid whose sides divide "
+                     "problem_size " + std::to_string(r.problem_size) + ", or no larger grid fits"
+                   : "no other processor count its app and resize settings allow fits the cluster"));
+        }
         if (!r.redistribution_s && r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s <= 0) {
           throw InputError(job.where + ".resize.data_bytes: needs a network model (a platform profile with "
                                        "network.bandwidth_bytes_per_s > 0) or a given resize.redistribution_s");

@@ -52,7 +52,7 @@ nlohmann::json to_json(const ScheduleResult& result) {
   nlohmann::json utilisation = nlohmann::json::array();
   for (const auto& u : result.utilisation) utilisation.push_back({u.time_s, u.busy});
   const ScheduleSummary& s = result.summary;
-  return {{"schema", "hetperf.schedule/" + std::to_string(kScheduleSchemaVersion)},
+  nlohmann::json out = {{"schema", "hetperf.schedule/" + std::to_string(kScheduleSchemaVersion)},
           {"policy", result.policy},
           {"processors", result.processors},
           {"summary",
@@ -83,6 +83,8 @@ nlohmann::json to_json(const ScheduleResult& result) {
           {"jobs", jobs},
           {"skipped", skipped},
           {"utilisation", utilisation}};
+  if (!result.warnings.empty()) out["warnings"] = result.warnings;
+  return out;
 }
 
 namespace {

@@ -219,3 +219,17 @@ TEST_CASE("simulator: ReSHAPE: a shrink counts the processors another job is alr
   CHECK(steps(job(r, "B")) == Steps{{1, 4}, {21, 8}, {76, 0}});
   CHECK(job(r, "B").resizes == 1);
 }
+
+TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with a warning naming it") {
+  // 6 = 2 x 3 and 3 does not divide 1000: no grid to grow from (issue 18 item 3).
+  auto r = run("reshape", 16, R"([{"name": "stuck", "type": "malleable", "processors": 6,
+      "resize": {"topology": "nearly_square", "problem_size": 1000},
+      "app": {"kind": "table", "iteration_time_s": {"6": 10, "8": 8, "10": 7}}},
+     {"name": "free", "type": "malleable", "processors": 4,
+      "app": {"kind": "table", "iteration_time_s": {"4": 10, "8": 6}}}])");
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0] == "test.json: $.jobs[0]: malleable job 'stuck' can never be resized: its start on 6 processors is not "
+                         "a grid whose sides divide problem_size 1000, or no larger grid fits");
+  CHECK(job(r, "stuck").end_s > 0);
+  CHECK(to_json(r)["warnings"].size() == 1);
+}

@@ -89,6 +89,9 @@ struct ScheduleResult {
   std::int64_t processors = 0;
   std::vector<JobResult> jobs;          // in input order, skipped jobs left out
   std::vector<SkippedJob> skipped;      // too large for the cluster, or incomplete SWF records
+  // What the run did not stop for but the user should know: a malleable job that can never be
+  // resized (its allowed sizes leave it where it starts), naming the job.
+  std::vector<std::string> warnings;
   std::vector<UtilisationStep> utilisation;
   ScheduleSummary summary;
 };
