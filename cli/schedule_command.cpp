@@ -39,6 +39,8 @@ struct ScheduleArgs {
   std::size_t rows = 20;
   std::size_t plot_jobs = 30;
   bool summary_only = false;
+  std::string swf_procs = "allocated";
+  bool kill_at_limit = true;
 };
 
 // The jobs, the scheduler settings, the --platform profile and (for SWF input) the trace they came from.
@@ -48,6 +50,7 @@ struct Input {
   std::vector<batch::SkippedJob> skipped;
   std::optional<Profile> profile;
   std::optional<batch::SwfTrace> trace;
+  std::optional<batch::SwfImportSummary> swf_import;
 };
 
 Input read_input(const ScheduleArgs& args) {
@@ -73,7 +76,12 @@ Input read_input(const ScheduleArgs& args) {
     if (w.scheduler) in.options = *w.scheduler;
   } else {
     in.trace = batch::read_swf(args.swf);
-    in.jobs = batch::jobs_from_swf(*in.trace, in.skipped);
+    batch::SwfImportOptions o;
+    o.procs = args.swf_procs == "requested" ? batch::SwfImportOptions::Procs::kRequested
+                                            : batch::SwfImportOptions::Procs::kAllocated;
+    o.kill_at_limit = args.kill_at_limit;
+    in.swf_import.emplace();
+    in.jobs = batch::jobs_from_swf(*in.trace, in.skipped, o, &*in.swf_import);
     in.options.processors = in.trace->cluster_size();
   }
   if (!args.policy.empty()) in.options.policy = args.policy;
@@ -174,6 +182,16 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
   auto* swf = cmd->add_option("--swf", args->swf, "Standard Workload Format trace to schedule instead of a workload");
   workload->excludes(swf);
   swf->excludes(workload);
+  cmd->add_option("--swf-procs", args->swf_procs,
+                  "With --swf: the processors a job needs, \"allocated\" (field 5: what it ran on, which its "
+                  "recorded run time belongs to) or \"requested\" (field 8); each falls back to the other when missing")
+      ->check(CLI::IsMember({"allocated", "requested"}))
+      ->capture_default_str();
+  cmd->add_option("--kill-at-limit", args->kill_at_limit,
+                  "With --swf: a job that ran past its requested time (field 9) is killed at that limit, as real "
+                  "schedulers do (true), or runs its whole recorded time (false); jobs without field 9 run their "
+                  "recorded time and backfilling sees it exactly (counted in the summary)")
+      ->capture_default_str();
   cmd->add_option("--processors", args->processors,
                   "Cluster size when no --platform is given (default: the workload's scheduler.processors, or the "
                   "trace's MaxProcs, else MaxNodes)")
@@ -216,6 +234,7 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
         output.on_job = [&](const batch::JobResult& job) { csv_stream->add(job); };
       }
       batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
+      r.swf_import = in.swf_import;
       // No host facts or clock time: the same inputs give byte-identical output.
       nlohmann::json j = {{"hetperf_version", kVersion},
                           {"command", command_line},

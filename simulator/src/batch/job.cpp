@@ -50,7 +50,17 @@ std::vector<std::int64_t> resize_configurations(const JobSpec& job) {
   return out;
 }
 
-std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob>& skipped) {
+const char* to_string(SwfImportOptions::Procs p) {
+  return p == SwfImportOptions::Procs::kRequested ? "requested" : "allocated";
+}
+
+std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob>& skipped,
+                                   const SwfImportOptions& options, SwfImportSummary* summary) {
+  SwfImportSummary local;
+  SwfImportSummary& s = summary ? *summary : local;
+  s = SwfImportSummary{};
+  s.procs = to_string(options.procs);
+  s.kill_at_limit = options.kill_at_limit;
   std::vector<JobSpec> out;
   out.reserve(trace.records.size());
   for (std::size_t i = 0; i < trace.records.size(); ++i) {
@@ -59,7 +69,10 @@ std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob
     job.id = static_cast<std::int64_t>(r.get(kJobNumber));
     job.name = "job-" + std::to_string(job.id);
     job.where = trace.file + ":" + std::to_string(r.line);
-    double procs = r.get(kAllocatedProcs) >= 1 ? r.get(kAllocatedProcs) : r.get(kRequestedProcs);
+    const bool requested = options.procs == SwfImportOptions::Procs::kRequested;
+    const double chosen = r.get(requested ? kRequestedProcs : kAllocatedProcs);
+    const double other = r.get(requested ? kAllocatedProcs : kRequestedProcs);
+    const double procs = chosen >= 1 ? chosen : other;
     if (procs < 1) {
       skipped.push_back({job.id, job.name, job.where, "no processor count (fields 5 and 8 are missing)"});
       continue;
@@ -71,8 +84,17 @@ std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob
     job.kind = JobKind::kRigid;
     job.submit_s = std::max(0.0, r.get(kSubmitTime));
     job.processors = static_cast<std::int64_t>(procs);
+    if (chosen < 1) ++s.procs_fallback;
     job.run_time_s = r.get(kRunTime);
-    if (r.get(kRequestedTime) > 0) job.requested_time_s = r.get(kRequestedTime);
+    if (r.get(kRequestedTime) > 0) {
+      job.requested_time_s = r.get(kRequestedTime);
+      if (options.kill_at_limit && *job.run_time_s > *job.requested_time_s) {
+        job.run_time_s = job.requested_time_s;
+        ++s.killed_at_limit;
+      }
+    } else {
+      ++s.without_requested_time;
+    }
     job.swf_record = i;
     out.push_back(std::move(job));
   }

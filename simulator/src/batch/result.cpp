@@ -84,6 +84,13 @@ nlohmann::json to_json(const ScheduleResult& result) {
           {"skipped", skipped},
           {"utilisation", utilisation}};
   if (!result.warnings.empty()) out["warnings"] = result.warnings;
+  if (const auto& i = result.swf_import) {
+    out["summary"]["swf_import"] = {{"procs", i->procs},
+                                    {"kill_at_limit", i->kill_at_limit},
+                                    {"killed_at_limit", i->killed_at_limit},
+                                    {"without_requested_time", i->without_requested_time},
+                                    {"procs_fallback", i->procs_fallback}};
+  }
   return out;
 }
 

@@ -118,3 +118,35 @@ TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
     CHECK(parse_swf(format_swf(t), "again.swf") == t);
   }
 }
+
+TEST_CASE("simulator: SWF: the processor count chosen, jobs killed at their limit, jobs without a limit") {
+  // job 1: 8 allocated, 16 requested, ran 500 s of a 300 s limit; job 2: no limit (-1); job 3: no
+  // allocated count.
+  const std::string text =
+      "; MaxProcs: 64\n"
+      "1 0 -1 500 8 -1 -1 16 300 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "2 10 -1 100 4 -1 -1 4 -1 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "3 20 -1 50 -1 -1 -1 2 60 -1 1 1 1 -1 1 -1 -1 -1\n";
+  SwfTrace t = parse_swf(text, "t.swf");
+  std::vector<SkippedJob> skipped;
+  SwfImportSummary s;
+  auto jobs = jobs_from_swf(t, skipped, {}, &s);
+  REQUIRE(jobs.size() == 3);
+  CHECK(jobs[0].processors == 8);
+  CHECK(*jobs[0].run_time_s == 300);  // killed at its requested time
+  CHECK(*jobs[1].run_time_s == 100);
+  CHECK_FALSE(jobs[1].requested_time_s);
+  CHECK(jobs[2].processors == 2);  // allocated count missing: the requested one
+  CHECK(s.killed_at_limit == 1);
+  CHECK(s.without_requested_time == 1);
+  CHECK(s.procs_fallback == 1);
+  SwfImportOptions o;
+  o.procs = SwfImportOptions::Procs::kRequested;
+  o.kill_at_limit = false;
+  jobs = jobs_from_swf(t, skipped, o, &s);
+  CHECK(jobs[0].processors == 16);
+  CHECK(*jobs[0].run_time_s == 500);
+  CHECK(s.killed_at_limit == 0);
+  CHECK(s.procs == "requested");
+  CHECK(s.procs_fallback == 0);
+}

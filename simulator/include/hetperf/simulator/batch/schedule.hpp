@@ -92,6 +92,7 @@ struct ScheduleResult {
   // What the run did not stop for but the user should know: a malleable job that can never be
   // resized (its allowed sizes leave it where it starts), naming the job.
   std::vector<std::string> warnings;
+  std::optional<SwfImportSummary> swf_import;  // how an SWF trace became these jobs
   std::vector<UtilisationStep> utilisation;
   ScheduleSummary summary;
 };
