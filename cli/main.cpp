@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
                "  hetperf check      validate hetperf files\n"
                "  hetperf trace-view draw an application trace as a Gantt chart\n"
                "  hetperf trace-diff compare two traces operation by operation (real against simulated)\n"
-               "  hetperf validate   predicted against measured on real runs of the applications",
+               "  hetperf validate   predicted against measured on real runs of the applications\n"
+               "  hetperf export     a profile for another simulator (SimGrid platform XML)",
                "hetperf"};
   app.set_version_flag("--version", std::string("hetperf ") + hetperf::kVersion);
   app.require_subcommand(1);
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   hetperf::cli::add_trace_view_command(app, command_line, action);
   hetperf::cli::add_trace_diff_command(app, command_line, action);
   hetperf::cli::add_validate_command(app, command_line, action);
+  hetperf::cli::add_export_command(app, command_line, action);
   // A word that names no command is an error even with --help after it (CLI11 would show the general
   // help and exit 0, as if the command existed).
   std::string known;

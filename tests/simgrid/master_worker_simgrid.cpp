@@ -4,8 +4,8 @@
 //
 // One master, W workers of unlike speeds (1 core each), T tasks; task k goes to worker k mod W: an
 // input of in_bytes from the master, flops of work on the worker, a result of out_bytes back. Every
-// input is sent at t = 0. Workers are FIFO: one task computes at a time, in the order the inputs
-// arrived (a FIFO-fair s4u::Mutex per worker). A task's response time is when its result has reached
+// input is sent at t = 0. Workers are FIFO: as many tasks compute at once as the worker has cores,
+// each on one core, the others wait in the order the inputs arrived (an s4u::Semaphore per worker). A task's response time is when its result has reached
 // the master.
 //
 // The platform is hetperf's star (seed 003 section 4): each host has a split-duplex private link of
@@ -14,8 +14,11 @@
 // shares each link equally among its flows; in a star with one master that is hetperf's min of the
 // two link shares.
 //
-// Usage: master_worker_simgrid W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY
+// Usage: master_worker_simgrid W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY [PLATFORM]
 //   SPEEDS: comma-separated flop rates, cycled over the workers (worker w gets SPEEDS[w mod n]).
+//   PLATFORM: a SimGrid platform file (`hetperf export --simgrid`) with hosts "master", "w-1" ..
+//   "w-W"; then the hosts, their speeds and links come from it, and MASTER_SPEED, SPEEDS, BANDWIDTH
+//   and LATENCY are not used.
 // Prints one JSON line: {"makespan_s", "mean_response_s", "tasks", "wall_s"}.
 #include <simgrid/s4u.hpp>
 
@@ -39,12 +42,12 @@ struct Scenario {
 
 std::vector<double> response_s;
 
-void task(const Scenario& s, long k, sg4::Mailbox* in, sg4::Mailbox* out, sg4::MutexPtr core) {
+void task(const Scenario& s, long k, sg4::Mailbox* in, sg4::Mailbox* out, sg4::SemaphorePtr cores) {
   static char payload;
   in->get<char>();
-  core->lock();
+  cores->acquire();
   sg4::this_actor::execute(s.flops);
-  core->unlock();
+  cores->release();
   out->put(&payload, static_cast<uint64_t>(s.out_bytes));
   response_s[static_cast<std::size_t>(k)] = sg4::Engine::get_clock();
 }
@@ -63,8 +66,9 @@ void master(const Scenario& s, std::vector<sg4::Mailbox*> in, std::vector<sg4::M
 
 int main(int argc, char** argv) {
   sg4::Engine e(&argc, argv);
-  if (argc != 10) {
-    std::fprintf(stderr, "usage: %s W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY\n", argv[0]);
+  if (argc != 10 && argc != 11) {
+    std::fprintf(stderr, "usage: %s W T IN_BYTES OUT_BYTES FLOPS MASTER_SPEED SPEEDS BANDWIDTH LATENCY [PLATFORM]\n",
+                 argv[0]);
     return 2;
   }
   Scenario s;
@@ -89,21 +93,29 @@ int main(int argc, char** argv) {
   // vm.max_map_count, so actors go without them (their code is this file's few lines).
   e.set_config("contexts/guard-size:0");
 
-  auto* zone = sg4::create_star_zone("star");
-  auto add_host = [&](const std::string& name, double speed) {
-    sg4::Host* h = zone->create_host(name, speed)->seal();
-    sg4::Link* link = zone->create_split_duplex_link(name + "-link", s.bandwidth)->set_latency(s.latency / 2)->seal();
-    zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
-    return h;
-  };
-  sg4::Host* master_host = add_host("master", s.master_speed);
+  sg4::Host* master_host = nullptr;
   std::vector<sg4::Host*> workers;
-  std::vector<sg4::MutexPtr> cores;
-  for (int w = 0; w < s.workers; ++w) {
-    workers.push_back(add_host("w-" + std::to_string(w + 1), s.speeds[static_cast<std::size_t>(w) % s.speeds.size()]));
-    cores.push_back(sg4::Mutex::create());
+  std::vector<sg4::SemaphorePtr> cores;
+  if (argc == 11) {
+    e.load_platform(argv[10]);
+    master_host = sg4::Host::by_name("master");
+    for (int w = 0; w < s.workers; ++w) workers.push_back(sg4::Host::by_name("w-" + std::to_string(w + 1)));
+  } else {
+    auto* zone = sg4::create_star_zone("star");
+    auto add_host = [&](const std::string& name, double speed) {
+      sg4::Host* h = zone->create_host(name, speed)->seal();
+      sg4::Link* link = zone->create_split_duplex_link(name + "-link", s.bandwidth)->set_latency(s.latency / 2)->seal();
+      zone->add_route(h->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
+      return h;
+    };
+    master_host = add_host("master", s.master_speed);
+    for (int w = 0; w < s.workers; ++w) {
+      workers.push_back(add_host("w-" + std::to_string(w + 1), s.speeds[static_cast<std::size_t>(w) % s.speeds.size()]));
+    }
+    zone->seal();
   }
-  zone->seal();
+  // A worker serves as many tasks at once as it has cores, each on one core, in arrival order.
+  for (sg4::Host* h : workers) cores.push_back(sg4::Semaphore::create(static_cast<unsigned>(h->get_core_count())));
 
   response_s.assign(static_cast<std::size_t>(s.tasks), 0);
   std::vector<sg4::Mailbox*> in, out;
@@ -114,7 +126,7 @@ int main(int argc, char** argv) {
   sg4::Actor::create("master", master_host, [&s, in, out] { master(s, in, out); });
   for (long k = 0; k < s.tasks; ++k) {
     const auto w = static_cast<std::size_t>(k % s.workers);
-    sg4::MutexPtr core = cores[w];
+    sg4::SemaphorePtr core = cores[w];
     sg4::Mailbox* mi = in[static_cast<std::size_t>(k)];
     sg4::Mailbox* mo = out[static_cast<std::size_t>(k)];
     sg4::Actor::create("task-" + std::to_string(k), workers[w], [&s, k, mi, mo, core] { task(s, k, mi, mo, core); });
