@@ -6,14 +6,16 @@ hetperf=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
+# Each step says what failed, with what the command printed.
+fail() { echo "FAIL: $1"; shift; for f in "$@"; do echo "--- $f"; cat "$f"; done; exit 1; }
 "$hetperf" probe --quick --disk-size 4194304 --time-cap 0.5 --dir "$work" --machine testbox --out m.json >probe.txt
-grep -q "MIPS" probe.txt
+grep -q "MIPS" probe.txt || fail "probe printed no MIPS" probe.txt
 [[ -z $(ls -A "$work" | grep -v -E '^(m.json|probe.txt)$') ]] || { echo "probe left files behind:"; ls -A "$work"; exit 1; }
-"$hetperf" calibrate m.json --out platform.json >cal.txt 2>cal.err
-grep -q "testbox" cal.txt
+"$hetperf" calibrate m.json --out platform.json >cal.txt 2>cal.err || fail "calibrate failed" cal.txt cal.err
+grep -q "testbox" cal.txt || fail "calibrate printed no testbox" cal.txt cal.err
 "$hetperf" predict --platform platform.json --workload "$src/examples/workloads/quickstart.json" --out p.json --csv p.csv >pred.txt
-grep -q "mean response" pred.txt
-grep -q '"schema": "hetperf.prediction/1"' p.json
+grep -q "mean response" pred.txt || fail "predict printed no mean response" pred.txt
+grep -q '"schema": "hetperf.prediction/1"' p.json || fail "the prediction lacks its schema"
 [[ $(wc -l <p.csv) -eq 21 ]] || { echo "expected 20 processes + header in CSV"; exit 1; }
 # The profile and prediction read back (predict re-reads the profile; a second predict must agree).
 "$hetperf" predict --platform platform.json --workload "$src/examples/workloads/quickstart.json" --out p2.json >/dev/null

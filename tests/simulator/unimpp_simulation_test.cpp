@@ -66,7 +66,9 @@ TEST_CASE("simulator: memory slowdown switches from the linear to the exponentia
                    {"virtual", {{"kind", "exponential"}, {"c", 0.05}, {"d_per_mb", 0.01}}}};
   Profile profile = test::profile(json::array({a}));
   json p = {{"name", "p"}, {"mi", 1000}, {"static_memory_mb", 150}};
-  const ProcessResult& r = test::run(profile, test::workload(json::array({p}))).processes.at(0);
+  // A copy: a reference into the temporary prediction's processes would dangle (AddressSanitizer
+  // caught it).
+  const ProcessResult r = test::run(profile, test::workload(json::array({p}))).processes.at(0);
   double alpha = 0.05 * std::exp(0.01 * 150);  // 0.224
   CHECK(r.response_s == Approx(1.0 * (1 + alpha)));
   CHECK(r.breakdown.memory_s == Approx(alpha));
