@@ -10,7 +10,9 @@ sizes = [p["size_bytes"] for p in j["pingpong"]]
 assert sizes == [0, 1024, 65536], sizes
 for p in j["pingpong"]:
     assert p["one_way_s"]["mean"] > 0 and p["one_way_s"]["n"] >= 5, p
-assert j["pingpong"][2]["one_way_s"]["mean"] > j["pingpong"][0]["one_way_s"]["mean"]
+# Medians: a preempted sample (a 4 ms time slice on a busy machine) moves a mean, not a median.
+assert j["pingpong"][2]["one_way_s"]["median"] > j["pingpong"][0]["one_way_s"]["median"], \
+    (j["pingpong"][2]["one_way_s"]["median"], j["pingpong"][0]["one_way_s"]["median"])
 g = j["loggp"]
 for k in ("send_overhead_s", "receive_overhead_s", "gap_s"):
     assert g[k]["mean"] >= 0, (k, g[k])
