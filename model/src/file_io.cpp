@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -23,7 +24,7 @@ namespace {
 constexpr std::uintmax_t kMaxInputBytes = std::uintmax_t{512} << 20;
 
 // 1-based line and column of byte `offset` of `text`.
-std::string position(const std::string& text, std::size_t offset) {
+std::string position(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   std::size_t line = 1, column = 1;
   for (std::size_t i = 0; i < offset; ++i) {
@@ -43,6 +44,30 @@ std::string reason_of(const std::string& what) {
   if (what.find("parse error") != std::string::npos && colon != std::string::npos) return what.substr(colon + 2);
   auto bracket = what.find("] ");
   return bracket == std::string::npos ? what : what.substr(bracket + 2);
+}
+
+// Deeper nesting is refused: copying or writing such a value recurses once per level, and no hetperf
+// file (free-form "settings" and "fits" included) comes near it.
+constexpr std::size_t kMaxJsonDepth = 512;
+
+// The offset of the first '[' or '{' that opens level kMaxJsonDepth + 1 of valid JSON `text`, if any.
+std::optional<std::size_t> too_deep(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character cannot end the string
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -73,14 +98,14 @@ std::string read_text_file(const std::filesystem::path& path) {
   return text;
 }
 
-nlohmann::json read_json_file(const std::filesystem::path& path) {
-  std::string text = read_text_file(path);
+nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  nlohmann::json j;
   try {
-    return nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // Byte offset -> line and column, so an editor can jump to the problem.
-    throw InputError(path.string() + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
-                     ": invalid JSON: " + reason_of(e.what()));
+    throw InputError(file + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": invalid JSON: " +
+                     reason_of(e.what()));
   } catch (const nlohmann::json::out_of_range& e) {
     // A number too large for a double ("number overflow parsing '1e400'"): point at it.
     std::string what = e.what(), where;
@@ -89,11 +114,20 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
       auto at = text.find(what.substr(open + 1, close - open - 1));
       if (at != std::string::npos) where = ":" + position(text, at);
     }
-    throw InputError(path.string() + where + ": invalid JSON: " + reason_of(what) +
+    throw InputError(file + where + ": invalid JSON: " + reason_of(what) +
                      " (expected a number within ±1.8e308, the range of a double)");
   } catch (const nlohmann::json::exception& e) {
-    throw InputError(path.string() + ": invalid JSON: " + reason_of(e.what()));
+    throw InputError(file + ": invalid JSON: " + reason_of(e.what()));
   }
+  if (auto deep = too_deep(text)) {
+    throw InputError(file + ":" + position(text, *deep) + ": JSON nested more than " + std::to_string(kMaxJsonDepth) +
+                     " levels deep (expected a hetperf file, whose objects and arrays nest a few levels)");
+  }
+  return j;
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& path) {
+  return parse_json_text(read_text_file(path), path.string());
 }
 
 namespace {

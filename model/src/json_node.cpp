@@ -133,12 +133,19 @@ std::int64_t JsonNode::integer(std::string_view key, std::int64_t min, std::int6
   expected << "an integer in [" << min << ", " << max << "]";
   JsonNode n = member(key, expected.str());
   const nlohmann::json& v = *n.value_;
-  bool integral = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() &&
-                                            std::isfinite(v.get<double>()));
-  if (!integral) n.fail(expected.str());
-  double d = v.get<double>();
-  if (d < static_cast<double>(min) || d > static_cast<double>(max)) n.fail(expected.str());
-  return v.is_number_integer() ? v.get<std::int64_t>() : static_cast<std::int64_t>(d);
+  // Each kind of JSON number converted only where it fits an int64: 2^63 parses as an unsigned integer,
+  // and 9.3e18 or 2^63 written as a float would convert with undefined behaviour.
+  std::optional<std::int64_t> value;
+  if (v.is_number_unsigned()) {
+    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX)) value = static_cast<std::int64_t>(v.get<std::uint64_t>());
+  } else if (v.is_number_integer()) {
+    value = v.get<std::int64_t>();
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && std::floor(d) == d && d >= -0x1p63 && d < 0x1p63) value = static_cast<std::int64_t>(d);
+  }
+  if (!value || *value < min || *value > max) n.fail(expected.str());
+  return *value;
 }
 
 std::int64_t JsonNode::integer_or(std::string_view key, std::int64_t fallback, std::int64_t min,

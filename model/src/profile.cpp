@@ -11,6 +11,10 @@
 namespace hetperf {
 namespace {
 
+// Computers in one profile, "count" expanded: far beyond any cluster hetperf models, and small enough
+// that a few bytes ("count": 1e7) cannot make the reader copy a computer for seconds into gigabytes.
+constexpr std::int64_t kMaxComputers = 100'000;
+
 nlohmann::json slowdown_to_json(const unimpp::SlowdownFunction& s) {
   nlohmann::json j = {{"knee_mb", s.main_memory_mb},
                       {"main", {{"kind", "linear"}, {"a_per_mb", s.main.a_per_mb}, {"b", s.main.b}}}};
@@ -206,7 +210,12 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       }
     }
     if (c.has("integration_step_s")) computer.integration_step_s = c.number("integration_step_s", Range::kPositive);
-    std::int64_t count = c.integer_or("count", 1, 1, 10'000'000);
+    std::int64_t count = c.integer_or("count", 1, 1, kMaxComputers);
+    if (p.computers.size() + static_cast<std::size_t>(count) > static_cast<std::size_t>(kMaxComputers)) {
+      c.field(c.has("count") ? "count" : "name")
+          .fail("at most " + std::to_string(kMaxComputers) + " computers in a profile in all (" +
+                std::to_string(p.computers.size()) + " before this entry)");
+    }
     for (std::int64_t k = 1; k <= count; ++k) {
       Computer copy = computer;
       if (c.has("count")) copy.name = computer.name + "-" + std::to_string(k);

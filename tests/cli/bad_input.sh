@@ -36,7 +36,10 @@ expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": {\"distribution\
 # bytes; each is one message and exit 2, never an abort.
 expect_error "{$head, \"processes\": [{\"mp\": 1e400}]}" "w.json:1:55: invalid JSON: number overflow parsing '1e400'"
 expect_error "{$head, \"processes\": [{\"name\": \"a\", \"mi\": 5" 'w.json:1:'
-expect_error "$(python3 -c "print('[' * 100000 + ']' * 100000)")" 'w.json: $: expected a JSON object'
+# Deep nesting parses, but copying or writing it recursed per level (a crash at 100000 in policy.options).
+expect_error "$(python3 -c "print('[' * 100000 + ']' * 100000)")" 'w.json:1:513: JSON nested more than 512 levels deep'
+expect_error "{$head, \"policy\": {\"options\": {\"a\": $(python3 -c "print('[' * 100000 + ']' * 100000)")}}, \"processes\": []}" \
+  'JSON nested more than 512 levels deep'
 # Random bytes from a fixed seed (a fresh draw could start with a newline and move the error to line 2).
 expect_error "$(python3 -c "import random, sys; random.seed(13); sys.stdout.buffer.write(bytes(random.randrange(33, 256) for _ in range(4096)))")" 'w.json:1:'
 # A file larger than any input may be is refused before it is read.

@@ -169,6 +169,22 @@ TEST_CASE("model: formats: malformed profiles name the field") {
         std::string::npos);
 }
 
+TEST_CASE("model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {
+  // tests/fuzz/corpus/profile/regress-count-1e7: "count": 10000000 copied one computer for seconds (timeout).
+  nlohmann::json base = to_json(sample_profile());
+  auto read = [](const nlohmann::json& j) { profile_from_json(j, "p.json"); };
+  nlohmann::json j = base;
+  j["computers"][0]["count"] = 10'000'000;
+  CHECK(input_error([&] { read(j); }) == "p.json: $.computers[0].count: expected an integer in [1, 100000], got 10000000");
+  j["computers"][0]["count"] = 99'999;
+  j["computers"][1]["count"] = 2;
+  CHECK(input_error([&] { read(j); }) ==
+        "p.json: $.computers[1].count: expected at most 100000 computers in a profile in all (99999 before this entry), "
+        "got 2");
+  j["computers"][1].erase("count");
+  CHECK(profile_from_json(j, "p.json").computers.size() == 100'000);
+}
+
 TEST_CASE("model: formats: a workload round-trips, with distributions and generators") {
   nlohmann::json j = nlohmann::json::parse(kWorkload);
   Workload w = workload_from_json(j, "w.json");

@@ -38,6 +38,23 @@ TEST_CASE("model: json: wrong types, unknown fields, bad choices and integers ar
         "f.json: $.extra: unknown field 'extra' (expected one of: n, k, kind)");
 }
 
+TEST_CASE("model: json: integers beyond an int64 are rejected, not converted (found by tests/fuzz)") {
+  // 2^63 as a float converted to int64 with undefined behaviour (UBSan: "outside the range of representable
+  // values"); as an unsigned integer it passed the range check and wrapped to INT64_MIN.
+  auto j = nlohmann::json::parse(R"({"f": 9223372036854775808.0, "u": 9223372036854775808, "big": 1e19,
+                                     "top": 9223372036854775807, "low": -9223372036854775808, "whole": 3.0})");
+  JsonNode root(j, "f.json");
+  CHECK(input_error([&] { root.integer("f", 0, INT64_MAX); }) ==
+        "f.json: $.f: expected an integer in [0, 9223372036854775807], got 9.223372036854776e+18");
+  CHECK(input_error([&] { root.integer("u", 0, INT64_MAX); }) ==
+        "f.json: $.u: expected an integer in [0, 9223372036854775807], got 9223372036854775808");
+  CHECK(input_error([&] { root.integer("big", INT64_MIN, INT64_MAX); }).find("$.big: expected an integer") !=
+        std::string::npos);
+  CHECK(root.integer("top", 0, INT64_MAX) == INT64_MAX);
+  CHECK(root.integer("low", INT64_MIN, 0) == INT64_MIN);
+  CHECK(root.integer("whole", 0, 5) == 3);
+}
+
 TEST_CASE("model: json: schema kind and version are checked") {
   auto ok = nlohmann::json::parse(R"({"schema": "hetperf.profile/1"})");
   CHECK(JsonNode(ok, "f").schema("profile", 1) == 1);
@@ -58,6 +75,21 @@ TEST_CASE("model: file io: invalid JSON reports line and column, a missing file 
   CHECK(msg.find("invalid JSON") != std::string::npos);
   CHECK(input_error([&] { read_json_file(dir.path() / "absent.json"); }).find("cannot read") != std::string::npos);
   CHECK(input_error([&] { read_json_file(dir.path()); }).find("is a directory") != std::string::npos);
+}
+
+TEST_CASE("model: file io: JSON text parses with the file's messages: overflow, nesting, empty input") {
+  CHECK(parse_json_text(R"({"a": [1, "x"]})", "t.json")["a"][1] == "x");
+  CHECK(input_error([] { parse_json_text("{\"a\":\n 1e400}", "t.json"); }) ==
+        "t.json:2:2: invalid JSON: number overflow parsing '1e400' (expected a number within ±1.8e308, the range of a "
+        "double)");
+  CHECK(input_error([] { parse_json_text("", "t.json"); }).rfind("t.json:1:1: invalid JSON: ", 0) == 0);
+  // Nesting is bounded (copying and writing a value recurse per level); brackets inside strings do not count.
+  std::string deep = std::string(512, '[') + std::string(512, ']');
+  CHECK(parse_json_text(deep, "t.json").is_array());
+  CHECK(parse_json_text("[\"[[[\\\"[[\"," + std::string(511, '[') + std::string(511, ']') + "]", "t.json").size() == 2);
+  std::string deeper = "\n" + std::string(513, '[') + std::string(513, ']');
+  CHECK(input_error([&] { parse_json_text(deeper, "t.json"); }).rfind("t.json:2:513: JSON nested more than 512 levels deep", 0) ==
+        0);
 }
 
 TEST_CASE("model: file io: atomic writes replace the file whole and leave no temporary behind") {

@@ -87,7 +87,9 @@ SwfTrace parse_swf(std::string_view text, const std::string& file) {
     if (body.empty()) continue;
     if (body.front() == ';') {
       std::string_view comment = line.substr(line.find(';') + 1);
-      if (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
+      // Every CR at the end goes (a CRLF file, and CRs before it): format_swf ends the line with '\n' only,
+      // so a CR kept here would be lost, or read back differently, on the way through a written file.
+      while (!comment.empty() && comment.back() == '\r') comment.remove_suffix(1);
       trace.header.emplace_back(comment);
       if (auto v = header_value(comment, "MaxProcs")) trace.max_procs = v;
       if (auto v = header_value(comment, "MaxNodes")) trace.max_nodes = v;

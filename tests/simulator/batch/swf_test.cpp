@@ -72,6 +72,15 @@ TEST_CASE("simulator: SWF: import, export and import again gives an equal trace"
   CHECK(parse_swf(format_swf(a), "x.swf") == a);
 }
 
+TEST_CASE("simulator: SWF: a header comment ending in several CRs reads back equal (found by tests/fuzz)") {
+  // tests/fuzz/corpus/swf/regress-comment-crcr: one CR was kept, then lost when written and read again.
+  SwfTrace a = parse_swf(std::string(";\0\0\0\r\r", 6), "cr.swf");
+  REQUIRE(a.header.size() == 1);
+  CHECK(a.header[0] == std::string(3, '\0'));
+  CHECK(parse_swf("; Version: 2.2\r\r\n", "cr.swf").header[0] == " Version: 2.2");
+  CHECK(parse_swf(format_swf(a), "exported.swf") == a);
+}
+
 TEST_CASE("simulator: SWF: a malformed field names the line, the field and the token") {
   std::string text = std::string(kSmall) + "4 1600 -1 10 x -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n";
   try {

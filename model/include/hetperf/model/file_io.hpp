@@ -13,7 +13,12 @@ namespace hetperf {
 // Reads a whole file; InputError "<path>: cannot read: <reason>" on failure.
 std::string read_text_file(const std::filesystem::path& path);
 
-// Reads and parses JSON; invalid JSON gives InputError "<path>:<line>:<column>: invalid JSON: <reason>".
+// Parses JSON text that came from `file` (named in messages only). Invalid JSON gives InputError
+// "<file>:<line>:<column>: invalid JSON: <reason>"; so do numbers beyond a double and nesting deeper
+// than any hetperf file needs. Every reader's bytes go through here (read_json_file, the fuzzers).
+nlohmann::json parse_json_text(std::string_view text, const std::string& file);
+
+// Reads and parses JSON (read_text_file, then parse_json_text).
 nlohmann::json read_json_file(const std::filesystem::path& path);
 
 // An output written piece by piece (rows streamed as a simulation produces them) and still atomic: into
