@@ -851,31 +851,23 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload& workload,
                                          const SimulationOptions& options) {
   SimulationSize size;
+  // A generator's processes: its count, else its horizon over the mean inter-arrival time.
+  auto generated = [](const ArrivalGenerator& g) {
+    if (g.count) return static_cast<double>(*g.count);
+    if (!g.horizon_s) return 0.0;
+    const double mean = g.interarrival_s.mean();
+    return mean > 0 ? std::max(0.0, *g.horizon_s - g.start_s) / mean + 1 : 1e18;
+  };
   double processes = 0;
   for (const auto& s : workload.processes) processes += static_cast<double>(s.count);
-  for (const auto& g : workload.generators) {
-    if (g.count) {
-      processes += static_cast<double>(*g.count);
-    } else if (g.horizon_s) {
-      const double mean = g.interarrival_s.mean();
-      processes += mean > 0 ? std::max(0.0, *g.horizon_s - g.start_s) / mean + 1 : 1e18;
-    }
-  }
+  for (const auto& g : workload.generators) processes += generated(g);
   size.processes = static_cast<std::uint64_t>(std::min(processes, 1e18));
   // Per process: its state and arrival slot, and its result (kept) or its response time (summary).
   // Without kept results, the last generator's processes are drawn as they arrive and their state is
   // reused once they finish: only the processes alive at once hold it, which no estimate before the
   // run can know (a run that outgrows memory still ends with one message).
-  double drawn = 0;
-  if (!options.keep_processes && !workload.generators.empty()) {
-    const ArrivalGenerator& g = workload.generators.back();
-    if (g.count) {
-      drawn = static_cast<double>(*g.count);
-    } else if (g.horizon_s) {
-      const double mean = g.interarrival_s.mean();
-      drawn = mean > 0 ? std::max(0.0, *g.horizon_s - g.start_s) / mean + 1 : 1e18;
-    }
-  }
+  const double drawn =
+      !options.keep_processes && !workload.generators.empty() ? generated(workload.generators.back()) : 0.0;
   const double per_process = (options.keep_processes ? sizeof(ProcessResult) + 64.0 : sizeof(double)) +
                              static_cast<double>(options.output_bytes_per_process);
   const double state = sizeof(Proc) + sizeof(std::uint32_t);
