@@ -1,0 +1,201 @@
+// Operation models fitted on application traces (see trace_fit.hpp).
+#include "hetperf/calibrate/trace_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <Eigen/Dense>
+
+#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
+#include "hetperf/model/statistics.hpp"
+
+namespace hetperf::calibrate {
+namespace {
+
+struct Call {
+  OperationCall call;
+  double t = 0;
+  std::size_t run = 0;  // index of its trace
+};
+
+OperationCall operation_call(const apps::TraceEvent& e) {
+  OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
+  if (e.op == "integrate") c.steps = static_cast<double>(e.m), c.m = 0;  // the runtime records steps as m
+  return c;
+}
+
+// Weighted least squares minimising Σ ((x_i·β − t_i) / t_i)².
+std::vector<double> fit_relative(const std::vector<const Call*>& calls, std::size_t features) {
+  Eigen::MatrixXd a(calls.size(), features);
+  Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(calls.size()));
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::vector<double> x = feature_values(calls[i]->call);
+    for (std::size_t j = 0; j < features; ++j) a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = x[j] / calls[i]->t;
+  }
+  // Columns scaled to a largest entry of 1: the features span many orders of magnitude.
+  Eigen::VectorXd scale(static_cast<Eigen::Index>(features));
+  for (Eigen::Index j = 0; j < a.cols(); ++j) {
+    const double s = a.col(j).cwiseAbs().maxCoeff();
+    scale(j) = s > 0 ? s : 1;
+    a.col(j) /= scale(j);
+  }
+  Eigen::VectorXd beta = a.completeOrthogonalDecomposition().solve(b);
+  std::vector<double> out(features);
+  for (std::size_t j = 0; j < features; ++j) out[j] = beta(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
+  return out;
+}
+
+// The order statistics at probabilities (i + ½)/q (all the values when there are at most q).
+std::vector<double> equally_likely(std::vector<double> v, std::size_t q) {
+  std::sort(v.begin(), v.end());
+  if (v.size() <= q) return v;
+  std::vector<double> out;
+  for (std::size_t i = 0; i < q; ++i) {
+    const double pos = (static_cast<double>(i) + 0.5) / static_cast<double>(q) * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(pos);
+    const std::size_t hi = std::min(lo + 1, v.size() - 1);
+    out.push_back(v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]));
+  }
+  return out;
+}
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, fmt, a, b, c);
+  return buf;
+}
+
+}  // namespace
+
+TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& o) {
+  TraceFit out;
+  // (computer, op, ranks) -> calls
+  std::map<std::tuple<std::string, std::string, int>, std::vector<Call>> groups;
+  std::vector<std::string> run_file(files.size());
+  std::vector<std::string> run_computer(files.size());
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const std::string file = files[f].string();
+    const nlohmann::json j = read_json_file(files[f]);
+    const apps::TraceFile trace = apps::trace_from_json(j, file);
+    const JsonNode root(j, file);
+    if (trace.backend != "mpi") {
+      root.field("backend").fail("\"mpi\": a real run's trace (a simulated trace is not a measurement)");
+    }
+    const JsonNode run = root.object("run");
+    const std::string host = run.string("host");
+    const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
+    const int cores = static_cast<int>(run.integer("cores", 1, 1 << 20));
+    run_file[f] = file;
+    run_computer[f] = o.computer.empty() ? host : o.computer;
+    if (ranks > cores) {
+      out.notes.push_back(file + ": " + std::to_string(ranks) + " ranks on " + std::to_string(cores) +
+                          " cores: its kernel times include the ranks' time-slicing, which the simulator's processor "
+                          "sharing models on top; not fitted");
+      continue;
+    }
+    std::size_t unusable = 0;
+    for (const auto& rank : trace.ranks) {
+      for (const auto& e : rank.events) {
+        if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
+        if (!(e.end_s > e.start_s)) {
+          ++unusable;  // below the clock's resolution: no relative error can be taken
+          continue;
+        }
+        groups[{run_computer[f], e.op, ranks}].push_back(Call{operation_call(e), e.end_s - e.start_s, f});
+      }
+    }
+    if (unusable > 0) out.notes.push_back(file + ": " + std::to_string(unusable) + " calls of zero duration not fitted");
+  }
+
+  for (auto& [key, calls] : groups) {
+    const auto& [computer, op, ranks] = key;
+    const std::vector<std::string>& features = operation_features(op);
+    const std::string label = computer + " " + op + " (" + std::to_string(ranks) + " ranks)";
+    if (calls.size() < features.size() + 2) {
+      out.notes.push_back(label + ": " + std::to_string(calls.size()) + " calls, too few for its " +
+                          std::to_string(features.size()) + " terms; not fitted");
+      continue;
+    }
+    std::vector<const Call*> all;
+    for (const Call& c : calls) all.push_back(&c);
+    OperationModel m;
+    m.op = op;
+    m.ranks = ranks;
+    m.features = features;
+    m.coefficients_s = fit_relative(all, features.size());
+    m.calls = calls.size();
+    m.feature_min.assign(features.size(), INFINITY);
+    m.feature_max.assign(features.size(), 0);
+    std::map<std::size_t, std::vector<double>> ratios_of_run;
+    std::vector<double> predicted(calls.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const std::vector<double> x = feature_values(calls[i].call);
+      for (std::size_t j = 0; j < x.size(); ++j) {
+        m.feature_min[j] = std::min(m.feature_min[j], x[j]);
+        m.feature_max[j] = std::max(m.feature_max[j], x[j]);
+      }
+      predicted[i] = m.time_s(calls[i].call);
+      if (predicted[i] > 0) ratios_of_run[calls[i].run].push_back(calls[i].t / predicted[i]);
+    }
+    // The runs' state factors, then the residuals around them. The relative least squares leans low on
+    // right-skewed times; the form is rescaled so that the median run's factor is 1: the point
+    // prediction is then that of a typical run.
+    std::map<std::size_t, double> factor;
+    for (auto& [run, ratios] : ratios_of_run) factor[run] = median(ratios);
+    if (!factor.empty()) {
+      std::vector<double> f;
+      for (const auto& [run, v] : factor) f.push_back(v);
+      const double typical = median(f);
+      for (double& c : m.coefficients_s) c *= typical;
+      for (auto& [run, v] : factor) v /= typical;
+      for (double& p : predicted) p *= typical;
+    }
+    std::vector<std::pair<double, double>> residual;  // (t̂, ε)
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (predicted[i] > 0) residual.emplace_back(predicted[i], calls[i].t / (predicted[i] * factor[calls[i].run]));
+    }
+    if (residual.size() < calls.size()) {
+      out.notes.push_back(label + ": the fitted form is zero at " + std::to_string(calls.size() - residual.size()) +
+                          " of its calls");
+    }
+    if (residual.empty()) continue;
+    std::sort(residual.begin(), residual.end());
+    const std::size_t bands = std::clamp<std::size_t>(residual.size() / std::max<std::size_t>(1, o.calls_per_band), 1, 4);
+    std::vector<double> abs_dev;
+    for (std::size_t b = 0; b < bands; ++b) {
+      const std::size_t from = residual.size() * b / bands, to = residual.size() * (b + 1) / bands;
+      std::vector<double> eps;
+      for (std::size_t i = from; i < to; ++i) eps.push_back(residual[i].second);
+      m.residuals.push_back({residual[to - 1].first, equally_likely(eps, o.values)});
+    }
+    for (const auto& r : residual) abs_dev.push_back(std::fabs(r.second - 1));
+    m.median_abs_residual = median(abs_dev);
+    for (const auto& [run, f] : factor) {
+      if (std::find(m.traces.begin(), m.traces.end(), run_file[run]) == m.traces.end()) m.traces.push_back(run_file[run]);
+    }
+    AppModels& models = out.by_computer[computer];
+    for (const auto& [run, f] : factor) {
+      auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == run_file[run]; });
+      if (state == models.runs.end()) {
+        models.runs.push_back({run_file[run], {}});
+        state = models.runs.end() - 1;
+      }
+      state->factor[op] = f;
+    }
+    std::vector<double> f_values;
+    for (const auto& [run, f] : factor) f_values.push_back(f);
+    out.report.push_back(label + ": " + std::to_string(m.calls) + " calls in " + std::to_string(factor.size()) + " runs, " +
+                         format("median |ε − 1| %.1f%%, run factors %.3f to %.3f", 100 * m.median_abs_residual,
+                                *std::min_element(f_values.begin(), f_values.end()),
+                                *std::max_element(f_values.begin(), f_values.end())));
+    models.operations.push_back(std::move(m));
+  }
+  // A run without calls of an operation keeps the neutral factor 1 for it (RunState::factor is sparse).
+  return out;
+}
+
+}  // namespace hetperf::calibrate
