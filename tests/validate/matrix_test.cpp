@@ -1,6 +1,9 @@
 // Tests of the validation matrix and its accuracy figures (validate/src/matrix.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/validate/matrix.hpp"
 
 using namespace hetperf;
@@ -104,4 +107,64 @@ TEST_CASE("validate: the pictures are GnuplotScripts drawing into the file they 
   CHECK_THAT(script, Catch::Contains("set output \".measured-vs-predicted.png.tmp\"\n"));
   CHECK_THAT(script, Catch::Contains("title \"it's \\\"odd\\\"\""));
   CHECK_THAT(script, Catch::Contains("$g0 << EOD\n2 1.8\n"));
+}
+
+TEST_CASE("validate: the run order interleaves every configuration's repeats, the same for a seed") {
+  const auto order = run_order(5, 7, 42);
+  REQUIRE(order.size() == 35);
+  std::vector<int> count(5, 0);
+  for (auto c : order) ++count[c];
+  CHECK(count == std::vector<int>(5, 7));
+  CHECK(order == run_order(5, 7, 42));
+  CHECK(order != run_order(5, 7, 43));
+  // Not back to back: the first seven runs are not all of one configuration.
+  CHECK(std::count(order.begin(), order.begin() + 7, order.front()) < 7);
+}
+
+TEST_CASE("validate: the statistics separate bias, the shares of medians, coverage and the noise floor") {
+  auto config = [](const std::string& group, std::vector<double> samples, double predicted, double p10, double p90) {
+    ValidationRun r;
+    r.id = group + std::to_string(predicted);
+    r.group = group;
+    r.measured_samples_s = samples;
+    r.measured_s = hetperf::median(samples);
+    r.predicted_s = predicted, r.predicted_p10_s = p10, r.predicted_p90_s = p90;
+    return r;
+  };
+  // Medians 1.0 each; predicted +3%, −8%, +20%; intervals holding 3, 2 and 0 of the 3 runs.
+  std::vector<ValidationRun> runs = {config("a", {0.9, 1.0, 1.1}, 1.03, 0.85, 1.15), config("a", {0.95, 1.0, 1.2}, 0.92, 0.9, 1.1),
+                                     config("b", {0.98, 1.0, 1.02}, 1.20, 1.1, 1.3)};
+  Statistics s = statistics(runs, 1, 500);
+  CHECK(s.configurations == 3);
+  CHECK(s.runs == 9);
+  CHECK(s.bias == Approx(0.03));
+  CHECK(s.bias_low <= s.bias);
+  CHECK(s.bias_high >= s.bias);
+  CHECK(s.bias_low >= -0.08 - 1e-12);
+  CHECK(s.bias_high <= 0.20 + 1e-12);
+  CHECK(s.within_5 == Approx(1.0 / 3));
+  CHECK(s.within_10 == Approx(2.0 / 3));
+  CHECK(s.coverage == Approx(5.0 / 9));
+  CHECK(s.median_width == Approx(0.2 / 0.92));  // widths 0.291, 0.217, 0.167
+  CHECK(s.noise_floor == Approx(0.05));         // median |x − m| / m: 0.1, 0.05, 0.02
+  CHECK(statistics({}).configurations == 0);
+}
+
+TEST_CASE("validate: calibration configurations are disjoint from the validated ones") {
+  ValidationMatrixOptions o;
+  o.cores = 2;
+  o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
+  for (bool quick : {true, false}) {
+    o.quick = quick;
+    const auto cal = calibration_matrix(o);
+    const auto runs = validation_matrix(o, one_computer());
+    REQUIRE_FALSE(cal.empty());
+    for (const auto& c : cal) {
+      for (const auto& r : runs) {
+        const bool same_ranks = c.ranks == r.ranks;
+        CHECK_FALSE((same_ranks && c.arguments == std::vector<std::string>(r.arguments.begin(), r.arguments.begin() +
+                                                                          static_cast<long>(std::min(r.arguments.size(), c.arguments.size())))));
+      }
+    }
+  }
 }
