@@ -117,6 +117,21 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
   };
 }
 
+// The platform's kernel times, and on computers with trace-calibrated message models the time of a
+// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's).
+void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<OperationNoise>& noise) {
+  p.kernel_time = kernel_times(profile, noise, p.model_warnings);
+  for (std::size_t c = 0; c < profile.computers.size(); ++c) {
+    const AppModels& models = profile.computers[c].app_models;
+    if (models.messages.empty()) continue;
+    auto copy = std::make_shared<AppModels>(models);
+    p.computers[c].local_message_s = [copy, noise, c](std::uint64_t bytes, int ranks) {
+      const MessageModel* m = copy->find_messages(ranks);
+      return m->time_s(bytes) + (noise ? noise->message_delay(c, *copy) : 0.0);
+    };
+  }
+}
+
 }  // namespace
 
 KernelModels KernelModels::of(const Computer& c) {
@@ -261,13 +276,13 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   }
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
-  p.kernel_time = kernel_times(profile, nullptr, p.model_warnings);
+  use_models(p, profile, nullptr);
   return p;
 }
 
 SimPlatform sampled_platform(const Profile& profile, std::uint64_t seed, std::uint64_t sample) {
   SimPlatform p = sim_platform_from_profile(profile);
-  p.kernel_time = kernel_times(profile, std::make_shared<OperationNoise>(seed, sample), p.model_warnings);
+  use_models(p, profile, std::make_shared<OperationNoise>(seed, sample));
   return p;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include <Eigen/Dense>
 
@@ -21,6 +22,35 @@ struct Call {
   double t = 0;
   std::size_t run = 0;  // index of its trace
 };
+
+struct Message {
+  std::uint64_t bytes = 0;
+  double t = 0;         // from both sides ready to the receive's end
+  std::size_t run = 0;
+};
+
+// The trace's messages, each send (or isend) matched with its receive in order per (source,
+// destination, tag), as MPI matches them.
+std::vector<Message> matched_messages(const apps::TraceFile& trace, std::size_t run) {
+  std::map<std::tuple<int, int, int>, std::vector<const apps::TraceEvent*>> sends, receives;
+  for (const auto& rank : trace.ranks) {
+    for (const auto& e : rank.events) {
+      if (e.op == "send" || e.op == "isend") sends[{rank.rank, e.peer, e.tag}].push_back(&e);
+      if (e.op == "recv") receives[{e.peer, rank.rank, e.tag}].push_back(&e);
+    }
+  }
+  std::vector<Message> out;
+  for (const auto& [key, list] : sends) {
+    auto r = receives.find(key);
+    if (r == receives.end()) continue;
+    for (std::size_t i = 0; i < std::min(list.size(), r->second.size()); ++i) {
+      const apps::TraceEvent& send = *list[i];
+      const apps::TraceEvent& recv = *r->second[i];
+      out.push_back({send.bytes, std::max(0.0, recv.end_s - std::max(send.start_s, recv.start_s)), run});
+    }
+  }
+  return out;
+}
 
 OperationCall operation_call(const apps::TraceEvent& e) {
   OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
@@ -69,12 +99,53 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
   return buf;
 }
 
+// t = l + bytes · g through the median time of each message size (least squares weighted by the
+// messages of each size; g >= 0), then every message's delay beyond the line, kept per run.
+void fit_messages(const std::vector<Message>& messages, int ranks, const std::vector<std::string>& run_file,
+                  const TraceFitOptions& o, AppModels& models, std::vector<std::string>& report, const std::string& label) {
+  std::map<std::uint64_t, std::vector<double>> by_size;
+  for (const auto& m : messages) by_size[m.bytes].push_back(m.t);
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (const auto& [bytes, times] : by_size) {
+    const double w = static_cast<double>(times.size()), x = static_cast<double>(bytes), y = median(times);
+    sw += w, sx += w * x, sy += w * y, sxx += w * x * x, sxy += w * x * y;
+  }
+  MessageModel model;
+  model.ranks = ranks;
+  const double det = sw * sxx - sx * sx;
+  model.seconds_per_byte = det > 0 ? std::max(0.0, (sw * sxy - sx * sy) / det) : 0;
+  model.latency_s = (sy - model.seconds_per_byte * sx) / sw;
+  model.min_bytes = by_size.begin()->first;
+  model.max_bytes = by_size.rbegin()->first;
+  model.messages = messages.size();
+  std::map<std::size_t, std::vector<double>> delays;
+  for (const auto& m : messages) delays[m.run].push_back(m.t - model.time_s(m.bytes));
+  std::vector<double> all;
+  for (auto& [run, d] : delays) {
+    all.insert(all.end(), d.begin(), d.end());
+    if (std::find(model.traces.begin(), model.traces.end(), run_file[run]) == model.traces.end()) model.traces.push_back(run_file[run]);
+    auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == run_file[run]; });
+    if (state == models.runs.end()) {
+      models.runs.push_back({run_file[run], {}});
+      state = models.runs.end() - 1;
+    }
+    state->message_delays_s = equally_likely(d, o.values);
+  }
+  std::sort(all.begin(), all.end());
+  report.push_back(label + ": " + std::to_string(model.messages) + " messages in " + std::to_string(delays.size()) +
+                   " runs, " + format("l = %.1f us, b = %.3g GB/s, delays beyond the line: median %.3g ms", 1e6 * model.latency_s,
+                                      model.seconds_per_byte > 0 ? 1e-9 / model.seconds_per_byte : INFINITY, 1e3 * median(all)) +
+                   format(", 90th percentile %.3g ms", 1e3 * quantile_nearest_rank(all, 0.9)));
+  models.messages.push_back(model);
+}
+
 }  // namespace
 
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& o) {
   TraceFit out;
   // (computer, op, ranks) -> calls
   std::map<std::tuple<std::string, std::string, int>, std::vector<Call>> groups;
+  std::map<std::pair<std::string, int>, std::vector<Message>> message_groups;  // (computer, ranks)
   std::vector<std::string> run_file(files.size());
   std::vector<std::string> run_computer(files.size());
   for (std::size_t f = 0; f < files.size(); ++f) {
@@ -109,6 +180,11 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
       }
     }
     if (unusable > 0) out.notes.push_back(file + ": " + std::to_string(unusable) + " calls of zero duration not fitted");
+    if (ranks > 1) {
+      const std::vector<Message> messages = matched_messages(trace, f);
+      auto& group = message_groups[{run_computer[f], ranks}];
+      group.insert(group.end(), messages.begin(), messages.end());
+    }
   }
 
   for (auto& [key, calls] : groups) {
@@ -193,6 +269,15 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
                                 *std::min_element(f_values.begin(), f_values.end()),
                                 *std::max_element(f_values.begin(), f_values.end())));
     models.operations.push_back(std::move(m));
+  }
+  for (auto& [key, messages] : message_groups) {
+    const auto& [computer, ranks] = key;
+    const std::string label = computer + " messages (" + std::to_string(ranks) + " ranks)";
+    if (messages.size() < 4) {
+      out.notes.push_back(label + ": " + std::to_string(messages.size()) + " matched messages, too few; not fitted");
+      continue;
+    }
+    fit_messages(messages, ranks, run_file, o, out.by_computer[computer], out.report, label);
   }
   // A run without calls of an operation keeps the neutral factor 1 for it (RunState::factor is sparse).
   return out;

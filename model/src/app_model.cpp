@@ -77,6 +77,17 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
   return below ? below : above;
 }
 
+const MessageModel* AppModels::find_messages(int ranks) const {
+  const MessageModel* below = nullptr;
+  const MessageModel* above = nullptr;
+  for (const auto& m : messages) {
+    if (m.ranks == ranks) return &m;
+    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
+    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
+  }
+  return below ? below : above;
+}
+
 nlohmann::json to_json(const AppModels& models) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& m : models.operations) {
@@ -86,14 +97,45 @@ nlohmann::json to_json(const AppModels& models) {
                    {"feature_min", m.feature_min}, {"feature_max", m.feature_max}, {"calls", m.calls},
                    {"median_abs_residual", m.median_abs_residual}, {"residuals", bands}, {"traces", m.traces}});
   }
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& m : models.messages) {
+    messages.push_back({{"ranks", m.ranks}, {"latency_s", m.latency_s}, {"seconds_per_byte", m.seconds_per_byte},
+                        {"min_bytes", m.min_bytes}, {"max_bytes", m.max_bytes}, {"messages", m.messages},
+                        {"traces", m.traces}});
+  }
   nlohmann::json runs = nlohmann::json::array();
-  for (const auto& r : models.runs) runs.push_back({{"trace", r.trace}, {"factor", r.factor}});
-  return {{"operations", ops}, {"runs", runs}};
+  for (const auto& r : models.runs) {
+    nlohmann::json j = {{"trace", r.trace}, {"factor", r.factor}};
+    if (!r.message_delays_s.empty()) j["message_delays_s"] = r.message_delays_s;
+    runs.push_back(j);
+  }
+  nlohmann::json out = {{"operations", ops}, {"runs", runs}};
+  if (!messages.empty()) out["messages"] = messages;
+  return out;
 }
 
 AppModels app_models_from_json(const JsonNode& node) {
-  node.known_fields({"operations", "runs"});
+  node.known_fields({"operations", "messages", "runs"});
   AppModels out;
+  if (auto messages = node.optional("messages")) {
+    for (const JsonNode& m : messages->items()) {
+      m.known_fields({"ranks", "latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces"});
+      MessageModel model;
+      model.ranks = static_cast<int>(m.integer("ranks", 1, 1 << 20));
+      model.latency_s = m.number("latency_s");
+      model.seconds_per_byte = m.number("seconds_per_byte", Range::kNonNegative);
+      model.min_bytes = static_cast<std::uint64_t>(m.integer_or("min_bytes", 0, 0, INT64_MAX));
+      model.max_bytes = static_cast<std::uint64_t>(m.integer_or("max_bytes", 0, 0, INT64_MAX));
+      model.messages = static_cast<std::uint64_t>(m.integer("messages", 1, INT64_MAX));
+      if (auto traces = m.optional("traces")) {
+        for (const JsonNode& t : traces->items()) model.traces.push_back(t.as_string());
+      }
+      for (const auto& other : out.messages) {
+        if (other.ranks == model.ranks) m.field("ranks").fail("one message model per rank count");
+      }
+      out.messages.push_back(std::move(model));
+    }
+  }
   for (const JsonNode& o : node.array("operations")) {
     o.known_fields({"op", "ranks", "features", "coefficients_s", "feature_min", "feature_max", "calls",
                     "median_abs_residual", "residuals", "traces"});
@@ -133,9 +175,12 @@ AppModels app_models_from_json(const JsonNode& node) {
   }
   if (auto runs = node.optional("runs")) {
     for (const JsonNode& r : runs->items()) {
-      r.known_fields({"trace", "factor"});
+      r.known_fields({"trace", "factor", "message_delays_s"});
       RunState state;
       state.trace = r.string_or("trace", "");
+      if (auto delays = r.optional("message_delays_s")) {
+        for (const JsonNode& d : delays->items()) state.message_delays_s.push_back(d.as_number());
+      }
       const JsonNode factor = r.object("factor");
       for (const auto& [op, value] : factor.value().items()) {
         if (operation_features(op).empty()) factor.fail("operations among gemm, trsm, getrf, laswp, integrate");
@@ -152,16 +197,28 @@ OperationNoise::OperationNoise(std::uint64_t seed, std::uint64_t sample)
 
 double OperationNoise::uniform() { return rng_.uniform01(); }
 
-double OperationNoise::run_factor(std::size_t computer, const AppModels& models, const std::string& op) {
-  if (models.runs.empty()) return 1;
+std::size_t OperationNoise::run_of(std::size_t computer, const AppModels& models) {
   auto it = run_of_computer_.find(computer);
   if (it == run_of_computer_.end()) {
     const auto run = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(models.runs.size()));
     it = run_of_computer_.emplace(computer, std::min(run, models.runs.size() - 1)).first;
   }
-  const auto& factors = models.runs[it->second].factor;
+  return it->second;
+}
+
+double OperationNoise::run_factor(std::size_t computer, const AppModels& models, const std::string& op) {
+  if (models.runs.empty()) return 1;
+  const auto& factors = models.runs[run_of(computer, models)].factor;
   auto f = factors.find(op);
   return f == factors.end() ? 1 : f->second;
+}
+
+double OperationNoise::message_delay(std::size_t computer, const AppModels& models) {
+  if (models.runs.empty()) return 0;
+  const auto& delays = models.runs[run_of(computer, models)].message_delays_s;
+  if (delays.empty()) return 0;
+  const auto i = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(delays.size()));
+  return delays[std::min(i, delays.size() - 1)];
 }
 
 }  // namespace hetperf

@@ -108,3 +108,43 @@ TEST_CASE("calibrate: a simulated trace or one without its run facts is refused,
   j["run"]["cores"] = 0;
   refused(j, "$.run.cores");
 }
+
+TEST_CASE("calibrate: local messages are fitted from matched sends and receives, with each run's delays") {
+  // Rank 0 sends sizes 0 .. 1 MiB to rank 1; the receive is posted 1 ms before the send (or after it),
+  // and ends l + s·g + delay after both are ready.
+  auto trace = [](double delay) {
+    nlohmann::json r0 = nlohmann::json::array(), r1 = nlohmann::json::array();
+    double now = 0;
+    int i = 0;
+    for (int bytes : {0, 4096, 65536, 1 << 20}) {
+      for (int rep = 0; rep < 4; ++rep, ++i) {
+        const double t = 1e-5 + bytes * 1e-9 + (rep == 3 ? delay : 0);
+        const bool receiver_first = i % 2 == 0;
+        const double send = now + (receiver_first ? 1e-3 : 0), recv = now + (receiver_first ? 0 : 1e-3);
+        const double ready = std::max(send, recv);
+        r0.push_back({{"op", "send"}, {"peer", 1}, {"tag", 3}, {"bytes", bytes}, {"start_s", send}, {"end_s", ready + t}});
+        r1.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 3}, {"bytes", bytes}, {"start_s", recv}, {"end_s", ready + t}});
+        now = ready + t + 1e-4;
+      }
+    }
+    return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+                          {"run", {{"host", "here"}, {"ranks", 2}, {"cores", 2}}},
+                          {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}}}};
+  };
+  test::TempDir dir("trace-fit-messages");
+  TraceFit fit = fit_traces({write(dir, "quiet.json", trace(0)), write(dir, "busy.json", trace(4e-3))});
+  const AppModels& models = fit.by_computer.at("here");
+  const MessageModel* m = models.find_messages(2);
+  REQUIRE(m != nullptr);
+  CHECK(m->messages == 32);
+  CHECK(m->latency_s == Approx(1e-5).margin(1e-7));
+  CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
+  CHECK(m->max_bytes == 1 << 20);
+  REQUIRE(models.runs.size() == 2);
+  for (const auto& run : models.runs) {
+    REQUIRE(run.message_delays_s.size() == 16);
+    const double largest = run.message_delays_s.back();
+    CHECK(largest == Approx(run.trace.find("busy") != std::string::npos ? 4e-3 : 0.0).margin(1e-7));
+  }
+  CHECK(models.find_messages(8) == m);  // the nearest rank count below
+}

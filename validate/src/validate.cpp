@@ -171,7 +171,7 @@ std::string ValidateSummary::statistics_report() const {
   auto line = [](const std::string& name, const Statistics& s) {
     char buf[400];
     std::snprintf(buf, sizeof buf,
-                  "%-16s %3zu configurations, %4zu runs: bias %+.1f%% [%+.1f%%, %+.1f%%], medians within ±5%% %.0f%%, "
+                  "statistics: %-15s %3zu configurations, %4zu runs: bias %+.1f%% [%+.1f%%, %+.1f%%], medians within ±5%% %.0f%%, "
                   "±10%% %.0f%%, coverage of 80%% intervals %.0f%% (width %.1f%%), noise floor %.1f%%",
                   name.c_str(), s.configurations, s.runs, 100 * s.bias, 100 * s.bias_low, 100 * s.bias_high,
                   100 * s.within_5, 100 * s.within_10, 100 * s.coverage, 100 * s.median_width, 100 * s.noise_floor);
@@ -357,7 +357,14 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                  r.id.c_str(), x, r.predicted_s, r.predicted_p10_s, r.predicted_p90_s,
                  x >= r.predicted_p10_s && x <= r.predicted_p90_s ? "" : "  outside");
   }
-  for (auto& r : runs) r.measured_s = median(r.measured_samples_s);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
+    r.measured_s = median(r.measured_samples_s);
+    const auto ci = median_ci95(r.measured_samples_s);
+    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%\n", i + 1,
+                 runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
+                 r.predicted_p90_s, 100 * r.error());
+  }
 
   // Reports: rendered first, then written atomically.
   nlohmann::json runs_json = nlohmann::json::array();

@@ -75,21 +75,42 @@ struct OperationModel {
   double residual(double t, double u) const;
 };
 
-// One calibration run's state: its factor per operation (1 where the run had no such call).
+// Messages between ranks of one computer as the application issues them, for `ranks` ranks mapped
+// there: t = latency_s + bytes · seconds_per_byte from the moment both sides are ready (the send
+// started and the receive posted) to the receive's end, fitted on the medians per message size. What
+// a run's messages took beyond that line is its state (RunState::message_delays_s): on a shared
+// machine a rank taken off its core for a scheduler slice delays its partner by milliseconds.
+struct MessageModel {
+  int ranks = 2;
+  double latency_s = 0;
+  double seconds_per_byte = 0;
+  std::uint64_t min_bytes = 0, max_bytes = 0;  // the calibrated range
+  std::uint64_t messages = 0;
+  std::vector<std::string> traces;
+
+  double time_s(std::uint64_t bytes) const { return latency_s + static_cast<double>(bytes) * seconds_per_byte; }
+};
+
+// One calibration run's state: its factor per operation (1 where the run had no such call), and the
+// delays of its local messages beyond their model (equally likely values; empty: none).
 struct RunState {
   std::string trace;
   std::map<std::string, double> factor;
+  std::vector<double> message_delays_s = {};
 };
 
 // The application-regime models of one computer.
 struct AppModels {
   std::vector<OperationModel> operations;
+  std::vector<MessageModel> messages;  // by rank count; may be empty
   std::vector<RunState> runs;  // the calibration runs' states, drawn from when sampling
 
   bool empty() const { return operations.empty(); }
   // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
+  // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
+  const MessageModel* find_messages(int ranks) const;
 };
 
 nlohmann::json to_json(const AppModels& m);
@@ -105,12 +126,15 @@ class OperationNoise {
   // The state factor of `op` in the run drawn for the computer whose models are `models`
   // (`computer` is its index: each computer draws its run once per sample).
   double run_factor(std::size_t computer, const AppModels& models, const std::string& op);
+  // A delay drawn from the local-message delays of the run drawn for the computer (0 when it has none).
+  double message_delay(std::size_t computer, const AppModels& models);
   // A uniform draw in [0, 1).
   double uniform();
 
  private:
   Rng rng_;
   std::map<std::size_t, std::size_t> run_of_computer_;
+  std::size_t run_of(std::size_t computer, const AppModels& models);
 };
 
 }  // namespace hetperf
