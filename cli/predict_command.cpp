@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app_jobs.hpp"
+#include "sample_split.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/model/bind.hpp"
@@ -161,7 +162,8 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   cmd->add_option("--samples", args->samples,
                   "Also predict the distribution of each application job's time: K simulations drawing operation times "
                   "from the trace-calibrated models' run states and residuals (calibrate --trace), seeded by --seed; "
-                  "per job and process the median, mean, 5/10/90/95th percentiles and the samples (default: none)")
+                  "per job and process the median, mean, 5/10/90/95th percentiles and the samples (default: none). "
+                  "Under `mpiexec -n N` the samples are split over the N processes; the output is the same")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   cmd->add_option("--threads", args->threads, "Threads the samples run on (default: the machine's cores)")
       ->check(CLI::Range(1u, 1024u));
@@ -205,7 +207,10 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
         std::set<std::string> model_warnings = *platform.model_warnings;
         if (args->samples > 0) {
           const std::uint64_t seed = p.seed;
-          apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, jobs, args->samples, seed, args->threads);
+          apps::SplitSamples split = apps::sample_app_jobs_split(profile, jobs, args->samples, seed, args->threads);
+          // Under mpiexec, rank 0 alone writes and prints; the other ranks gave it their samples.
+          if (!split.root) return 0;
+          apps::SampledAppJobs sampled = std::move(split.samples);
           model_warnings.insert(sampled.warnings.begin(), sampled.warnings.end());
           for (std::size_t j = 0; j < jobs.size(); ++j) {
             nlohmann::json d = apps::distribution_json(sampled.time_s[j]);

@@ -246,7 +246,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
         }
         continue;
       }
-      bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
+      bool present = k == "integration" ? computer.integration_step_s.has_value() || computer.app_models.find("integrate", 1)
+                                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1), 1);
       if (!present) {
         throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
                          (k == "integration" ? "integration step time" : k + " kernel model") +

@@ -32,7 +32,7 @@ for f in validation.csv validation.md validation.json profile.json measurement.j
   [[ -s $work/v/$f ]] || fail "missing $f"
 done
 if command -v gnuplot >/dev/null; then
-  for f in errors-histogram measured-vs-predicted efficiency-removal integration-curve; do
+  for f in errors-histogram measured-vs-predicted efficiency-removal integration-curve distributions-lu; do
     [[ -s $work/v/$f.png ]] || fail "missing $f.png"
   done
 fi

@@ -70,7 +70,7 @@ TEST_CASE("validate: the full validation matrix has at least 60 runs of both app
     CHECK(r.job.mapping.size() == static_cast<std::size_t>(r.ranks));
     if (r.job.kind == AppJob::Kind::kLu) CHECK(r.job.lu.validate(r.ranks).empty());
   }
-  CHECK(groups["lu"] == 54);
+  CHECK(groups["lu"] == 81);  // n 1536, 2048, 3072 x r 64, 128, 256 x 1, 2, 4 ranks x 3 variants
   CHECK(groups["lu-removal"] == 4);
   CHECK(groups["integrate"] == 10);  // 10, 20, ..., 100 processes
   o.quick = true;
@@ -88,7 +88,7 @@ TEST_CASE("validate: the validation CSV has one row per run with its error") {
   std::string csv = validation_csv(runs);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(runs.size() + 1));
   CHECK_THAT(csv, Catch::Contains(runs[0].id + ",lu,lu,1,1536,128,basic,0,-1,,,,,2,1.8,-0.09999999999999998,2"));
-  CHECK(validation_pictures(runs).size() == 4);
+  CHECK(validation_pictures(runs).size() == 5);  // and the distributions of the one measured group
   CHECK_THAT(validation_markdown(runs, "hetperf validate --quick", nlohmann::json::object()),
              Catch::Contains("hetperf validate --quick"));
 }
@@ -100,8 +100,10 @@ TEST_CASE("validate: the pictures are GnuplotScripts drawing into the file they 
   for (auto& r : runs) r.measured_s = 2, r.predicted_s = 1.8, r.measured_samples_s = {2};
   runs[0].group = "it's \"odd\"";  // a title gnuplot must see quoted
   const auto pictures = validation_pictures(runs);
-  REQUIRE(pictures.size() == 4);
+  REQUIRE(pictures.size() == 9);  // 4, and one box plot per group (5 groups)
   CHECK(pictures[0].file == "errors-histogram.png");
+  CHECK(pictures[4].file == "distributions-integrate.png");
+  CHECK_THAT(pictures[8].body, Catch::Contains("with candlesticks"));
   const std::string script = pictures[1].script(".measured-vs-predicted.png.tmp");
   CHECK_THAT(script, Catch::StartsWith("set terminal pngcairo size 900,600"));
   CHECK_THAT(script, Catch::Contains("set output \".measured-vs-predicted.png.tmp\"\n"));

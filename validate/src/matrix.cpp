@@ -420,6 +420,35 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
     plot(gp, curves, "no integration runs");
     out.push_back({"integration-curve.png", gp.text()});
   }
+  // Per group: every configuration's measured runs as a box (quartiles, whiskers to the extremes),
+  // the predicted 80% interval and median beside it, times relative to the measured median.
+  std::map<std::string, std::vector<const ValidationRun*>> by_group;
+  for (const auto& r : runs) {
+    if (!r.measured_samples_s.empty() && r.measured_s > 0) by_group[r.group].push_back(&r);
+  }
+  for (const auto& [group, list] : by_group) {
+    std::ostringstream rows;
+    std::ostringstream tics;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const ValidationRun& r = *list[i];
+      auto rel = [&](double v) { return v / r.measured_s; };
+      const auto& x = r.measured_samples_s;
+      rows << i << ' ' << rel(quantile_nearest_rank(x, 0.25)) << ' ' << rel(*std::min_element(x.begin(), x.end())) << ' '
+           << rel(*std::max_element(x.begin(), x.end())) << ' ' << rel(quantile_nearest_rank(x, 0.75)) << ' ' << 1.0 << ' '
+           << rel(r.predicted_s) << ' ' << rel(r.predicted_p10_s) << ' ' << rel(r.predicted_p90_s) << '\n';
+      tics << (i ? ", " : "") << gnuplot_quoted(r.id) << ' ' << i;
+    }
+    GnuplotScript gp;
+    gp << "set title " << gnuplot_quoted(group + ": measured runs (boxes) and predicted 80% intervals, relative to the measured median")
+       << "\nset ylabel 'time / measured median'\nset xtics rotate by -40 (" << tics.str() << ")\nset xrange [-0.7:"
+       << list.size() - 0.3 << "]\nset boxwidth 0.3\nset key top left\nset bmargin 12\n";
+    gp.datablock("b", rows.str());
+    gp << "plot $b using ($1-0.18):2:3:4:5 with candlesticks whiskerbars lc rgb '#2166ac' title 'measured (quartiles, extremes)', "
+          "$b using ($1-0.18):6:6:6:6 with candlesticks lc rgb '#2166ac' notitle, "
+          "$b using ($1+0.18):7:8:9 with yerrorbars pt 7 lc rgb '#b2182b' title 'predicted median, 80% interval', "
+          "1 with lines dt 2 lc rgb 'gray' notitle\n";
+    out.push_back({"distributions-" + group + ".png", gp.text()});
+  }
   return out;
 }
 
