@@ -153,7 +153,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto update = [&](int k, int j) -> Task {
     const int rows = n - k * r;
     // The panel's pivots are relative to its first row k*r: flip rows of the block from there.
-    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr);
+    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, rows);
     if (j < k) co_return;
     const double* l = data ? (layout.owner[k] == me ? at(k, k * r) : panel.data()) : nullptr;
     const int ldl = layout.owner[k] == me ? n : rows;
