@@ -7,8 +7,9 @@
 // Every page of the occupation is then equally likely to be touched next, whatever the process, so
 // while x fits in main memory no touch faults and α is flat; beyond the limit L a touch finds its page
 // resident with probability about L/x whatever the kernel's replacement policy, and the reference's
-// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). α = t / t_idle − 1, t the reference's
-// time per round (median of several rounds after a warm-up), t_idle the same alone (x = its own size).
+// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). α = t / t_0 − 1, t the reference's
+// time per round (median of several rounds after a warm-up), t_0 the median of its rounds below main
+// memory without a swap-in (alone, and with load processes while everything fits).
 // Before each of its bursts the CPU caches are swept, so that the reference runs cache-cold at every
 // occupation: otherwise α below the limit would measure how much of its memory stayed in the
 // last-level cache between rounds (alone it all does), not the occupation of main memory.
