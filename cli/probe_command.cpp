@@ -1,6 +1,7 @@
 // `hetperf probe`: measure this machine and write its measurement file; or serve the TCP ping-pong.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -65,10 +66,27 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
   if (m.memory) {
     os << "  memory  " << m.memory->confinement << ", swap " << m.memory->swap_mb << " MB"
        << (m.memory->swap_measured ? "" : " (swap region not measured)") << "\n";
+    // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
     for (const auto& p : m.memory->points) {
-      os << "          " << si(p.occupied_mb, "MB") << " occupied: slowdown " << figure(p.slowdown, "") << "\n";
+      const auto [low, high] = median_ci95(p.slowdown.samples);
+      char line[200];
+      std::snprintf(line, sizeof line, "%8.1f MB occupied: slowdown %8.3f  (median, 95%% CI %.3f..%.3f, n=%zu%s)",
+                    p.occupied_mb, p.slowdown.median, low, high, p.slowdown.n,
+                    p.slowdown.precise ? "" : ", imprecise: time cap hit");
+      os << "        " << line;
+      if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
+      os << "\n";
     }
-    if (m.memory->knee_mb) os << "          knee at " << si(*m.memory->knee_mb, "MB") << "\n";
+    if (m.memory->knee_mb) {
+      os << "          knee at " << si(*m.memory->knee_mb, "MB");
+      if (m.memory->main_memory_mb) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)", 100 * (*m.memory->knee_mb / *m.memory->main_memory_mb - 1),
+                      *m.memory->main_memory_mb);
+        os << pct;
+      }
+      os << "\n";
+    }
     for (const auto& n : m.memory->notes) os << "          note: " << n << "\n";
   }
   if (m.disk) {
