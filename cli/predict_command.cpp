@@ -1,6 +1,7 @@
 // `hetperf predict`: simulate a workload on a platform profile and write the predicted response times.
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -253,6 +254,14 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
+      // Which memory slowdown the simulation applied (seed 001 eq. 3), once per form.
+      std::map<std::string, std::size_t> slowdown_forms;
+      for (const Computer& c : profile.computers) {
+        if (c.slowdown) ++slowdown_forms[c.slowdown->form()];
+      }
+      for (const auto& [form, n] : slowdown_forms) {
+        std::cerr << "hetperf predict: memory slowdown α: " << form << " on " << n << " computer(s)\n";
+      }
       std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
                 << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv)
                 << (traces.empty() ? "" : ", " + std::to_string(traces.size()) + " traces in " + args->trace_dir) << "\n";

@@ -1,6 +1,7 @@
 // `hetperf probe`: measure this machine and write its measurement file; or serve the TCP ping-pong.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -65,10 +66,27 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
   if (m.memory) {
     os << "  memory  " << m.memory->confinement << ", swap " << m.memory->swap_mb << " MB"
        << (m.memory->swap_measured ? "" : " (swap region not measured)") << "\n";
+    // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
     for (const auto& p : m.memory->points) {
-      os << "          " << si(p.occupied_mb, "MB") << " occupied: slowdown " << figure(p.slowdown, "") << "\n";
+      const auto [low, high] = median_ci95(p.slowdown.samples);
+      char line[200];
+      std::snprintf(line, sizeof line, "%8.1f MB occupied: slowdown %8.3f  (median, 95%% CI %.3f..%.3f, n=%zu%s)",
+                    p.occupied_mb, p.slowdown.median, low, high, p.slowdown.n,
+                    p.slowdown.precise ? "" : ", imprecise: time cap hit");
+      os << "        " << line;
+      if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
+      os << "\n";
     }
-    if (m.memory->knee_mb) os << "          knee at " << si(*m.memory->knee_mb, "MB") << "\n";
+    if (m.memory->knee_mb) {
+      os << "          knee at " << si(*m.memory->knee_mb, "MB");
+      if (m.memory->main_memory_mb) {
+        char pct[32];
+        std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)", 100 * (*m.memory->knee_mb / *m.memory->main_memory_mb - 1),
+                      *m.memory->main_memory_mb);
+        os << pct;
+      }
+      os << "\n";
+    }
     for (const auto& n : m.memory->notes) os << "          note: " << n << "\n";
   }
   if (m.disk) {
@@ -149,10 +167,11 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--no-confine", args->no_confine,
                 "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
-  cmd->add_option("--precision", args->precision, "Target 95% CI half-width relative to the mean")
+  auto* precision = cmd->add_option("--precision", args->precision, "Target 95% CI half-width relative to the mean (the median "
+                                                                    "for the memory curve's points, default 0.1 there)")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 1.0));
-  cmd->add_option("--min-samples", args->min_samples, "Minimum samples per figure")
+  auto* min_samples = cmd->add_option("--min-samples", args->min_samples, "Minimum samples per figure (memory curve: 9)")
       ->capture_default_str()
       ->check(CLI::Range(2, 1000000));
   cmd->add_option("--time-cap", args->time_cap,
@@ -172,8 +191,8 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
   cmd->add_option("--connect", args->connect, "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
                                               "(instead of MPI)")
       ->excludes(serve);
-  cmd->callback([&action, args, command_line] {
-    action = [args, command_line] {
+  cmd->callback([&action, args, command_line, precision, min_samples] {
+    action = [args, command_line, precision, min_samples] {
       const bool verbose = stderr_is_terminal();
       if (args->serve) {
         bool finished = probes::serve_tcp(args->serve, args->bind, args->once, [verbose](const std::string& line) {
@@ -211,14 +230,20 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
         t.repeat = o.net.repeat;
         o.tcp = t;
       }
-      std::vector<probes::RepeatOptions*> all = {&o.cpu.repeat, &o.cpu.kernel.repeat, &o.memory.repeat,
-                                                 &o.disk.repeat, &o.net.repeat};
+      std::vector<probes::RepeatOptions*> all = {&o.cpu.repeat, &o.cpu.kernel.repeat, &o.disk.repeat, &o.net.repeat};
       if (o.tcp) all.push_back(&o.tcp->repeat);
       for (probes::RepeatOptions* r : all) {
         r->target_relative_half_width = args->precision;
         r->min_samples = args->min_samples;
         if (args->time_cap > 0) r->time_cap_s = args->time_cap;
       }
+      // The memory curve's points keep their own rule (the median's interval, 10%) unless asked.
+      if (precision->count()) o.memory.repeat.target_relative_half_width = args->precision;
+      if (min_samples->count()) {
+        o.memory.repeat.min_samples = args->min_samples;
+        o.memory.repeat.max_samples = std::max(o.memory.repeat.max_samples, args->min_samples);
+      }
+      if (args->time_cap > 0) o.memory.repeat.time_cap_s = args->time_cap;
       // Kernel options are checked before any probe runs, so a bad --lu-rows costs nothing.
       if (auto e = o.cpu.kernel.validate(); !e.empty()) throw InputError("--blocks, --lu-rows: " + e);
       probes::install_cleanup_handlers();

@@ -33,7 +33,14 @@ MemorySlowdownFitSummary fit_split(std::span<const double> x, std::span<const do
     ex.relative_errors = options.relative_errors_swap;
     s.swap = fit_exponential(x.subspan(split), y.subspan(split), ex);
     s.total_squared_error += squared_error(*s.swap, x.subspan(split), y.subspan(split));
+    s.swap_form = "exponential";
+    if (s.swap->r2 < options.table_below_r2) {
+      s.swap_form = "table";
+      for (std::size_t i = split; i < x.size(); ++i) s.swap_table.push_back({x[i], y[i]});
+    }
   }
+  const FitParameter& slope = s.main.parameter("a_per_mb");
+  s.main_flat = slope.ci95_low <= 0 && slope.ci95_high >= 0;
   return s;
 }
 
@@ -42,6 +49,10 @@ MemorySlowdownFitSummary fit_split(std::span<const double> x, std::span<const do
 bool MemorySlowdownFitOptions::is_valid(std::string* error) const {
   if (knee_mb && !(*knee_mb > 0 && std::isfinite(*knee_mb))) {
     *error = "knee_mb: expected a positive number, got " + std::to_string(*knee_mb);
+    return false;
+  }
+  if (!(table_below_r2 >= 0 && table_below_r2 <= 1)) {
+    *error = "table_below_r2: expected a number in [0, 1], got " + std::to_string(table_below_r2);
     return false;
   }
   if (min_segment_points < 3) {
@@ -55,6 +66,10 @@ unimpp::SlowdownFunction MemorySlowdownFitSummary::function() const {
   unimpp::SlowdownFunction f;
   f.main_memory_mb = knee_mb;
   f.main = {main.parameter("a_per_mb").value, main.parameter("b").value};
+  if (swap_form == "table") {
+    f.virtual_table = swap_table;
+    return f;
+  }
   if (swap) f.virtual_memory = unimpp::ExponentialSlowdown{swap->parameter("c").value, swap->parameter("d_per_mb").value};
   return f;
 }

@@ -123,31 +123,44 @@ struct Builder {
     for (std::size_t i = 0; i < mem.points.size(); ++i) {
       std::string path = "$.probes.memory.points[" + std::to_string(i) + "]";
       check_finite(in.file, path + ".occupied_mb", mem.points[i].occupied_mb);
-      // The memory curve keeps each point's mean: under paging, slow samples are the effect measured.
-      check_finite(in.file, path + ".slowdown.mean", mem.points[i].slowdown.mean);
       x.push_back(mem.points[i].occupied_mb);
-      y.push_back(mem.points[i].slowdown.mean);
+      y.push_back(checked_central(in.file, path + ".slowdown", mem.points[i].slowdown));
     }
     MemorySlowdownFitOptions o;
     o.name = c.name;
-    o.knee_mb = mem.main_memory_mb;
+    // The knee the probe found in its data (where the reference first waited for swap-ins and α's
+    // interval left the threshold) splits the curve; the emulated capacity where there is none.
+    o.knee_mb = mem.knee_mb ? mem.knee_mb : mem.main_memory_mb;
+    o.table_below_r2 = options.poor_fit_r2;
     auto fit = fit_at(in.file, "$.probes.memory.points", [&] { return fit_memory_slowdown(x, y, o); });
+    if (mem.knee_mb) fit.knee_source = "the probe's knee (knee_mb: first swap-ins with α above knee_slowdown)";
     c.slowdown = fit.function();
     nlohmann::json j = {{"knee_mb", fit.knee_mb},
                         {"knee_source", fit.knee_source},
                         {"knee_interval_mb", {fit.knee_low_mb, fit.knee_high_mb}},
                         {"confinement", mem.confinement},
-                        {"main", to_json(fit.main)}};
+                        {"main", to_json(fit.main)},
+                        {"main_flat", fit.main_flat}};
+    if (mem.main_memory_mb) j["main_memory_mb"] = *mem.main_memory_mb;
     std::size_t split = 0;
     while (split < x.size() && x[split] <= fit.knee_mb) ++split;
     std::vector<double> x_main(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(split)),
         y_main(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(split));
-    record({fit.main, x_main, y_main, "occupied memory (MB)", "slowdown α (fraction)", false, true});
+    // A flat line (slope interval containing 0) is the honest result where the reference does not
+    // compete below the knee: its R² compares noise with noise and is not a poor fit.
+    record({fit.main, x_main, y_main, "occupied memory (MB)", "slowdown α (fraction)", false, !fit.main_flat});
     if (fit.swap) {
       j["swap"] = to_json(*fit.swap);
+      j["swap_form"] = fit.swap_form;
+      // A table replaces a poor exponential: the R² is reported in the fit, not as a warning.
       record({*fit.swap, std::vector<double>(x.begin() + static_cast<std::ptrdiff_t>(split), x.end()),
               std::vector<double>(y.begin() + static_cast<std::ptrdiff_t>(split), y.end()), "occupied memory (MB)",
-              "slowdown α (fraction)", false, true});
+              "slowdown α (fraction)", false, fit.swap_form == "exponential"});
+      if (fit.swap_form == "table") {
+        j["swap_form_reason"] = "exponential R² " + fixed(fit.swap->r2) + " < " + fixed(o.table_below_r2) +
+                                ": the measured curve is interpolated (seed 001 section 2: the delay function is "
+                                "the measured curve)";
+      }
     } else {
       out.profile.warnings.push_back(c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
     }
@@ -161,6 +174,7 @@ struct Builder {
       c.slowdown->main_memory_mb = fit.knee_mb * scale;
       c.slowdown->main.a_per_mb /= scale;
       if (c.slowdown->virtual_memory) c.slowdown->virtual_memory->d_per_mb /= scale;
+      for (auto& p : c.slowdown->virtual_table) p.occupied_mb *= scale;
       j["scaled_to_host"] = {{"emulated_main_memory_mb", *mem.main_memory_mb},
                              {"host_main_memory_mb", c.main_memory_mb},
                              {"scale", scale},

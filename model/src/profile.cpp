@@ -18,7 +18,11 @@ constexpr std::int64_t kMaxComputers = 100'000;
 nlohmann::json slowdown_to_json(const unimpp::SlowdownFunction& s) {
   nlohmann::json j = {{"knee_mb", s.main_memory_mb},
                       {"main", {{"kind", "linear"}, {"a_per_mb", s.main.a_per_mb}, {"b", s.main.b}}}};
-  if (s.virtual_memory) {
+  if (!s.virtual_table.empty()) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : s.virtual_table) points.push_back({{"occupied_mb", p.occupied_mb}, {"alpha", p.alpha}});
+    j["virtual"] = {{"kind", "table"}, {"points", points}};
+  } else if (s.virtual_memory) {
     j["virtual"] = {{"kind", "exponential"}, {"c", s.virtual_memory->c}, {"d_per_mb", s.virtual_memory->d_per_mb}};
   }
   return j;
@@ -34,9 +38,23 @@ unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memor
   s.main.a_per_mb = main.number("a_per_mb");
   s.main.b = main.number("b");
   if (auto v = n.optional("virtual")) {
-    v->known_fields({"kind", "c", "d_per_mb"});
-    v->choice("kind", {"exponential"});
-    s.virtual_memory = unimpp::ExponentialSlowdown{v->number("c", Range::kNonNegative), v->number("d_per_mb")};
+    if (v->choice("kind", {"exponential", "table"}) == "table") {
+      v->known_fields({"kind", "points"});
+      for (const JsonNode& p : v->array("points")) {
+        p.known_fields({"occupied_mb", "alpha"});
+        unimpp::SlowdownPoint point{p.number("occupied_mb", Range::kPositive), p.number("alpha")};
+        const double previous = s.virtual_table.empty() ? s.main_memory_mb : s.virtual_table.back().occupied_mb;
+        if (point.occupied_mb <= previous) {
+          p.field("occupied_mb").fail(s.virtual_table.empty() ? "an occupation above knee_mb (" + std::to_string(s.main_memory_mb) + ")"
+                                                              : "occupations in strictly ascending order");
+        }
+        s.virtual_table.push_back(point);
+      }
+      if (s.virtual_table.empty()) v->field("points").fail("at least one point");
+    } else {
+      v->known_fields({"kind", "c", "d_per_mb"});
+      s.virtual_memory = unimpp::ExponentialSlowdown{v->number("c", Range::kNonNegative), v->number("d_per_mb")};
+    }
   }
   return s;
 }

@@ -10,10 +10,29 @@
 namespace hetperf::unimpp {
 
 double SlowdownFunction::alpha(double occupied_mb) const {
-  double a = (occupied_mb <= main_memory_mb || !virtual_memory)
-                 ? main.a_per_mb * occupied_mb + main.b                                   // Table 2, linear
-                 : virtual_memory->c * std::exp(virtual_memory->d_per_mb * occupied_mb);  // Table 2, exponential
-  return std::max(0.0, a);
+  const double linear = main.a_per_mb * occupied_mb + main.b;  // Table 2, linear
+  if (occupied_mb <= main_memory_mb) return std::max(0.0, linear);
+  if (!virtual_table.empty()) {  // the measured delay function (seed 001 section 2)
+    SlowdownPoint from{main_memory_mb, std::max(0.0, main.a_per_mb * main_memory_mb + main.b)};
+    for (const SlowdownPoint& to : virtual_table) {
+      if (occupied_mb <= to.occupied_mb) {
+        const double f = (occupied_mb - from.occupied_mb) / (to.occupied_mb - from.occupied_mb);
+        return std::max(0.0, from.alpha + f * (to.alpha - from.alpha));
+      }
+      from = to;
+    }
+    const SlowdownPoint knee{main_memory_mb, std::max(0.0, main.a_per_mb * main_memory_mb + main.b)};
+    const SlowdownPoint& last = virtual_table.back();
+    const double slope = (last.alpha - knee.alpha) / (last.occupied_mb - knee.occupied_mb);
+    return std::max(0.0, last.alpha + slope * (occupied_mb - last.occupied_mb));
+  }
+  if (virtual_memory) return std::max(0.0, virtual_memory->c * std::exp(virtual_memory->d_per_mb * occupied_mb));  // Table 2, exponential
+  return std::max(0.0, linear);
+}
+
+std::string SlowdownFunction::form() const {
+  if (!virtual_table.empty()) return "linear + measured table (" + std::to_string(virtual_table.size()) + " points)";
+  return virtual_memory ? "linear + exponential" : "linear";
 }
 
 double te(double mp_mi, double pc_mips) {  // eq. 2

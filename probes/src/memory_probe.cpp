@@ -3,10 +3,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
@@ -22,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -154,46 +157,63 @@ struct Worker {
   Pipe to_child, from_child;
 };
 
-// Load process: holds `bytes` and keeps touching every page, pausing `interval_s` between passes.
-[[noreturn]] void holder_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, double interval_s,
-                              long pace_ns) {
-  char* p = child_start(parent, go_fd, bytes, pace_ns);
-  char k = 'k';
-  if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
-  timespec pause{static_cast<time_t>(interval_s), static_cast<long>((interval_s - std::floor(interval_s)) * 1e9)};
-  for (;;) {
-    for (std::size_t i = 0; i < bytes; i += kPage) p[i] = static_cast<char>(p[i] + 1);
-    ::nanosleep(&pause, nullptr);
+// What a peer reports after each burst of touches.
+struct BurstReply {
+  double seconds = 0;       // time of the burst (minus run-queue waits when asked)
+  double major_faults = 0;  // its major faults during the burst (swap-ins: the memory is anonymous)
+};
+
+// `touches` pages drawn uniformly at random from `pages` pages at `p` (xorshift64 state `x`), each
+// written once per cache line: a page's worth of work, so that a resident touch is not lost in the
+// clock's noise. Async-signal-safe.
+void touch_random_pages(char* p, std::size_t pages, std::size_t touches, std::uint64_t& x) {
+  for (std::size_t t = 0; t < touches; ++t) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    char* page = p + (x % pages) * kPage;
+    for (std::size_t i = 0; i < kPage; i += 64) page[i] = static_cast<char>(page[i] + 1);
   }
 }
 
-// Reference task: on each command byte, `passes` read-modify-write passes over `bytes` with a
-// cache-line stride; replies with the elapsed seconds (a double). With `exclude_waiting`, the time
-// spent runnable but waiting for a CPU is subtracted: on a shared host other people's processes would
-// otherwise dominate the figure, while stalls on memory (page faults, swap I/O, reclaim) stay in it.
-[[noreturn]] void reference_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, unsigned passes,
-                                 bool exclude_waiting, long pace_ns) {
+long major_faults_now() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return u.ru_majflt;
+}
+
+// A peer of the experiment (the reference task or a load process): holds `bytes`; on each command
+// byte touches `touches` pages drawn uniformly at random (xorshift64, seeded), each with a write per
+// cache line (a page's worth of work, so that a resident touch is not lost in the clock's noise), and
+// replies with a BurstReply. With `exclude_waiting` the time spent runnable but waiting for a CPU is
+// subtracted: on a shared host other people's processes would otherwise dominate the figure, while
+// stalls on memory (page faults, swap I/O, reclaim) stay in it.
+[[noreturn]] void occupant_main(pid_t parent, int go_fd, int ready_fd, std::size_t bytes, std::size_t touches,
+                                std::uint64_t seed, bool exclude_waiting, long pace_ns, int cpu) {
+  if (cpu >= 0) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    ::sched_setaffinity(0, sizeof one, &one);
+  }
   char* p = child_start(parent, go_fd, bytes, pace_ns);
   char k = 'k';
   if (::write(ready_fd, &k, 1) != 1) ::_exit(1);
-  unsigned char sum = 0;
+  const std::size_t pages = bytes / kPage;
+  std::uint64_t x = seed | 1;
   for (;;) {
     char c = 0;
     if (::read(go_fd, &c, 1) != 1) ::_exit(0);
+    const long f0 = major_faults_now();
     // Clock outside the schedstat reads: a wait between them and the clock can only add to dt, so the
     // difference never undercounts the task's own time.
-    double t0 = child_clock();
-    long long w0 = exclude_waiting ? run_queue_wait_ns() : -1;
-    for (unsigned pass = 0; pass < passes; ++pass) {
-      for (std::size_t i = 0; i < bytes; i += 64) {
-        sum = static_cast<unsigned char>(sum + static_cast<unsigned char>(p[i]));
-        p[i] = static_cast<char>(sum);
-      }
-    }
-    long long w1 = w0 >= 0 ? run_queue_wait_ns() : -1;
-    double dt = child_clock() - t0;
-    if (w1 >= w0 && w0 >= 0) dt -= 1e-9 * static_cast<double>(w1 - w0);
-    if (::write(ready_fd, &dt, sizeof dt) != sizeof dt) ::_exit(1);
+    const double t0 = child_clock();
+    const long long w0 = exclude_waiting ? run_queue_wait_ns() : -1;
+    touch_random_pages(p, pages, touches, x);
+    const long long w1 = w0 >= 0 ? run_queue_wait_ns() : -1;
+    BurstReply r;
+    r.seconds = child_clock() - t0;
+    if (w1 >= w0 && w0 >= 0) r.seconds -= 1e-9 * static_cast<double>(w1 - w0);
+    r.major_faults = static_cast<double>(major_faults_now() - f0);
+    if (::write(ready_fd, &r, sizeof r) != sizeof r) ::_exit(1);
   }
 }
 
@@ -273,7 +293,9 @@ class PressureWatch {
       s.oom_kills = control_file_value(events, "oom_kill");
       s.swap_limit_hits = control_file_value(cgroup_->read("memory.swap.events"), "max");
     }
-    s.writeback_mb = static_cast<double>(control_file_value(cgroup_->read("memory.stat"), "writeback")) / kMiB;
+    const std::string stat = cgroup_->read("memory.stat");
+    s.writeback_mb = static_cast<double>(control_file_value(stat, "writeback")) / kMiB;
+    s.major_faults = control_file_value(stat, "pgmajfault");
     if (!swap_file_.empty()) s.swap_mb = std::max(s.swap_mb, swap_file_used_mb(swap_file_));
     return s;
   }
@@ -368,16 +390,96 @@ class SwapFile {
   bool on_ = false;
 };
 
-// Occupations to visit: coarse steps through main memory, finer near its end, coarser in swap.
-std::vector<double> occupation_grid(double main_mb, double max_mb, double step, bool beyond_main) {
-  std::vector<double> grid;
+// Occupations to visit, from `start_mb` (the reference task alone): coarse steps through main memory,
+// finer near its end, coarser in swap.
+std::vector<double> occupation_grid(double start_mb, double main_mb, double max_mb, double step, bool beyond_main) {
+  std::vector<double> grid = {start_mb};
   const double coarse = step * main_mb;
-  double x = 0;
-  for (; x < 0.9 * main_mb - 1e-9 && x <= max_mb; x += coarse) grid.push_back(x);
+  auto add = [&](double x) {
+    if (x > grid.back() + coarse / 8 && x <= max_mb + 1e-9) grid.push_back(x);
+  };
+  double x = coarse;
+  for (; x < 0.9 * main_mb - 1e-9; x += coarse) add(x);
   if (!beyond_main) return grid;
-  for (x = 0.9 * main_mb; x < 1.1 * main_mb - 1e-9 && x <= max_mb; x += coarse / 4) grid.push_back(x);
-  for (x = 1.1 * main_mb; x <= max_mb + 1e-9; x += 1.5 * coarse) grid.push_back(x);
+  for (x = 0.9 * main_mb; x < 1.1 * main_mb - 1e-9; x += coarse / 4) add(x);
+  for (x = 1.1 * main_mb; x <= max_mb + 1e-9; x += 1.5 * coarse) add(x);
   return grid;
+}
+
+// Size of the largest CPU cache (sysfs cpu0 cache indexes), MB; 0 when unknown.
+double largest_cache_mb() {
+  double best = 0;
+  for (int i = 0; i < 8; ++i) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
+    double v = 0;
+    if (!(in >> v)) continue;
+    if (in.peek() == 'K') v /= 1024;
+    else if (in.peek() == 'M') v *= 1;
+    else if (in.peek() == 'G') v *= 1024;
+    else v /= kMiB;
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+// The probe's own buffer written once per reference burst to evict the reference's lines and TLB
+// entries (small pages, so it covers as many TLB entries as bytes allow).
+class CacheSweep {
+ public:
+  explicit CacheSweep(double mb) : bytes_(static_cast<std::size_t>(mb * kMiB) / kPage * kPage) {
+    if (bytes_ == 0) return;
+    void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw EnvironmentError(std::string("memory probe: cache sweep buffer: ") + std::strerror(errno));
+    ::madvise(m, bytes_, MADV_NOHUGEPAGE);
+    p_ = static_cast<char*>(m);
+  }
+  ~CacheSweep() {
+    if (p_) ::munmap(p_, bytes_);
+  }
+  CacheSweep(const CacheSweep&) = delete;
+  CacheSweep& operator=(const CacheSweep&) = delete;
+  void run() {
+    for (std::size_t i = 0; i < bytes_; i += 64) p_[i] = static_cast<char>(p_[i] + 1);
+  }
+
+ private:
+  std::size_t bytes_;
+  char* p_ = nullptr;
+};
+
+
+// Pins the calling thread to one CPU while it lives (the previous mask is restored): the cache sweep
+// must run on the reference task's CPU to evict that core's private caches and TLB as well.
+class PinnedThread {
+ public:
+  explicit PinnedThread(int cpu) {
+    if (cpu < 0 || ::sched_getaffinity(0, sizeof before_, &before_) != 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pinned_ = ::sched_setaffinity(0, sizeof one, &one) == 0;
+  }
+  ~PinnedThread() {
+    if (pinned_) ::sched_setaffinity(0, sizeof before_, &before_);
+  }
+  PinnedThread(const PinnedThread&) = delete;
+  PinnedThread& operator=(const PinnedThread&) = delete;
+  bool pinned() const { return pinned_; }
+
+ private:
+  cpu_set_t before_{};
+  bool pinned_ = false;
+};
+
+// The last CPU this thread may run on; -1 when unknown.
+int last_allowed_cpu() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+  for (int c = CPU_SETSIZE - 1; c >= 0; --c) {
+    if (CPU_ISSET(c, &set)) return c;
+  }
+  return -1;
 }
 
 std::string mb_text(double mb) {
@@ -393,10 +495,14 @@ std::string MemoryProbeOptions::validate() const {
   if (!(swap_mb >= 0)) return "swap size must be non-negative";
   if (!(step_fraction > 0 && step_fraction <= 0.5)) return "occupation step must be in (0, 0.5] of main memory";
   if (!(max_swap_fraction >= 0 && max_swap_fraction <= 0.9)) return "max swap fraction must be in [0, 0.9]";
-  if (!(reference_mb >= 1)) return "reference working set must be at least 1 MB";
-  if (reference_passes < 1) return "reference passes must be at least 1";
+  if (!(reference_mb >= 1)) return "reference task memory must be at least 1 MB";
+  if (confine && !(reference_mb <= 0.5 * limit_mb)) return "reference task memory must be at most half the memory limit";
   if (!(holder_mb >= 1)) return "load process size must be at least 1 MB";
-  if (!(touch_interval_s >= 0 && touch_interval_s < 10)) return "touch interval must be in [0, 10) s";
+  if (!(cache_sweep_mb == -1 || (cache_sweep_mb >= 0 && cache_sweep_mb <= 1024))) {
+    return "cache sweep must be -1 (automatic) or in [0, 1024] MB";
+  }
+  if (!(touches_per_page > 0 && touches_per_page <= 4)) return "touches per page must be in (0, 4]";
+  if (!(warmup_touches_per_page >= 0 && warmup_touches_per_page <= 16)) return "warm-up touches per page must be in [0, 16]";
   if (!(knee_slowdown > 0)) return "knee slowdown must be positive";
   if (!(max_slowdown > knee_slowdown)) return "max slowdown must exceed the knee slowdown";
   if (!(unconfined_fraction_of_available > 0 && unconfined_fraction_of_available <= 0.8)) {
@@ -434,14 +540,23 @@ std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupM
 }
 
 std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, double threshold) {
+  auto above = [&](std::size_t i) {
+    const auto& p = points[i];
+    // A point without swap-ins of the reference is slowed by something else (CPU, caches): not a knee.
+    if (p.reference_major_faults && *p.reference_major_faults <= 0) return false;
+    return (p.slowdown.samples.empty() ? p.slowdown.ci95_low : median_ci95(p.slowdown.samples).first) > threshold;
+  };
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (points[i].slowdown.mean < threshold) continue;
-    // One noisy point is not a knee: the next point (when there is one) must stay above too.
-    if (i + 1 < points.size() && points[i + 1].slowdown.mean < threshold) continue;
-    if (i == 0) return points[0].occupied_mb;
-    const auto& a = points[i - 1];
-    const auto& b = points[i];
-    double f = (threshold - a.slowdown.mean) / (b.slowdown.mean - a.slowdown.mean);
+    if (!above(i) || (i + 1 < points.size() && !above(i + 1))) continue;
+    std::size_t j = i;  // the medians cross the threshold between j - 1 and j
+    while (j > 0 && points[j - 1].slowdown.median >= threshold && !(points[j - 1].reference_major_faults &&
+                                                                    *points[j - 1].reference_major_faults <= 0)) {
+      --j;
+    }
+    if (j == 0) return points[0].occupied_mb;
+    const auto& a = points[j - 1];
+    const auto& b = points[j];
+    const double f = std::clamp((threshold - a.slowdown.median) / (b.slowdown.median - a.slowdown.median), 0.0, 1.0);
     return a.occupied_mb + f * (b.occupied_mb - a.occupied_mb);
   }
   return std::nullopt;
@@ -522,8 +637,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
       m.confinement = "cgroup v2 " + cgroup->path().string() + " memory.max=" + limit;
     }
     // Without swap, crossing the limit would call the cgroup's OOM killer: stay below it.
-    max_mb = swap_mb > 0 ? o.limit_mb + o.max_swap_fraction * swap_mb
-                         : o.limit_mb - o.reference_mb - o.holder_mb;
+    max_mb = swap_mb > 0 ? o.limit_mb + o.max_swap_fraction * swap_mb : 0.9 * o.limit_mb;
     m.main_memory_mb = main_mb;
   } else {
     main_mb = meminfo_mb("MemTotal");
@@ -534,59 +648,130 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                       " MB; swap region not measured");
   }
   m.swap_mb = swap_mb;
-  m.settings = {{"limit_mb", o.limit_mb},         {"swap_file_mb", o.swap_mb},
+  m.settings = {{"method", "peers touching random pages, random order per round (memory_probe.hpp)"},
+                {"limit_mb", o.limit_mb},         {"swap_file_mb", o.swap_mb},
                 {"step_fraction", o.step_fraction}, {"max_swap_fraction", o.max_swap_fraction},
-                {"reference_mb", o.reference_mb}, {"reference_passes", o.reference_passes},
-                {"holder_mb", o.holder_mb},       {"touch_interval_s", o.touch_interval_s},
+                {"reference_mb", o.reference_mb}, {"holder_mb", o.holder_mb},
+                {"touches_per_page", o.touches_per_page}, {"warmup_touches_per_page", o.warmup_touches_per_page},
+                {"seed", o.seed},
                 {"fill_mb_per_s", o.fill_mb_per_s}, {"swap_fill_mb_per_s", o.swap_fill_mb_per_s},
                 {"swap_safety_fraction", o.swap_safety_fraction},
                 {"knee_slowdown", o.knee_slowdown}, {"max_slowdown", o.max_slowdown},
                 {"max_occupation_mb", max_mb},    {"min_samples", o.repeat.min_samples},
+                {"max_samples", o.repeat.max_samples},
                 {"target_relative_half_width", o.repeat.target_relative_half_width},
+                {"precision_statistic", o.repeat.statistic == RepeatStatistic::kMedian ? "median" : "mean"},
                 {"time_cap_s", o.repeat.time_cap_s}};
 
   const bool beyond_main = cgroup && swap_mb > 0;
   const double grid_main = cgroup ? main_mb : max_mb;
-  std::vector<double> grid = occupation_grid(grid_main, max_mb, o.step_fraction, beyond_main);
+  std::vector<double> grid = occupation_grid(o.reference_mb, grid_main, max_mb, o.step_fraction, beyond_main);
   PressureWatch watch(cgroup.get(), swap_path, o.out_of_memory_grace_s);
   auto check = [&watch] { watch.check(); };
 
-  const auto reference_bytes = static_cast<std::size_t>(o.reference_mb * kMiB);
   const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns() >= 0;
   m.settings["reference_time"] = exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
-  auto reference = spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
-    reference_main(parent, go, ready, reference_bytes, o.reference_passes, exclude_waiting,
-                   pace_ns_per_mib(o.fill_mb_per_s));
-  });
-  char k = 0;
-  if (!read_exact(reference->from_child.fd[0], &k, 1, 60, check)) {
-    throw EnvironmentError("memory probe: reference task did not start");
-  }
-  double held_mb = 0;
-  auto run_reference = [&] {
-    char go = 'r';
-    if (::write(reference->to_child.fd[1], &go, 1) != 1) {
-      throw CurveStops("the reference task died at " + mb_text(held_mb) + " MB occupied");
-    }
-    double dt = 0;
-    if (!read_exact(reference->from_child.fd[0], &dt, sizeof dt, 600, check)) {
-      throw CurveStops("the reference task died or hung at " + mb_text(held_mb) + " MB occupied");
-    }
-    return dt;
+  std::mt19937_64 order_rng(o.seed);
+  const double sweep_mb = o.cache_sweep_mb >= 0 ? o.cache_sweep_mb : std::min(256.0, 2 * largest_cache_mb());
+  m.settings["cache_sweep_mb"] = sweep_mb;
+  CacheSweep sweep(sweep_mb);
+  const int sweep_cpu = sweep_mb > 0 ? last_allowed_cpu() : -1;
+  PinnedThread pinned(sweep_cpu);
+  if (sweep_mb > 0 && !pinned.pinned()) m.notes.push_back("could not pin the cache sweep to the reference task's CPU");
+  // Peers: [0] is the reference task, then the load processes in the order they started.
+  struct Peer {
+    std::unique_ptr<Worker> worker;
+    double mb = 0;
   };
+  std::vector<Peer> peers;
+  std::uint64_t seed_stream = o.seed;
+  auto next_seed = [&seed_stream] {  // splitmix64: one independent stream per peer
+    std::uint64_t z = (seed_stream += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  double held_mb = 0;
+  // Starts a peer of `mb` MB that first touches its memory at `fill_mb_per_s`; returns once it has.
+  // The reference task and the cache sweep share one CPU (the load processes may use all).
+  const int reference_cpu = sweep_cpu;
+  auto start_peer = [&](double mb, double fill_mb_per_s) {
+    const int cpu = peers.empty() ? reference_cpu : -1;
+    const auto bytes = static_cast<std::size_t>(mb * kMiB) / kPage * kPage;
+    const auto touches = static_cast<std::size_t>(std::ceil(o.touches_per_page * static_cast<double>(bytes / kPage)));
+    const std::uint64_t seed = next_seed();
+    const long pace = pace_ns_per_mib(fill_mb_per_s);
+    peers.push_back({spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
+                       occupant_main(parent, go, ready, bytes, touches, seed, exclude_waiting, pace, cpu);
+                     }),
+                     mb});
+    char k = 0;
+    if (!read_exact(peers.back().worker->from_child.fd[0], &k, 1, 300, check)) {
+      throw CurveStops("a process of the experiment could not fill its memory at " + mb_text(held_mb + mb) +
+                       " MB occupied (killed or stalled)");
+    }
+    held_mb += mb;
+  };
+  start_peer(o.reference_mb, o.fill_mb_per_s);
+
+  // One round: every peer makes its burst of touches, the reference at a random place among the load
+  // processes (std::shuffle of all peers). The load processes before it run together, then the
+  // reference alone (its time is the sample), then those after it together: the load processes' faults
+  // overlap on the swap device, and the reference competes with the pages they touched, not with them
+  // for the CPUs or the device while it is timed.
+  std::vector<double> round_faults;   // the reference's major faults per round of the current point
+  auto bursts = [&](const std::vector<std::size_t>& group) {
+    std::vector<BurstReply> replies(group.size());
+    for (std::size_t i : group) {
+      char go = 'b';
+      if (::write(peers[i].worker->to_child.fd[1], &go, 1) != 1) {
+        throw CurveStops(std::string(i == 0 ? "the reference task" : "a load process") + " died at " +
+                         mb_text(held_mb) + " MB occupied");
+      }
+    }
+    for (std::size_t k = 0; k < group.size(); ++k) {
+      if (!read_exact(peers[group[k]].worker->from_child.fd[0], &replies[k], sizeof(BurstReply), 600, check)) {
+        throw CurveStops(std::string(group[k] == 0 ? "the reference task" : "a load process") + " died or hung at " +
+                         mb_text(held_mb) + " MB occupied");
+      }
+    }
+    return replies;
+  };
+  auto run_round = [&] {
+    std::vector<std::size_t> order(peers.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), order_rng);
+    const auto at = static_cast<std::size_t>(std::find(order.begin(), order.end(), 0) - order.begin());
+    bursts({order.begin(), order.begin() + static_cast<std::ptrdiff_t>(at)});
+    sweep.run();
+    const BurstReply r = bursts({0}).front();
+    bursts({order.begin() + static_cast<std::ptrdiff_t>(at) + 1, order.end()});
+    round_faults.push_back(r.major_faults);
+    return r.seconds;
+  };
+  RepeatOptions rounds = o.repeat;
+  rounds.warmup = static_cast<std::size_t>(std::ceil(o.warmup_touches_per_page / o.touches_per_page));
+  rounds.warmup_s = 0.25;  // and a quarter second: the processor may have slowed down during a fill
 
   SampleSummary idle;
+  std::vector<double> idle_faults;
+  std::vector<SampleSummary> point_times;  // the reference's times per point
+  std::vector<double> unswapped;           // its times in rounds without a swap-in, below main memory
   try {
-    idle = repeat_until_precise(o.repeat, run_reference);
+    // This VM's processor needs a few hundred milliseconds of work to reach full speed (docs/probes.md).
+    RepeatOptions first = rounds;
+    first.warmup_s = 1;
+    idle = repeat_until_precise(first, run_round);
+    m.reference_idle_s = idle;
+    idle_faults = round_faults;
   } catch (const CurveStops& e) {
     throw EnvironmentError(std::string("memory probe: no reference time without load: ") + e.what());
   }
-  m.reference_idle_s = idle;
-  std::vector<std::unique_ptr<Worker>> holders;
   std::string curve_end = "the last occupation of the grid";
   bool complete = true;
   try {
     for (double target : grid) {
+      const double point_start = monotonic_seconds();
       if (o.on_step) {
         o.on_step("occupation " + mb_text(target) + " MB of " + mb_text(grid.back()),
                   static_cast<double>(m.points.size()) / static_cast<double>(grid.size()));
@@ -598,32 +783,45 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                                                    o.swap_safety_fraction);
           if (!why.empty()) throw CurveStops(why + " (occupation " + mb_text(held_mb) + " MB)");
         }
-        const auto bytes = static_cast<std::size_t>(chunk * kMiB);
-        const bool into_swap = cgroup && held_mb + chunk + o.reference_mb > main_mb;
-        const long pace = pace_ns_per_mib(into_swap ? o.swap_fill_mb_per_s : o.fill_mb_per_s);
-        holders.push_back(spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
-          holder_main(parent, go, ready, bytes, o.touch_interval_s, pace);
-        }));
-        if (!read_exact(holders.back()->from_child.fd[0], &k, 1, 300, check)) {
-          throw CurveStops("a load process could not fill its memory at " + mb_text(held_mb + chunk) +
-                           " MB occupied (killed or stalled)");
-        }
-        held_mb += chunk;
+        const bool into_swap = cgroup && held_mb + chunk > main_mb;
+        start_peer(chunk, into_swap ? o.swap_fill_mb_per_s : o.fill_mb_per_s);
         watch.settle(2);
       }
-      SampleSummary t = target == 0 ? idle : repeat_until_precise(o.repeat, run_reference);
-      bool all_alive = alive(*reference);
-      for (const auto& h : holders) all_alive = all_alive && alive(*h);
+      const std::uint64_t faults_before = watch.read().major_faults;
+      round_faults = m.points.empty() ? idle_faults : std::vector<double>{};
+      SampleSummary t = m.points.empty() ? idle : repeat_until_precise(rounds, run_round);
+      const CgroupMemoryState after = watch.read();
+      bool all_alive = true;
+      for (const auto& peer : peers) all_alive = all_alive && alive(*peer.worker);
       if (!all_alive) throw CurveStops("a process of the experiment died at " + mb_text(held_mb) + " MB occupied");
       check();
+      // The reference's times of the sampled rounds, and the rounds without a swap-in below main
+      // memory: they make the baseline below.
+      point_times.push_back(t);
+      const bool below_main = !cgroup || held_mb < main_mb;
+      for (std::size_t r = 0; r < t.n && round_faults.size() >= t.n; ++r) {
+        if (below_main && round_faults[round_faults.size() - t.n + r] == 0) unswapped.push_back(t.samples[r]);
+      }
+      // α per round against the idle time for now (seed 001 eq. 3: TEM = TE·(1 + α)).
       std::vector<double> alpha;
-      for (double v : t.samples) alpha.push_back(v / idle.mean - 1);
+      for (double v : t.samples) alpha.push_back(v / idle.median - 1);
       SampleSummary a = summarize(alpha);
       a.precise = t.precise;
-      m.points.push_back({held_mb, a});
-      if (a.mean > o.max_slowdown) {
+      MemoryPoint point{held_mb, a};
+      point.duration_s = monotonic_seconds() - point_start;
+      // The faults of the sampled rounds (the warm-up rounds come first).
+      if (round_faults.size() >= t.n) {
+        point.reference_major_faults =
+            median({round_faults.end() - static_cast<std::ptrdiff_t>(t.n), round_faults.end()});
+      }
+      if (cgroup) {
+        point.swap_used_mb = after.swap_mb;
+        point.cgroup_major_faults = static_cast<double>(after.major_faults - std::min(after.major_faults, faults_before));
+      }
+      m.points.push_back(point);
+      if (a.median > o.max_slowdown) {
         curve_end = "slowdown above max_slowdown";
-        m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.mean) +
+        m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.median) +
                           " exceeds the maximum " + std::to_string(o.max_slowdown));
         break;
       }
@@ -633,7 +831,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     curve_end = e.what();
     // Out of memory: end the newest load process so that tasks waiting for memory can go on and the
     // clean-up below does not race the cgroup's reclaim.
-    if (e.out_of_memory() && !holders.empty()) holders.pop_back();
+    if (e.out_of_memory() && peers.size() > 1) peers.pop_back();
     m.notes.push_back(std::string("curve incomplete: ") + e.what() + "; the " + std::to_string(m.points.size()) +
                       " points measured before are kept");
   } catch (const Interrupted&) {
@@ -641,6 +839,24 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     curve_end = "interrupted by a signal";
     m.notes.push_back("curve incomplete: interrupted by a signal at " + mb_text(held_mb) + " MB occupied; the " +
                       std::to_string(m.points.size()) + " points measured before are kept");
+  }
+  // The baseline of α: the median of every round below main memory in which the reference waited for
+  // no swap-in (the first point, the reference alone, is among them). Those rounds are spread over the
+  // whole main-memory part of the curve (seconds) instead of the first tenth of a second, so the
+  // baseline follows the speed of a shared machine, whose load moved the reference-alone time by
+  // ±20% from run to run. A real trend below the limit stays a trend (α is one constant divisor away).
+  if (!unswapped.empty() && point_times.size() == m.points.size()) {
+    const double baseline_s = median(unswapped);
+    for (std::size_t i = 0; i < m.points.size(); ++i) {
+      std::vector<double> alpha;
+      for (double v : point_times[i].samples) alpha.push_back(v / baseline_s - 1);
+      SampleSummary a = summarize(alpha);
+      a.precise = point_times[i].precise;
+      m.points[i].slowdown = a;
+    }
+    m.settings["alpha_baseline_s"] = baseline_s;
+    m.settings["alpha_baseline_rounds"] = unswapped.size();
+    m.settings["alpha_baseline"] = "median reference time of the rounds below main memory without a swap-in";
   }
   m.settings["curve_complete"] = complete;
   m.settings["curve_end"] = curve_end;

@@ -24,7 +24,10 @@ double monotonic_seconds() {
 }
 
 bool precise_enough(const SampleSummary& s, const RepeatOptions& options) {
-  return s.n >= options.min_samples && s.relative_half_width() <= options.target_relative_half_width;
+  if (s.n < options.min_samples) return false;
+  if (options.statistic == RepeatStatistic::kMean) return s.relative_half_width() <= options.target_relative_half_width;
+  const auto [low, high] = median_ci95(s.samples);
+  return (high - low) / 2 <= options.target_relative_half_width * std::abs(s.median);
 }
 
 SampleSummary repeat_until_precise(const RepeatOptions& options, const std::function<double()>& sample) {

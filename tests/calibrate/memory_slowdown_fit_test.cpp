@@ -124,3 +124,33 @@ TEST_CASE("calibrate: memory slowdown fit without swap points keeps only the lin
   CHECK_FALSE(s.swap);
   CHECK_FALSE(s.function().virtual_memory);
 }
+
+TEST_CASE("calibrate: memory slowdown fit reports a flat main part and keeps a curve the exponential misses as a table") {
+  // The probe's shape: flat noise below the knee, then c·(1 − L/x) (a resident page with probability L/x).
+  std::vector<double> x, y;
+  const double noise[] = {0.02, -0.03, 0.01, -0.01, 0.03, -0.02, 0.0, 0.01};
+  for (int i = 0; i < 8; ++i) x.push_back(16 + 14 * i), y.push_back(noise[i]);
+  for (double v : {131.0, 135.0, 140.0, 160.0, 180.0, 200.0, 220.0}) x.push_back(v), y.push_back(200 * (1 - 128 / v));
+  MemorySlowdownFitOptions o;
+  o.name = "vm";
+  o.knee_mb = 128;
+  MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+  CHECK(s.main_flat);
+  REQUIRE(s.swap);
+  CHECK(s.swap->r2 < 0.9);
+  CHECK(s.swap_form == "table");
+  REQUIRE(s.swap_table.size() == 7);
+  CHECK(s.swap_table.front().occupied_mb == 131);
+  const auto f = s.function();
+  CHECK_FALSE(f.virtual_memory);
+  CHECK(f.alpha(160) == Approx(200 * (1 - 128.0 / 160)));
+  // The seed's own curve (Table 2) is exponential beyond the knee and linear with a slope below it.
+  std::vector<double> x2, y2;
+  std::mt19937_64 rng(1);
+  sample(hetperf::testing::kTable2, 0, rng, x2, y2);
+  o.knee_mb = hetperf::testing::kTable2.knee_mb;
+  MemorySlowdownFitSummary seed = fit_memory_slowdown(x2, y2, o);
+  CHECK_FALSE(seed.main_flat);
+  CHECK(seed.swap_form == "exponential");
+  CHECK(seed.function().virtual_table.empty());
+}

@@ -233,8 +233,8 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
   CHECK_THROWS_WITH(load_measurement(dir / "overflow.json"), Catch::Contains("overflow.json") && Catch::Contains("1e999"));
   // NaN handed over in memory (not through JSON) is refused naming the field.
   CalibrationInput nan = input(o);
-  nan.measurement.memory->points[3].slowdown.mean = std::nan("");
-  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.memory.points[3].slowdown.mean: expected a finite number"));
+  nan.measurement.memory->points[3].slowdown.median = std::nan("");
+  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.memory.points[3].slowdown.median: expected a finite number"));
   nan = input(o);
   nan.measurement.net->pingpong[2].one_way_s.median = INFINITY;
   CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.net.pingpong[2].one_way_s.median"));
@@ -352,5 +352,48 @@ TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile; bind nam
                     Catch::Contains("$.computers[0].disk_write_bytes_per_s: missing, needed by w.json: $.processes[0].disk_write"));
   CHECK_THROWS_WITH(bind(workload(R"({"name": "p", "mi": 100, "messages": {"count": 2, "bytes": 32}})"), q),
                     Catch::Contains("$.network.bandwidth_bytes_per_s: missing, needed by w.json: $.processes[0].messages"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("calibrate: a flat main-memory curve is no poor fit, and a measured swap table is kept and read back") {
+  SyntheticOptions o;
+  o.machine = "vm";
+  Measurement m = synthetic_measurement(o);
+  // The probe's shape on this VM: flat below a 128 MB limit, c·(1 − L/x) beyond it.
+  MemoryMeasurement& mem = *m.memory;
+  mem.points.clear();
+  mem.main_memory_mb = 128;
+  const double noise[] = {0.02, -0.03, 0.01, -0.01, 0.03, -0.02, 0.0, 0.01};
+  for (int i = 0; i < 8; ++i) mem.points.push_back({16.0 + 14 * i, summarize({noise[i]})});
+  for (double v : {131.0, 140.0, 160.0, 180.0, 200.0, 220.0}) mem.points.push_back({v, summarize({200 * (1 - 128 / v)})});
+  mem.knee_mb = 129;
+  CalibrationInput in;
+  in.file = "vm.json";
+  in.measurement = m;
+  Calibration cal = calibrate_platform({in}, {"test"});
+  for (const auto& w : cal.profile.warnings) CHECK_THAT(w, !Catch::Contains("memory slowdown"));
+  const auto& fits = cal.profile.computers[0].fits["memory_slowdown"];
+  CHECK(fits["main_flat"] == true);
+  CHECK(fits["swap_form"] == "table");
+  CHECK(fits["knee_mb"] == 129);
+  auto dir = temp_dir("table");
+  write_json_file(dir / "platform.json", to_json(cal.profile));
+  Profile q = read_profile(dir / "platform.json");
+  REQUIRE(q.computers[0].slowdown);
+  CHECK(q.computers[0].slowdown->virtual_table.size() == 6);
+  CHECK(q.computers[0].slowdown->form() == cal.profile.computers[0].slowdown->form());
+  CHECK(q.computers[0].alpha(500) == Approx(cal.profile.computers[0].alpha(500)));
+  // A table out of order, or starting at or below the knee, is refused with its JSON path.
+  nlohmann::json bad = to_json(cal.profile);
+  auto& points = bad["computers"][0]["slowdown"]["virtual"]["points"];
+  std::swap(points[1], points[2]);
+  write_json_file(dir / "bad.json", bad);
+  CHECK_THROWS_WITH(read_profile(dir / "bad.json"),
+                    Catch::Contains("$.computers[0].slowdown.virtual.points[2].occupied_mb") &&
+                        Catch::Contains("strictly ascending"));
+  bad = to_json(cal.profile);
+  bad["computers"][0]["slowdown"]["virtual"]["points"][0]["occupied_mb"] = 1;
+  write_json_file(dir / "low.json", bad);
+  CHECK_THROWS_WITH(read_profile(dir / "low.json"), Catch::Contains("above knee_mb"));
   std::filesystem::remove_all(dir);
 }

@@ -133,3 +133,19 @@ TEST_CASE("probes: warm-up continues until warmup_s has passed and its runs are 
 TEST_CASE("probes: interleaved sampling of no figures returns nothing", "[repeat]") {
   CHECK(repeat_interleaved(RepeatOptions{}, {}).empty());
 }
+
+TEST_CASE("probes: the median rule stops on the order-statistic interval of the median, not the mean's", "[repeat]") {
+  RepeatOptions o;
+  o.min_samples = 9;
+  o.target_relative_half_width = 0.1;
+  o.statistic = RepeatStatistic::kMedian;
+  // Two wild samples widen the mean's interval far beyond 10%; the median's [x(2), x(8)] = [0.98, 1.02]
+  // stays within 2%.
+  SampleSummary heavy = summarize({1.0, 1.0, 0.98, 1.02, 1.01, 0.99, 1.0, 30.0, 0.2});
+  CHECK(precise_enough(heavy, o));
+  o.statistic = RepeatStatistic::kMean;
+  CHECK_FALSE(precise_enough(heavy, o));
+  // Spread middle: x(2)..x(8) = 0.6..1.4 around a median of 1: 40% > 10%.
+  o.statistic = RepeatStatistic::kMedian;
+  CHECK_FALSE(precise_enough(summarize({0.5, 0.6, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 1.5}), o));
+}

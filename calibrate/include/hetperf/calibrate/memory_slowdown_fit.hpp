@@ -17,6 +17,8 @@ struct MemorySlowdownFitOptions {
   std::size_t min_segment_points = 3;  // points each side of a searched knee, >= 3
   bool relative_errors_swap = true;    // exponential fitted on relative errors (timing noise is
                                        // proportional to the time; the swap region spans decades)
+  double table_below_r2 = 0.9;         // an exponential with a lower R² is replaced by the measured
+                                       // points beyond the knee (the table), in [0, 1]
 
   bool is_valid(std::string* error) const;
 };
@@ -26,14 +28,19 @@ struct MemorySlowdownFitSummary {
   std::string knee_source;            // "measured main-memory capacity" or "breakpoint search ..."
   double knee_low_mb = 0, knee_high_mb = 0;  // searched knee: the two points around it (else = knee)
   FitSummary main;                    // α = a·x + b for x <= knee, parameters a_per_mb, b
+  bool main_flat = false;             // the slope's 95% interval contains 0: α is flat below the knee
+                                      // (R² then says nothing: there is no trend to explain)
   std::optional<FitSummary> swap;     // α = c·e^(d·x) for x > knee, parameters c, d_per_mb; absent
-                                      // when fewer than 1 point lies beyond the knee
+                                      // when no point lies beyond the knee
+  std::vector<unimpp::SlowdownPoint> swap_table;  // the points beyond the knee, when the exponential's
+                                      // R² < table_below_r2: then function() interpolates them
+  std::string swap_form;              // "exponential", "table" or "" (no point beyond the knee)
   double total_squared_error = 0;     // Σ (α - fit)² over all points, both parts
 
   unimpp::SlowdownFunction function() const;
 };
 
-// Points ascending in x. Throws InputError (naming the fit) when a part has too few points: the linear
+// Points ascending in x (α: each point's median). Throws InputError (naming the fit) when a part has too few points: the linear
 // part needs 3, the exponential part 3 whenever any point lies beyond the knee.
 MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> occupied_mb, std::span<const double> alpha,
                                              const MemorySlowdownFitOptions& options);

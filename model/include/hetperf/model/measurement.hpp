@@ -37,11 +37,18 @@ struct CpuMeasurement {
   std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
 };
 
-// The memory slowdown curve (the seed's "memo", seed 001 section 3): the slowdown α of a fixed
-// reference task, (t_loaded - t_idle) / t_idle, as other processes occupy more and more memory.
+// The memory slowdown curve (the seed's "memo", seed 001 section 3): the slowdown α of a reference
+// task, (t_loaded - t_idle) / t_idle, as it and other processes occupy more and more memory.
 struct MemoryPoint {
-  double occupied_mb = 0;   // memory held and touched by the load processes
-  SampleSummary slowdown;   // α at that occupation (a fraction, 0 = no slowdown)
+  double occupied_mb = 0;   // memory held and touched by the reference task and the load processes
+  SampleSummary slowdown;   // α at that occupation (a fraction, 0 = no slowdown); the median is the figure
+  // Optional evidence (absent in older files):
+  std::optional<double> reference_major_faults = {};  // "reference_major_faults": median per sample
+  std::optional<double> cgroup_major_faults = {};     // "cgroup_major_faults": the cgroup's pgmajfault while
+                                                 // the point was sampled (swap-ins of every process)
+  std::optional<double> swap_used_mb = {};            // "swap_used_mb": swap in use after the point, MB
+  std::optional<double> duration_s = {};              // "duration_s": time spent on the point (raising the
+                                                      // occupation, warm-up, sampling), s
 };
 
 struct MemoryMeasurement {
@@ -55,9 +62,9 @@ struct MemoryMeasurement {
   // Optional (absent in older files):
   std::optional<SampleSummary> reference_idle_s;  // "reference_idle_s": time of the reference task, no load, s
   std::optional<double> knee_slowdown;   // "knee_slowdown": the α that defines the knee (0.15 = 15% slower)
-  std::optional<double> knee_mb;         // "knee_mb": occupation where α first reaches knee_slowdown and
-                                         // stays there at the next point (linear interpolation), MB;
-                                         // absent if never
+  std::optional<double> knee_mb;         // "knee_mb": occupation where α's interval first lies above
+                                         // knee_slowdown and stays there at the next point (medians
+                                         // interpolated linearly), MB; absent if never
 };
 
 struct DiskMeasurement {

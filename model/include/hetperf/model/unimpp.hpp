@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace hetperf::unimpp {
 
@@ -19,14 +21,27 @@ struct ExponentialSlowdown {
   double c = 0;         // scale
   double d_per_mb = 0;  // rate, 1/MB
 };
+// One point of a measured slowdown curve.
+struct SlowdownPoint {
+  double occupied_mb = 0;
+  double alpha = 0;
+};
 struct SlowdownFunction {
   double main_memory_mb = 0;  // the knee: main-memory capacity
   LinearSlowdown main;
-  std::optional<ExponentialSlowdown> virtual_memory;  // absent: swap region not measured
+  std::optional<ExponentialSlowdown> virtual_memory;  // absent: swap region not measured (or a table)
+  // The measured curve beyond the knee, occupied_mb strictly ascending and above the knee: used
+  // instead of the exponential when not empty (the seed's delay function is the measured curve
+  // itself, seed 001 section 2; calibrate keeps it where the exponential fits poorly).
+  std::vector<SlowdownPoint> virtual_table = {};
 
-  // α at `occupied_mb`. Beyond the knee without an exponential part the linear part is extended
-  // (the only honest choice when the swap region was not measured; the profile says so).
+  // α at `occupied_mb`. Beyond the knee: the table, interpolated linearly from (knee, linear part at
+  // the knee) through its points, and beyond its last point extended along the chord from the knee to
+  // that point; else the exponential; else the linear part extended (the only honest choice when the
+  // swap region was not measured; the profile says so). Never below 0.
   double alpha(double occupied_mb) const;
+  // "linear", "linear + exponential" or "linear + measured table (N points)".
+  std::string form() const;
 };
 
 // eq. 2: TE = mp / pc, execution time without competition or delays. mp in MI, pc in MIPS.

@@ -1,6 +1,18 @@
-// Memory probe (the seed's "memo", seed 001 sections 2-3): the slowdown α of a fixed reference task,
-// α = t_loaded / t_idle - 1, as load processes hold and keep touching more and more memory, through
-// main memory and into swap.
+// Memory probe (the seed's "memo", seed 001 sections 2-3): the slowdown α of a process whose memory
+// competes with active occupants, as the occupation rises through main memory into swap.
+//
+// Method: the occupation x is the reference task's own memory plus that of load processes; all of them
+// are alike ("peers"): each holds its pages and, once per round, touches a fixed number of random
+// pages of its own per MB (touches_per_page), the peers in a random order each round, one at a time.
+// Every page of the occupation is then equally likely to be touched next, whatever the process, so
+// while x fits in main memory no touch faults and α is flat; beyond the limit L a touch finds its page
+// resident with probability about L/x whatever the kernel's replacement policy, and the reference's
+// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). α = t / t_0 − 1, t the reference's
+// time per round (median of several rounds after a warm-up), t_0 the median of its rounds below main
+// memory without a swap-in (alone, and with load processes while everything fits).
+// Before each of its bursts the CPU caches are swept, so that the reference runs cache-cold at every
+// occupation: otherwise α below the limit would measure how much of its memory stayed in the
+// last-level cache between rounds (alone it all does), not the occupation of main memory.
 //
 // Safety: run as root where a memory cgroup is available, the whole experiment (reference task and
 // load processes) is confined to a cgroup whose limit is the emulated main memory (default 256 MB),
@@ -19,6 +31,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,22 +47,45 @@ struct MemoryProbeOptions {
   std::filesystem::path swap_directory = ".";  // where the swap file goes (a file system that allows swap)
   double step_fraction = 0.1;        // occupation step, as a fraction of main memory (finer near it)
   double max_swap_fraction = 0.75;   // highest occupation: main memory + this fraction of the swap
-  double reference_mb = 16;          // working set of the reference task
-  unsigned reference_passes = 16;    // passes over the working set per run of the reference task
-  double holder_mb = 32;             // memory held by one load process
-  double touch_interval_s = 0.25;    // pause of a load process between passes over its memory
+  double reference_mb = 16;          // memory of the reference task (part of the occupation), MB
+  double holder_mb = 32;             // memory held by one load process, MB
+  double touches_per_page = 0.25;    // random page touches per round, per page of each peer, in (0, 4]
+  double warmup_touches_per_page = 1;  // rounds discarded after each step: this many touches per page,
+                                     // so that the pages resident reflect the rounds, not the step
+  std::uint64_t seed = 1;            // the peers' random pages and each round's order
+  double cache_sweep_mb = -1;        // before the reference's burst the probe writes this much of its own
+                                     // memory (outside the cgroup), so that the reference starts with
+                                     // cold caches and TLB at every occupation and α measures memory
+                                     // occupation, not whether its pages were still in the CPU's last-level
+                                     // cache; -1: twice the largest CPU cache (sysfs), 0: none
   double fill_mb_per_s = 500;        // rate at which a load process first touches its memory, MB/s
   double swap_fill_mb_per_s = 100;   // the same once the occupation exceeds main memory (every new page
                                      // must first push another out to swap)
   double swap_safety_fraction = 0.9; // never let swap in use plus the next step exceed this share of the file
   double out_of_memory_grace_s = 2;  // a cgroup out of memory this long (v1 under_oom) ends the curve
-  bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see reference_main)
-  double knee_slowdown = 0.15;       // α that defines the knee (the task runs 15% slower)
-  double max_slowdown = 30;          // stop climbing once α exceeds this
+  bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see occupant_main)
+  double knee_slowdown = 0.5;        // α that defines the knee (the task runs 50% slower): above the
+                                     // ±0.2 that α wanders below the limit on a shared VM (CPU speed,
+                                     // caches), far below α just past the limit (several units)
+  double max_slowdown = 1000;        // stop climbing once α exceeds this
   double unconfined_fraction_of_available = 0.5;  // unconfined: occupation stays below this share
   double unconfined_max_mb = 2048;   // unconfined: and below this
-  RepeatOptions repeat;              // applied to the reference task's time at each occupation
+  // Rounds per occupation: warm-up, then at least min_samples and at most max_samples rounds, until the
+  // 95% order-statistic interval of the median reference time is within target_relative_half_width
+  // of it, or time_cap_s of sampling (then the point is flagged imprecise). warmup is ignored: the
+  // warm-up is warmup_touches_per_page.
+  RepeatOptions repeat = default_repeat();
   StepCallback on_step;              // optional progress
+
+  static RepeatOptions default_repeat() {
+    RepeatOptions r;
+    r.min_samples = 9;
+    r.max_samples = 40;
+    r.target_relative_half_width = 0.1;
+    r.time_cap_s = 5;
+    r.statistic = RepeatStatistic::kMedian;
+    return r;
+  }
 
   // Empty when valid, else a message naming the option and the rule it breaks.
   std::string validate() const;
@@ -68,6 +104,8 @@ struct CgroupMemoryState {
   std::uint64_t oom_events = 0;       // v2 memory.events oom (v1: 0; under_oom stands for it)
   std::uint64_t oom_kills = 0;        // v1 memory.oom_control oom_kill, v2 memory.events oom_kill
   std::uint64_t swap_limit_hits = 0;  // v1 memory.memsw.failcnt, v2 memory.swap.events max
+  std::uint64_t major_faults = 0;     // memory.stat pgmajfault (v1 and v2): anonymous memory only, so
+                                      // these are swap-ins
 };
 
 // The value after `key` on its "key value" line of a control file (memory.stat, memory.events,
@@ -81,8 +119,13 @@ std::uint64_t control_file_value(const std::string& text, const std::string& key
 std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupMemoryState& now, double next_mb,
                                    double limit_mb, double swap_file_mb, double swap_safety_fraction);
 
-// Occupation where α first reaches `threshold` and stays there at the next point (one noisy point is
-// not a knee), linearly interpolated between the points around it; nullopt when it never does.
+// The knee: the first occupation whose slowdown interval (the 95% order-statistic interval of the
+// median α, statistics.hpp median_ci95) lies above `threshold`, at that point and at the next one (one
+// noisy point is not a knee), where the reference task waited for swap-ins (reference_major_faults
+// > 0, when recorded: a slowdown without them comes from the CPU or its caches, not from memory
+// occupation). The occupation is interpolated linearly where the medians cross the threshold, between
+// that point and the last point before it that is below the threshold or had no swap-ins (clamped
+// to those two points). nullopt when none.
 std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, double threshold);
 
 }  // namespace hetperf::probes

@@ -13,6 +13,13 @@
 
 namespace hetperf::probes {
 
+// Which interval the precision target applies to.
+enum class RepeatStatistic {
+  kMean,    // the Student-t 95% interval of the mean, relative to the mean
+  kMedian,  // the distribution-free 95% interval of the median (median_ci95), relative to the median:
+            // for heavy-tailed samples (page faults, reclaim bursts) where the median is the figure
+};
+
 struct RepeatOptions {
   std::size_t warmup = 1;              // runs discarded before sampling
   double warmup_s = 0;                 // and keep discarding runs until this much wall time has passed
@@ -21,12 +28,14 @@ struct RepeatOptions {
   std::size_t max_samples = 10000;     // never take more than this many
   double target_relative_half_width = 0.02;  // stop when half-width <= target * |mean|
   double time_cap_s = 30;              // stop (imprecise) after this much wall time of sampling
+  RepeatStatistic statistic = RepeatStatistic::kMean;  // the interval that must be tight
 
   // Empty when valid, else a message naming the option and the rule it breaks.
   std::string validate() const;
 };
 
-// True when `samples` meet the rule's precision target (min_samples reached and half-width small enough).
+// True when `samples` meet the rule's precision target (min_samples reached and the half-width of the
+// chosen statistic's interval small enough).
 bool precise_enough(const SampleSummary& s, const RepeatOptions& options);
 
 // Calls `sample` (which returns one measured value) per the rule; returns the summary with `precise` set.
