@@ -99,9 +99,11 @@ class Scheduler final : public Handler {
                      "problem_size " + std::to_string(r.problem_size) + ", or no larger grid fits"
                    : "no other processor count its app and resize settings allow fits the cluster"));
         }
-        if (!r.redistribution_s && r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s <= 0) {
+        if (!r.redistribution_s && !r.redistribution_bandwidth_bytes_per_s && r.data_bytes > 0 &&
+            cluster_.bandwidth_bytes_per_s <= 0) {
           throw InputError(job.where + ".resize.data_bytes: needs a network model (a platform profile with "
-                                       "network.bandwidth_bytes_per_s > 0) or a given resize.redistribution_s");
+                                       "network.bandwidth_bytes_per_s > 0), resize.redistribution_cost or "
+                                       "a given resize.redistribution_s");
         }
       }
       order.push_back(i);
@@ -278,7 +280,8 @@ class Scheduler final : public Handler {
 
   // Seed 002 section 3.2: data moves between the old and the new processor set. Given, or
   // t = l + s/b with s the bytes each of the min(p, q) kept processors exchanges: the fraction
-  // 1 - min/max of the global data changes owner, spread over those processors.
+  // 1 - min/max of the global data changes owner, spread over those processors. l and b are the
+  // job's own fitted ones when it has them, else the platform network's.
   double redistribution_cost(const JobSpec& job, std::int64_t from, std::int64_t to) const {
     const ResizeSpec& r = job.resize;
     if (r.redistribution_s) return *r.redistribution_s;
@@ -286,6 +289,9 @@ class Scheduler final : public Handler {
     double lo = static_cast<double>(std::min(from, to));
     double hi = static_cast<double>(std::max(from, to));
     double per_processor = r.data_bytes * (1 - lo / hi) / lo;
+    if (r.redistribution_bandwidth_bytes_per_s) {
+      return *r.redistribution_latency_s + per_processor / *r.redistribution_bandwidth_bytes_per_s;
+    }
     return cluster_.latency_s + per_processor / cluster_.bandwidth_bytes_per_s;
   }
 

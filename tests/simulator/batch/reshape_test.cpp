@@ -107,6 +107,24 @@ TEST_CASE("simulator: ReSHAPE: the redistribution cost follows the network model
   CHECK(job(r, "M").end_s == Approx(18.501));
 }
 
+TEST_CASE("simulator: ReSHAPE: a job's own redistribution cost model replaces the platform network") {
+  Cluster c = Cluster::homogeneous(4);
+  c.latency_s = 1e-3;
+  c.bandwidth_bytes_per_s = 1e8;
+  ScheduleResult r = run("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
+      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 4 s: 9 s (the platform would say 2.501).
+  const auto& it = job(r, "M").iterations;
+  REQUIRE(it.size() == 2);
+  CHECK(it[1].redistribution_s == Approx(9));
+  // And it needs no platform network at all.
+  r = run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
+      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  CHECK(job(r, "M").end_s == Approx(25));
+}
+
 TEST_CASE("simulator: ReSHAPE: data to redistribute without a network model is an input error naming the job") {
   CHECK_THROWS_WITH(run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iteration_time_s": {"2": 10, "4": 6}}}])"),
