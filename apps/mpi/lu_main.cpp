@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
   nlohmann::json summary = {{"factorization_s", factorization_s}, {"gflops", flops / factorization_s / 1e9},
                             {"residual", residual}, {"residual_ok", ok}};
-  if (cfg.expand > 0 || cfg.remove > 0) summary["redistributions"] = redistributions_json(lu_redistributions(all), 0);
+  if (cfg.expand > 0 || cfg.remove > 0) summary["redistributions"] = redistributions_json(lu_redistributions(all, cfg, size), 0);
   if (reference) {
     double ref = reference_dgetrf_s(cfg);
     summary["reference_dgetrf_s"] = ref;

@@ -276,7 +276,7 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
                                 {"gflops", 2.0 / 3.0 * std::pow(static_cast<double>(job.lu.n), 3) / r.time_s / 1e9}};
       // Redistributions need the events: predicted when they are kept (traces), as hetperf-lu measures them.
       if ((job.lu.expand > 0 || job.lu.remove > 0) && !first.events.empty()) {
-        summary["redistributions"] = redistributions_json(lu_redistributions(first.events), job.start_s);
+        summary["redistributions"] = redistributions_json(lu_redistributions(first.events, job.lu, job.ranks), job.start_s);
       }
       nlohmann::json iterations = iterations_json(first.iterations, job.start_s);
       r.json = {{"name", job.name}, {"app", "lu"}, {"config", config}, {"ranks", job.ranks},

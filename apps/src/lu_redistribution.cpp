@@ -8,7 +8,8 @@
 
 namespace hetperf::apps {
 
-std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& events) {
+std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& events, const LuConfig& config,
+                                                 int ranks) {
   struct Acc {
     LuRedistribution r;
     std::map<int, double> first_start;  // rank -> start of its first hand-off
@@ -30,6 +31,8 @@ std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& 
     a.r.start_s = a.first_start.begin()->second;
     for (const auto& [rank, start] : a.first_start) a.r.start_s = std::max(a.r.start_s, start);
     a.r.ranks = static_cast<int>(a.ranks.size());
+    a.r.from_ranks = lu_ranks_in_iteration(config, ranks, k);
+    a.r.to_ranks = lu_ranks_in_iteration(config, ranks, k + 1);
     out.push_back(a.r);
   }
   return out;
@@ -38,7 +41,8 @@ std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& 
 nlohmann::json redistributions_json(const std::vector<LuRedistribution>& rs, double origin) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rs) {
-    out.push_back({{"after_iteration", r.after_iteration}, {"start_s", r.start_s - origin}, {"end_s", r.end_s - origin},
+    out.push_back({{"after_iteration", r.after_iteration}, {"from_ranks", r.from_ranks}, {"to_ranks", r.to_ranks},
+                   {"start_s", r.start_s - origin}, {"end_s", r.end_s - origin},
                    {"time_s", r.time_s()}, {"bytes", r.bytes}, {"ranks", r.ranks}});
   }
   return out;

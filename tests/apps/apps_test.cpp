@@ -77,7 +77,9 @@ TEST_CASE("apps: an LU redistribution runs from the last rank's entry to the las
       {2, "recv", 2, 0, kLuHandOffTag, 100, 0, 0, 0, 0.5, 3.0}, {0, "send", 2, 2, kLuHandOffTag, 100, 0, 0, 0, 1.0, 3.0},
       {1, "send", 2, 2, kLuHandOffTag, 50, 0, 0, 0, 2.0, 3.5},  {2, "recv", 2, 1, kLuHandOffTag, 50, 0, 0, 0, 3.0, 3.5},
       {0, "send", 2, 1, 1, 999, 0, 0, 0, 0.0, 9.0}};
-  auto rs = lu_redistributions(events);
+  LuConfig cfg;
+  cfg.n = 384, cfg.r = 48, cfg.expand = 1, cfg.expand_after_iteration = 2;
+  auto rs = lu_redistributions(events, cfg, 3);
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].after_iteration == 2);
   CHECK(rs[0].start_s == 2.0);
@@ -85,4 +87,6 @@ TEST_CASE("apps: an LU redistribution runs from the last rank's entry to the las
   CHECK(rs[0].time_s() == 1.5);
   CHECK(rs[0].bytes == 150);
   CHECK(rs[0].ranks == 3);
+  CHECK(rs[0].from_ranks == 2);
+  CHECK(rs[0].to_ranks == 3);
 }

@@ -219,7 +219,7 @@ TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic ow
   cfg.n = 2592, cfg.r = 216, cfg.expand = 1, cfg.expand_after_iteration = 1;
   LuResult result;
   auto r = simulate_app(platform(3, 1, 50e-6, 1e8), {0, 1, 2}, [&](Runtime& rt) { return lu_rank(rt, cfg, result); });
-  auto rs = lu_redistributions(r.events);
+  auto rs = lu_redistributions(r.events, cfg, 3);
   REQUIRE(rs.size() == 1);
   CHECK(rs[0].after_iteration == 1);
   CHECK(rs[0].bytes == 8ull * 2592 * 216 * 8);

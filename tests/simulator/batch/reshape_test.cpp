@@ -281,3 +281,22 @@ TEST_CASE("simulator: ReSHAPE: a job that cannot free enough leaves the shrink t
   for (const auto& u : r.utilisation) idle_with_queue |= u.time_s >= 195 && u.time_s < 245 && u.busy < 36;
   CHECK(!idle_with_queue);
 }
+
+TEST_CASE("simulator: ReSHAPE: a profile's fitted redistribution model prices resizes instead of its network line") {
+  hetperf::Profile p;
+  hetperf::Computer c;
+  c.name = "n";
+  c.cores = 4;
+  c.mips = 1000;
+  p.computers = {c};
+  p.network.latency_s = 1e-6;
+  p.network.bandwidth_bytes_per_s = 1e10;
+  Cluster plain = Cluster::from_profile(p);
+  CHECK(plain.bandwidth_bytes_per_s == 1e10);
+  p.network.redistribution = hetperf::RedistributionModel{2, 5e7, {}};
+  ScheduleResult r = run("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 2 s: 7 s.
+  REQUIRE(job(r, "M").iterations.size() == 2);
+  CHECK(job(r, "M").iterations[1].redistribution_s == Approx(7));
+}

@@ -71,14 +71,17 @@ int lu_ranks_in_iteration(const LuConfig& config, int ranks, int k);
 constexpr int kLuHandOffTag = 3;
 struct LuRedistribution {
   int after_iteration = 0;
+  int from_ranks = 0, to_ranks = 0;  // ranks in the computation before and after it
   double start_s = 0, end_s = 0;
   std::uint64_t bytes = 0;
   int ranks = 0;
   double time_s() const { return end_s - start_s; }
 };
-std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& events);
-// As the traces' summaries write them: after_iteration, start_s and end_s (from `origin`), time_s,
-// bytes, ranks.
+// `config` and `ranks` (the run's) give each one's from_ranks and to_ranks.
+std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& events, const LuConfig& config,
+                                                 int ranks);
+// As the traces' summaries write them: after_iteration, from_ranks, to_ranks, start_s and end_s (from
+// `origin`), time_s, bytes, ranks.
 nlohmann::json redistributions_json(const std::vector<LuRedistribution>& rs, double origin);
 
 // The application: every rank runs it with the same config.
