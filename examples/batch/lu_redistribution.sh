@@ -23,7 +23,10 @@ for c in "${configs[@]}"; do
 done
 (IFS=,; echo "{\"schema\": \"hetperf.workload/1\", \"apps\": [${apps[*]}]}") >"$out/apps.json"
 cat /proc/loadavg >"$out/loadavg-before.txt"
-"$bin/hetperf" predict -p "$profile" -w "$out/apps.json" -o "$out/sim/prediction.json" --trace-dir "$out/sim" >/dev/null
+# The simulated traces are needed for the predicted redistributions (they are read from the events);
+# prediction.json keeps them in each app's summary, so the traces themselves are not kept.
+"$bin/hetperf" predict -p "$profile" -w "$out/apps.json" -o "$out/prediction.json" --trace-dir "$out/sim" >/dev/null
+rm -rf "$out/sim"
 for rep in $(seq 1 "$repeats"); do
   for c in "${configs[@]}"; do
     read -r name p n r k <<<"$c"
@@ -34,3 +37,5 @@ done
 cat /proc/loadavg >"$out/loadavg-after.txt"
 "$bin/hetperf" calibrate-redistribution -p "$profile" -o "$out/profile.json" "$out"/real/*.json
 python3 "$here/lu_redistribution_report.py" "$out"
+# The real traces (several MB of JSON) are kept compressed: tar -xJf real-traces.tar.xz gives them back.
+tar -C "$out" -cJf "$out/real-traces.tar.xz" real && rm -rf "$out/real"

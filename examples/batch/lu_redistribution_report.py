@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes OUT/report.md from lu_redistribution.sh's runs: each resize's measured redistribution time
+"""Writes OUT/report.md from lu_redistribution.sh's runs (OUT/real/*.json, the real traces, and
+OUT/prediction.json): each resize's measured redistribution time
 (median of the repeats, and their range) beside the simulated back-end's prediction and the fitted
 model t = l + s/b (s = bytes / min(p, q)) of OUT/profile.json. Usage: lu_redistribution_report.py OUT"""
 import glob
@@ -21,11 +22,9 @@ for path in sorted(glob.glob(os.path.join(out, "real", "*.json"))):
         measured.setdefault(key, []).append(r["time_s"])
         facts[key] = r
 predicted = {}
-for path in glob.glob(os.path.join(out, "sim", "*.trace.json")):
-    t = json.load(open(path))
-    name = os.path.basename(path)[: -len(".trace.json")]
-    for r in t["summary"].get("redistributions", []):
-        predicted[(name, r["after_iteration"])] = r["time_s"]
+for app in json.load(open(os.path.join(out, "prediction.json")))["apps"]:
+    for r in app["summary"].get("redistributions", []):
+        predicted[(app["name"], r["after_iteration"])] = r["time_s"]
 model = json.load(open(os.path.join(out, "profile.json")))["network"]["redistribution"]
 l, b = model["latency_s"], model["bandwidth_bytes_per_s"]
 fit = model["fit"]
