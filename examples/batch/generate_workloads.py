@@ -32,10 +32,11 @@ Redistribution: t = l + s/b with s = data_bytes (1 - min/max) / min, the bytes e
 exchanges (the simulator's model, docs/scheduling.md), l and b fitted by least squares to Figure 3a's
 five expansions of LU 12000 (8.00, 7.74, 5.25, 4.86, 4.41 s), and used for every job's own data.
 
-Run: python3 generate_workloads.py  (deterministic; rewrites the three files beside it)."""
+Run: python3 generate_workloads.py [DIR]  (deterministic; rewrites the three files beside it, or in DIR)."""
 import json
 import math
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -212,6 +213,6 @@ derivation = {
 }
 
 for name, doc in (("w1.json", w1), ("w2.json", w2), ("derivation.json", derivation)):
-    with open(os.path.join(HERE, name), "w") as f:
+    with open(os.path.join(sys.argv[1] if len(sys.argv) > 1 else HERE, name), "w") as f:
         json.dump(doc, f, indent=2)
         f.write("\n")
