@@ -39,6 +39,7 @@ int run(int argc, char** argv, bool parse_only) {
   add_trace_diff_command(app, command_line, action);
   add_validate_command(app, command_line, action);
   add_export_command(app, command_line, action);
+  add_redistribution_command(app, command_line, action);
   // A word that names no command is an error even with --help after it (CLI11 would show the general
   // help and exit 0, as if the command existed).
   std::string known;

@@ -1,5 +1,6 @@
 // hetperf-lu: the real block LU application. `mpiexec -n P hetperf-lu --n 1024 --r 128 [--variant
-// basic|pipelined|flow_control [--window W]] [--remove K --after-iteration I] [--trace trace.json]`. Rank 0 checks
+// basic|pipelined|flow_control [--window W]] [--expand K --expand-after-iteration I] [--remove K --after-iteration I]
+// [--trace trace.json]`. Rank 0 checks
 // ||PA - LU||_F / ||A||_F < 1e-10 on the random matrix and prints a JSON summary; exit 1 if it fails.
 #include <cblas.h>
 #include <lapacke.h>
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
   app.add_option("--window", cfg.window, "flow_control: panel sends in flight at most")->capture_default_str();
   app.add_option("--remove", cfg.remove, "Ranks that leave (the highest-numbered)")->capture_default_str();
   app.add_option("--after-iteration", cfg.remove_after_iteration, "Iteration after which they leave")->capture_default_str();
+  app.add_option("--expand", cfg.expand, "Ranks that start idle and join (the highest-numbered)")->capture_default_str();
+  app.add_option("--expand-after-iteration", cfg.expand_after_iteration, "Iteration after which they join")
+      ->capture_default_str();
   app.add_option("--seed", cfg.seed, "Seed of the random matrix")->capture_default_str();
   app.add_option("--threads", threads, "OpenBLAS threads per rank")->capture_default_str();
   app.add_flag("--reference", reference, "Also time OpenBLAS dgetrf on the whole matrix on rank 0 and report the ratio");
@@ -114,6 +118,7 @@ int main(int argc, char** argv) {
   bool ok = residual < 1e-10;
   nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"window", cfg.window}, {"remove", cfg.remove},
                            {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads}};
+  if (cfg.expand > 0) config["expand"] = {{"ranks", cfg.expand}, {"after_iteration", cfg.expand_after_iteration}};
   std::vector<TraceEvent> all;
   for (const auto& rk : ranks) {
     for (const auto& e : rk["events"]) {
@@ -123,6 +128,9 @@ int main(int argc, char** argv) {
       t.iteration = e.value("iteration", -1);
       t.start_s = e["start_s"];
       t.end_s = e["end_s"];
+      t.peer = e.value("peer", -1);
+      t.tag = e.value("tag", 0);
+      t.bytes = e.value("bytes", std::uint64_t{0});
       all.push_back(t);
     }
   }
@@ -135,6 +143,7 @@ int main(int argc, char** argv) {
   double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
   nlohmann::json summary = {{"factorization_s", factorization_s}, {"gflops", flops / factorization_s / 1e9},
                             {"residual", residual}, {"residual_ok", ok}};
+  if (cfg.expand > 0 || cfg.remove > 0) summary["redistributions"] = redistributions_json(lu_redistributions(all, cfg, size), 0);
   if (reference) {
     double ref = reference_dgetrf_s(cfg);
     summary["reference_dgetrf_s"] = ref;

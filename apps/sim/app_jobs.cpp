@@ -205,6 +205,7 @@ AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping) {
     job.kind = AppJob::Kind::kLu;
     job.lu.n = spec.lu.n, job.lu.r = spec.lu.r, job.lu.variant = spec.lu.variant, job.lu.window = spec.lu.window;
     job.lu.remove = spec.lu.remove_ranks, job.lu.remove_after_iteration = spec.lu.remove_after_iteration;
+    job.lu.expand = spec.lu.expand_ranks, job.lu.expand_after_iteration = spec.lu.expand_after_iteration;
   } else {
     job.kind = AppJob::Kind::kIntegrate;
     job.integrate.a = spec.integrate.a, job.integrate.b = spec.integrate.b, job.integrate.steps = spec.integrate.steps;
@@ -341,8 +342,13 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
       nlohmann::json config = {{"n", job.lu.n}, {"r", job.lu.r}, {"variant", to_string(job.lu.variant)},
                                {"window", job.lu.window}, {"remove", job.lu.remove},
                                {"after_iteration", job.lu.remove_after_iteration}, {"seed", job.lu.seed}};
+      if (job.lu.expand > 0) config["expand"] = {{"ranks", job.lu.expand}, {"after_iteration", job.lu.expand_after_iteration}};
       nlohmann::json summary = {{"factorization_s", r.time_s},
                                 {"gflops", 2.0 / 3.0 * std::pow(static_cast<double>(job.lu.n), 3) / r.time_s / 1e9}};
+      // Redistributions need the events: predicted when they are kept (traces), as hetperf-lu measures them.
+      if ((job.lu.expand > 0 || job.lu.remove > 0) && !first.events.empty()) {
+        summary["redistributions"] = redistributions_json(lu_redistributions(first.events, job.lu, job.ranks), job.start_s);
+      }
       nlohmann::json iterations = iterations_json(first.iterations, job.start_s);
       r.json = {{"name", job.name}, {"app", "lu"}, {"config", config}, {"ranks", job.ranks},
                 {"start_s", job.start_s}, {"end_s", first.end_s}, {"time_s", r.time_s}, {"summary", summary},

@@ -9,7 +9,7 @@
 namespace hetperf::apps {
 namespace {
 
-enum Tag : int { kTagPanel = 1, kTagPivots = 2, kTagHandOff = 3, kTagGather = 4, kTagSync = 5 };
+enum Tag : int { kTagPanel = 1, kTagPivots = 2, kTagHandOff = kLuHandOffTag, kTagGather = 4, kTagSync = 5 };
 
 // Owner of each block column, and which ranks are still in the computation.
 struct Layout {
@@ -36,6 +36,44 @@ Task group_barrier(Runtime& rt, const Layout& layout) {
   }
 }
 
+// Ranks that run from the start: all but those that join at the expansion.
+int first_ranks(const LuConfig& cfg, int ranks) { return ranks - cfg.expand; }
+
+// Whether the owners of the block columns change at the end of iteration k.
+bool layout_changes_after(const LuConfig& cfg, int k) {
+  return (cfg.remove > 0 && k == cfg.remove_after_iteration) || (cfg.expand > 0 && k == cfg.expand_after_iteration);
+}
+
+// Expansion (seed 002 section 3.2): every rank becomes active and the block columns are laid out
+// block-cyclically over all of them (block j on rank j mod P); each moved block goes from its old
+// owner to its new one, in increasing j on every rank, so the sends and receives pair up in order.
+Task expand_layout(Runtime& rt, const LuConfig& cfg, Layout& layout, std::vector<std::vector<double>>& block,
+                   std::vector<int>& my_blocks) {
+  const int ranks = rt.size(), me = rt.rank(), blocks = cfg.n / cfg.r;
+  const bool data = rt.holds_data();
+  const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(cfg.n) * cfg.r;
+  for (int j = 0; j < blocks; ++j) {
+    const int to = j % ranks, from = layout.owner[j];
+    if (to == from) continue;
+    if (from == me) {
+      co_await rt.send(to, kTagHandOff, data ? block[j].data() : nullptr, bytes);
+      if (data) {
+        block[j].clear();
+        block[j].shrink_to_fit();
+      }
+    } else if (to == me) {
+      if (data) block[j].resize(static_cast<std::size_t>(cfg.n) * cfg.r);
+      co_await rt.recv(from, kTagHandOff, data ? block[j].data() : nullptr, bytes);
+    }
+    layout.owner[j] = to;
+  }
+  layout.active.clear();
+  for (int p = 0; p < ranks; ++p) layout.active.push_back(p);
+  layout.member.assign(ranks, 1);
+  my_blocks.clear();
+  for (int j = me; j < blocks; j += ranks) my_blocks.push_back(j);
+}
+
 }  // namespace
 
 std::string LuConfig::validate(int ranks) const {
@@ -43,11 +81,16 @@ std::string LuConfig::validate(int ranks) const {
   if (r <= 0) return "--r " + std::to_string(r) + ": expected a positive block width";
   if (window < 1) return "--window " + std::to_string(window) + ": expected at least 1 outstanding send";
   if (remove < 0) return "--remove " + std::to_string(remove) + ": expected a non-negative count";
+  if (expand < 0) return "--expand " + std::to_string(expand) + ": expected a non-negative count";
   // The rules between options are the workload reader's, named by the program's flags here.
-  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration}, ranks);
+  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration, expand, expand_after_iteration}, ranks);
   if (!v) return {};
   if (v->field == "r") return "--r " + std::to_string(r) + ": expected " + v->expected;
   if (v->field == "remove.ranks") return "--remove " + std::to_string(remove) + ": expected " + v->expected;
+  if (v->field == "expand.ranks") return "--expand " + std::to_string(expand) + ": expected " + v->expected;
+  if (v->field == "expand.after_iteration") {
+    return "--expand-after-iteration " + std::to_string(expand_after_iteration) + ": expected " + v->expected;
+  }
   return "--after-iteration " + std::to_string(remove_after_iteration) + ": expected " + v->expected;
 }
 
@@ -67,6 +110,7 @@ double lu_matrix_element(std::uint64_t seed, int i, int j) {
 }
 
 int lu_ranks_in_iteration(const LuConfig& cfg, int ranks, int k) {
+  if (cfg.expand > 0 && k <= cfg.expand_after_iteration) return first_ranks(cfg, ranks);
   return cfg.remove > 0 && k > cfg.remove_after_iteration ? ranks - cfg.remove : ranks;
 }
 
@@ -74,13 +118,15 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   const int n = cfg.n, r = cfg.r, blocks = n / r, me = rt.rank(), ranks = rt.size();
   const bool data = rt.holds_data();
   Layout layout;
-  for (int j = 0; j < blocks; ++j) layout.owner.push_back(j % ranks);
-  for (int p = 0; p < ranks; ++p) layout.active.push_back(p);
-  layout.member.assign(ranks, 1);
+  const int start_ranks = first_ranks(cfg, ranks);  // the others join at the expansion
+  for (int j = 0; j < blocks; ++j) layout.owner.push_back(j % start_ranks);
+  for (int p = 0; p < start_ranks; ++p) layout.active.push_back(p);
+  layout.member.assign(ranks, 0);
+  for (int p : layout.active) layout.member[p] = 1;
   // My block columns in increasing order (the simulated back-end runs thousands of ranks: no loop
   // over all blocks per rank and iteration).
   std::vector<int> my_blocks;
-  for (int j = me; j < blocks; j += ranks) my_blocks.push_back(j);
+  for (int j = me; j < blocks && me < start_ranks; j += start_ranks) my_blocks.push_back(j);
 
   // My block columns, each n x r column-major (lda = n), allocated only when data is held.
   std::vector<std::vector<double>> block(data ? blocks : 0);
@@ -163,7 +209,14 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
 
   bool lookahead_done = false;  // pipelined: panel k was factored and sent during iteration k-1
   for (int k = 0; k < blocks; ++k) {
-    if (!layout.is_active(me)) break;
+    if (!layout.is_active(me)) {
+      if (cfg.expand == 0 || k > cfg.expand_after_iteration) break;  // left, or never joins
+      if (k < cfg.expand_after_iteration) continue;                   // idle until the expansion
+      rt.set_iteration(k);
+      co_await expand_layout(rt, cfg, layout, block, my_blocks);
+      if (cfg.variant == LuVariant::kBasic) co_await group_barrier(rt, layout);
+      continue;
+    }
     rt.set_iteration(k);
     if (mine(k)) {
       if (lookahead_done) {
@@ -180,8 +233,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     lookahead_done = false;
     // Pipelined: the owner of the next panel brings it up to date and sends it first.
-    if (cfg.variant != LuVariant::kBasic && k + 1 < blocks && mine(k + 1) &&
-        !(cfg.remove > 0 && k == cfg.remove_after_iteration)) {
+    if (cfg.variant != LuVariant::kBasic && k + 1 < blocks && mine(k + 1) && !layout_changes_after(cfg, k)) {
       co_await update(k, k + 1);
       co_await factor_and_send(k + 1, next_panel, next_pivots);
       lookahead_done = true;
@@ -223,6 +275,10 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       for (int j = 0; j < blocks; ++j) {
         if (mine(j)) my_blocks.push_back(j);
       }
+    }
+    if (cfg.expand > 0 && k == cfg.expand_after_iteration) {
+      co_await wait_all();  // my panel sends must be delivered before its blocks move
+      co_await expand_layout(rt, cfg, layout, block, my_blocks);
     }
     if (cfg.variant == LuVariant::kBasic && layout.is_active(me)) co_await group_barrier(rt, layout);
   }

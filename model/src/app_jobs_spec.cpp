@@ -43,7 +43,8 @@ AppJobSpec job_from_json(const JsonNode& n, std::size_t index) {
   job.name = n.string_or("name", app + "-" + std::to_string(index));
   job.start_s = n.number_or("start_s", 0, Range::kNonNegative);
   if (app == "lu") {
-    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "computers", "mapping"});
+    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "expand", "computers",
+                    "mapping"});
     job.kind = AppKind::kLu;
     job.ranks = static_cast<int>(n.integer("ranks", 1, kMaxRanks));
     job.lu = lu_from_json(n, job.ranks);
@@ -60,6 +61,25 @@ AppJobSpec job_from_json(const JsonNode& n, std::size_t index) {
   }
   job.mapping = mapping_from_json(n, job.total_ranks());
   return job;
+}
+
+// The expansion's rules (lu_violation): some ranks must start, the join is at a resize point before
+// the last iteration, and a removal comes after it.
+std::optional<FieldViolation> expand_violation(const LuSpec& lu, int ranks) {
+  if (lu.expand_ranks <= 0) return std::nullopt;
+  if (lu.expand_ranks >= ranks) {
+    return FieldViolation{"expand.ranks", "fewer ranks to join than the " + std::to_string(ranks) + " of the run"};
+  }
+  const int iterations = lu.n / lu.r;
+  if (lu.expand_after_iteration < 0 || lu.expand_after_iteration >= iterations - 1) {
+    return FieldViolation{"expand.after_iteration", "an iteration in [0, " + std::to_string(iterations - 2) +
+                                                        "] (there are " + std::to_string(iterations) + " iterations)"};
+  }
+  if (lu.remove_ranks > 0 && lu.remove_after_iteration <= lu.expand_after_iteration) {
+    return FieldViolation{"remove.after_iteration", "an iteration after the expansion's (" +
+                                                        std::to_string(lu.expand_after_iteration) + ")"};
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -87,7 +107,7 @@ std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
     return FieldViolation{"remove.after_iteration", "an iteration in [0, " + std::to_string(iterations - 2) +
                                                         "] (there are " + std::to_string(iterations) + " iterations)"};
   }
-  return std::nullopt;
+  return expand_violation(lu, ranks);
 }
 
 LuSpec lu_from_json(const JsonNode& n, int ranks) {
@@ -101,9 +121,14 @@ LuSpec lu_from_json(const JsonNode& n, int ranks) {
     lu.remove_ranks = static_cast<int>(remove->integer("ranks", 1, kMaxRanks));
     lu.remove_after_iteration = static_cast<int>(remove->integer("after_iteration", 0, INT32_MAX));
   }
+  if (auto expand = n.optional("expand")) {
+    expand->known_fields({"ranks", "after_iteration"});
+    lu.expand_ranks = static_cast<int>(expand->integer("ranks", 1, kMaxRanks));
+    lu.expand_after_iteration = static_cast<int>(expand->integer("after_iteration", 0, INT32_MAX));
+  }
   if (auto v = lu_violation(lu, ranks)) {
     if (v->field == "r") n.field("r").fail(v->expected);
-    n.object("remove").field(v->field.substr(v->field.find('.') + 1)).fail(v->expected);
+    n.object(v->field.substr(0, v->field.find('.'))).field(v->field.substr(v->field.find('.') + 1)).fail(v->expected);
   }
   return lu;
 }
@@ -132,6 +157,7 @@ IntegrateSpec integrate_from_json(const JsonNode& n) {
 nlohmann::json lu_to_json(const LuSpec& lu) {
   nlohmann::json j = {{"n", lu.n}, {"r", lu.r}, {"variant", to_string(lu.variant)}, {"window", lu.window}};
   if (lu.remove_ranks > 0) j["remove"] = {{"ranks", lu.remove_ranks}, {"after_iteration", lu.remove_after_iteration}};
+  if (lu.expand_ranks > 0) j["expand"] = {{"ranks", lu.expand_ranks}, {"after_iteration", lu.expand_after_iteration}};
   return j;
 }
 

@@ -71,7 +71,7 @@ void require_supported(const BatchAppModel& app, std::int64_t p, const JsonNode&
 
 ResizeSpec resize_from_json(const JsonNode& n) {
   n.known_fields({"topology", "problem_size", "min_processors", "max_processors", "data_bytes",
-                  "redistribution_s", "remove", "min_efficiency"});
+                  "redistribution_s", "redistribution_cost", "remove", "min_efficiency"});
   ResizeSpec r;
   std::string topology = n.choice_or("topology", "any", {"any", "divides", "nearly_square"});
   r.topology = topology == "any"       ? ResizeTopology::kAny
@@ -82,6 +82,11 @@ ResizeSpec resize_from_json(const JsonNode& n) {
   r.max_processors = n.integer_or("max_processors", 0, 0, kMaxCount);
   r.data_bytes = n.number_or("data_bytes", 0, Range::kNonNegative);
   if (n.has("redistribution_s")) r.redistribution_s = n.number("redistribution_s", Range::kNonNegative);
+  if (auto cost = n.optional("redistribution_cost")) {
+    cost->known_fields({"latency_s", "bandwidth_bytes_per_s"});
+    r.redistribution_latency_s = cost->number("latency_s", Range::kNonNegative);
+    r.redistribution_bandwidth_bytes_per_s = cost->number("bandwidth_bytes_per_s", Range::kPositive);
+  }
   if (auto remove = n.optional("remove")) {
     remove->known_fields({"after_iteration", "processors"});
     r.remove_after_iteration = remove->integer("after_iteration", 1, kMaxIterations);
@@ -175,6 +180,10 @@ nlohmann::json resize_to_json(const ResizeSpec& r) {
                       {"max_processors", r.max_processors}, {"data_bytes", r.data_bytes}};
   if (r.topology != ResizeTopology::kAny) j["problem_size"] = r.problem_size;
   if (r.redistribution_s) j["redistribution_s"] = *r.redistribution_s;
+  if (r.redistribution_bandwidth_bytes_per_s) {
+    j["redistribution_cost"] = {{"latency_s", *r.redistribution_latency_s},
+                                {"bandwidth_bytes_per_s", *r.redistribution_bandwidth_bytes_per_s}};
+  }
   if (r.remove_after_iteration) {
     j["remove"] = {{"after_iteration", *r.remove_after_iteration}, {"processors", r.remove_processors}};
   }

@@ -139,6 +139,10 @@ nlohmann::json to_json(const Profile& p) {
                             {"bandwidth_bytes_per_s", p.network.bandwidth_bytes_per_s}};
   if (!p.network.fit.empty()) network["fit"] = p.network.fit;
   if (!p.network.regimes.empty()) network["regimes"] = regimes_to_json(p.network.regimes);
+  if (const auto& r = p.network.redistribution) {
+    network["redistribution"] = {{"latency_s", r->latency_s}, {"bandwidth_bytes_per_s", r->bandwidth_bytes_per_s}};
+    if (!r->fit.empty()) network["redistribution"]["fit"] = r->fit;
+  }
   if (!p.network.pairs.empty()) {
     network["pairs"] = nlohmann::json::array();
     for (const auto& l : p.network.pairs) {
@@ -246,11 +250,19 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   // Without a network (not measured) no workload that sends messages binds to the profile.
   if (root.has("network")) {
     JsonNode net = root.object("network");
-    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs"});
+    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution"});
     p.network.latency_s = net.number("latency_s", Range::kNonNegative);
     p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
     if (auto f = net.optional("fit")) p.network.fit = f->value();
     p.network.regimes = regimes_from_json(net);
+    if (auto r = net.optional("redistribution")) {
+      r->known_fields({"latency_s", "bandwidth_bytes_per_s", "fit"});
+      RedistributionModel m;
+      m.latency_s = r->number("latency_s", Range::kNonNegative);
+      m.bandwidth_bytes_per_s = r->number("bandwidth_bytes_per_s", Range::kPositive);
+      if (auto f = r->optional("fit")) m.fit = f->value();
+      p.network.redistribution = std::move(m);
+    }
     if (auto pairs = net.optional("pairs")) {
       for (const JsonNode& l : pairs->items()) {
         l.known_fields({"hosts", "latency_s", "bandwidth_bytes_per_s", "regimes", "fit"});

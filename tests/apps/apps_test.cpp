@@ -22,6 +22,14 @@ TEST_CASE("apps: LU configurations that cannot run are rejected with the option 
   CHECK(c.validate(2).find("--after-iteration 7") == 0);
   c.remove_after_iteration = 6;
   CHECK(c.validate(2).empty());
+  c.remove = 0, c.expand = 2, c.expand_after_iteration = 1;
+  CHECK(c.validate(2).find("--expand 2: expected fewer ranks to join") == 0);
+  c.expand = 1, c.expand_after_iteration = 7;
+  CHECK(c.validate(2).find("--expand-after-iteration 7") == 0);
+  c.expand_after_iteration = 2, c.remove = 1, c.remove_after_iteration = 2;
+  CHECK(c.validate(2).find("--after-iteration 2: expected an iteration after the expansion's (2)") == 0);
+  c.remove_after_iteration = 3;
+  CHECK(c.validate(2).empty());
 }
 
 TEST_CASE("apps: the test matrix is a pure function of seed and position") {
@@ -60,4 +68,25 @@ TEST_CASE("apps: dynamic efficiency is useful compute time over ranks times iter
   CHECK(its[0].compute_s == Approx(4.0));
   CHECK(its[0].efficiency() == Approx(4.0 / 6.0));
   CHECK(its[1].efficiency() == Approx(1.0 / 2.0));
+}
+
+TEST_CASE("apps: an LU redistribution runs from the last rank's entry to the last hand-off's end") {
+  // After iteration 2: rank 2 joined and waits in its receive from 0.5 s; rank 0 enters at 1 s,
+  // rank 1 at 2 s; the last hand-off ends at 3.5 s. Other messages do not count.
+  std::vector<TraceEvent> events = {
+      {2, "recv", 2, 0, kLuHandOffTag, 100, 0, 0, 0, 0.5, 3.0}, {0, "send", 2, 2, kLuHandOffTag, 100, 0, 0, 0, 1.0, 3.0},
+      {1, "send", 2, 2, kLuHandOffTag, 50, 0, 0, 0, 2.0, 3.5},  {2, "recv", 2, 1, kLuHandOffTag, 50, 0, 0, 0, 3.0, 3.5},
+      {0, "send", 2, 1, 1, 999, 0, 0, 0, 0.0, 9.0}};
+  LuConfig cfg;
+  cfg.n = 384, cfg.r = 48, cfg.expand = 1, cfg.expand_after_iteration = 2;
+  auto rs = lu_redistributions(events, cfg, 3);
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].after_iteration == 2);
+  CHECK(rs[0].start_s == 2.0);
+  CHECK(rs[0].end_s == 3.5);
+  CHECK(rs[0].time_s() == 1.5);
+  CHECK(rs[0].bytes == 150);
+  CHECK(rs[0].ranks == 3);
+  CHECK(rs[0].from_ranks == 2);
+  CHECK(rs[0].to_ranks == 3);
 }

@@ -131,12 +131,14 @@ TEST_CASE("apps: without kept events a simulation still summarises every iterati
 
 TEST_CASE("apps: simulated LU runs every variant to completion with the same kernel calls") {
   std::map<std::string, std::map<std::string, int>> counts;
-  for (auto [name, variant, ranks, remove] : {std::tuple{"basic", LuVariant::kBasic, 3, 0},
-                                              std::tuple{"pipelined", LuVariant::kPipelined, 3, 0},
-                                              std::tuple{"flow_control", LuVariant::kFlowControl, 3, 0},
-                                              std::tuple{"removal", LuVariant::kBasic, 3, 1}}) {
+  for (auto [name, variant, ranks, remove, expand] : {std::tuple{"basic", LuVariant::kBasic, 3, 0, 0},
+                                                      std::tuple{"pipelined", LuVariant::kPipelined, 3, 0, 0},
+                                                      std::tuple{"flow_control", LuVariant::kFlowControl, 3, 0, 0},
+                                                      std::tuple{"removal", LuVariant::kBasic, 3, 1, 0},
+                                                      std::tuple{"expansion", LuVariant::kPipelined, 3, 1, 1}}) {
     LuConfig cfg;
     cfg.n = 2592, cfg.r = 216, cfg.variant = variant, cfg.remove = remove, cfg.remove_after_iteration = remove ? 4 : -1;
+    cfg.expand = expand, cfg.expand_after_iteration = expand ? 1 : -1;
     LuResult result;
     std::vector<std::size_t> mapping(ranks);
     for (int i = 0; i < ranks; ++i) mapping[i] = i;
@@ -149,6 +151,7 @@ TEST_CASE("apps: simulated LU runs every variant to completion with the same ker
     CHECK(counts["basic"][op] == counts["pipelined"][op]);
     CHECK(counts["basic"][op] == counts["flow_control"][op]);
     CHECK(counts["basic"][op] == counts["removal"][op]);
+    CHECK(counts["basic"][op] == counts["expansion"][op]);
   }
   CHECK(counts["basic"]["getrf"] == 12);
   CHECK(counts["flow_control"]["isend"] == counts["flow_control"]["wait"]);
@@ -208,4 +211,20 @@ TEST_CASE("apps: a message into an oversubscribed computer pays the hand-off del
   };
   CHECK(end_of(simulate_app(p, {0, 1}, ping), 1, "recv") == Approx(1e-3));           // 1 rank on 1 core
   CHECK(end_of(simulate_app(p, {0, 1, 1}, ping), 1, "recv") == Approx(6e-3));        // 2 ranks on 1 core
+}
+
+TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic owner changes") {
+  // 12 blocks from 2 ranks (j mod 2) to 3 (j mod 3): blocks 2-5 and 8-11 move.
+  LuConfig cfg;
+  cfg.n = 2592, cfg.r = 216, cfg.expand = 1, cfg.expand_after_iteration = 1;
+  LuResult result;
+  auto r = simulate_app(platform(3, 1, 50e-6, 1e8), {0, 1, 2}, [&](Runtime& rt) { return lu_rank(rt, cfg, result); });
+  auto rs = lu_redistributions(r.events, cfg, 3);
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].after_iteration == 1);
+  CHECK(rs[0].bytes == 8ull * 2592 * 216 * 8);
+  CHECK(rs[0].ranks == 3);
+  CHECK(rs[0].time_s() > 0);
+  CHECK(lu_ranks_in_iteration(cfg, 3, 1) == 2);
+  CHECK(lu_ranks_in_iteration(cfg, 3, 2) == 3);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real applications under mpiexec: LU residual below 1e-10 for every variant and with node
-# removal (with the same total work), the integral against its closed form, and malformed options
+# removal or expansion (with the same total work), the integral against its closed form, and malformed options
 # ending every rank cleanly with exit code 2 (never a hang).
 set -uo pipefail
 bin=$(dirname "$1")
@@ -49,6 +49,8 @@ cat >apps.json <<'JSON'
   {"name": "pipelined", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "pipelined"},
   {"name": "flow_control", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "flow_control", "window": 1},
   {"name": "removal", "app": "lu", "ranks": 3, "n": 384, "r": 48, "remove": {"ranks": 1, "after_iteration": 2}},
+  {"name": "resize", "app": "lu", "ranks": 8, "n": 384, "r": 24, "variant": "pipelined",
+   "expand": {"ranks": 4, "after_iteration": 2}, "remove": {"ranks": 4, "after_iteration": 5}},
   {"name": "integrate", "app": "integrate", "instances": 2, "ranks_per_instance": 3, "steps": 100000,
    "disk_bytes": 4096}]}
 JSON
@@ -59,6 +61,14 @@ for v in basic pipelined flow_control; do
 done
 run -n 3 "$bin/hetperf-lu" --n 384 --r 48 --remove 1 --after-iteration 2 --trace real-removal.json >/dev/null
 "$1" trace-diff real-removal.json sim/removal.trace.json || fail "real and simulated removal differ"
+# Seed 002's resizing: 4 ranks, 8 after iteration 2 (the blocks redistributed block-cyclically), 4 again
+# after iteration 5; the residual holds and the simulated back-end issues the same operations.
+out=$(run -n 8 "$bin/hetperf-lu" --n 384 --r 24 --variant pipelined --expand 4 --expand-after-iteration 2 --remove 4 \
+      --after-iteration 5 --trace real-resize.json) || fail "lu resize: $out"
+grep -q '"residual_ok":true' <<<"$out" || fail "lu resize residual: $out"
+grep -q '"redistributions":\[{"after_iteration":2' <<<"$out" || fail "lu resize: no measured redistribution: $out"
+"$1" trace-diff real-resize.json sim/resize.trace.json || fail "real and simulated resize differ"
+grep -q '"redistributions"' sim/resize.trace.json || fail "the simulated resize predicts no redistribution"
 run -n 6 "$bin/hetperf-integrate" --instances 2 --steps 100000 --disk-bytes 4096 --trace real-integrate.json >/dev/null
 "$1" trace-diff real-integrate.json sim/integrate.trace.json || fail "real and simulated integration differ"
 # And the comparison can fail: a different configuration is told apart.
@@ -74,5 +84,6 @@ expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 512
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 48
 expect_usage_error -n 2 "$bin/hetperf-lu" --n -4 --r 2
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 32 --remove 2 --after-iteration 1
+expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 32 --expand 2 --expand-after-iteration 1
 expect_usage_error -n 2 "$bin/hetperf-integrate" --instances 3
 echo "apps_mpi: ok"

@@ -121,3 +121,20 @@ TEST_CASE("model: the LU rules between options are shared by the reader and the 
   CHECK(!lu_violation(lu, 4));
   CHECK(lu_violation(lu, 1)->field == "remove.ranks");
 }
+
+TEST_CASE("model: an LU expansion is read, written back and checked against the ranks and the removal") {
+  auto jobs = read(nlohmann::json::parse(R"([{"app": "lu", "ranks": 8, "n": 960, "r": 96,
+      "expand": {"ranks": 4, "after_iteration": 2}, "remove": {"ranks": 4, "after_iteration": 5}}])"));
+  CHECK(jobs[0].lu.expand_ranks == 4);
+  CHECK(jobs[0].lu.expand_after_iteration == 2);
+  CHECK(lu_to_json(jobs[0].lu)["expand"]["after_iteration"] == 2);
+  CHECK(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 4, "after_iteration": 2}}])") ==
+        "w.json: $.apps[0].expand.ranks: expected fewer ranks to join than the 4 of the run, got 4");
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 9}}])"),
+             Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: expected an iteration in [0, 8]"));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 3},
+                           "remove": {"ranks": 2, "after_iteration": 3}}])"),
+             Catch::StartsWith("w.json: $.apps[0].remove.after_iteration: expected an iteration after the expansion's (3)"));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2}}])"),
+             Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: missing required field"));
+}

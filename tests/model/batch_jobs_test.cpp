@@ -93,6 +93,12 @@ TEST_CASE("model: batch-job errors name the file and the JSON path") {
   CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                             "resize": {"remove": {"after_iteration": 0, "processors": 1}}}])"),
              Catch::StartsWith("test.json: $.jobs[0].resize.remove.after_iteration: expected an integer in [1,"));
+  CHECK(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+                       "resize": {"redistribution_cost": {"latency_s": 1, "bandwidth_bytes_per_s": 0}}}])") ==
+        "test.json: $.jobs[0].resize.redistribution_cost.bandwidth_bytes_per_s: expected a positive number, got 0");
+  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+                            "resize": {"redistribution_cost": {"bandwidth_bytes_per_s": 1e8}}}])"),
+             Catch::StartsWith("test.json: $.jobs[0].resize.redistribution_cost.latency_s: missing required field"));
   CHECK_THAT(jobs_error(R"([{"processors": 2, "run_time_s": 1, "priority": 3}])"),
              Catch::StartsWith("test.json: $.jobs[0].priority: unknown field 'priority'"));
   CHECK_THAT(jobs_error(R"([])"), Catch::StartsWith("test.json: $.jobs: expected an array of at least 1"));
@@ -148,13 +154,15 @@ TEST_CASE("model: batch jobs round-trip through the workload writer with their d
       {"processors": 4, "run_time_s": 100, "requested_time_s": 150},
       {"type": "moldable", "processors": [8, 2], "app": {"kind": "table", "iteration_time_s": {"2": 10, "8": 4}}},
       {"type": "malleable", "processors": 2, "app": {"kind": "lu", "n": 1000, "r": 100, "variant": "pipelined"},
-       "resize": {"topology": "nearly_square", "problem_size": 1000, "min_efficiency": 0.4}},
+       "resize": {"topology": "nearly_square", "problem_size": 1000, "min_efficiency": 0.4,
+                  "redistribution_cost": {"latency_s": 4.8, "bandwidth_bytes_per_s": 7.9e7}}},
       {"processors": 3, "app": {"kind": "integrate", "steps": 1000, "iterations": 2}}]})");
   Workload first = workload_from_json(w, "w.json");
   nlohmann::json out = to_json(first);
   CHECK(out["jobs"][0]["name"] == "job-1");
   CHECK(out["jobs"][2]["resize"]["data_bytes"] == 8e6);
   CHECK(out["jobs"][2]["app"]["window"] == 2);
+  CHECK(out["jobs"][2]["resize"]["redistribution_cost"]["latency_s"] == 4.8);
   CHECK(out["scheduler"]["slowdown_threshold_s"] == 10);
   Workload back = workload_from_json(out, "w2.json");
   CHECK(to_json(back) == out);

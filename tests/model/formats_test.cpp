@@ -169,6 +169,22 @@ TEST_CASE("model: formats: malformed profiles name the field") {
         std::string::npos);
 }
 
+TEST_CASE("model: formats: a profile's redistribution model round-trips and is validated") {
+  Profile p = sample_profile();
+  p.network.redistribution = RedistributionModel{0.004, 3e8, {{"r2", 0.9}}};
+  nlohmann::json j = to_json(p);
+  Profile back = profile_from_json(j, "p.json");
+  REQUIRE(back.network.redistribution);
+  CHECK(back.network.redistribution->bandwidth_bytes_per_s == 3e8);
+  CHECK(to_json(back) == j);
+  j["network"]["redistribution"]["bandwidth_bytes_per_s"] = -1;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
+        "p.json: $.network.redistribution.bandwidth_bytes_per_s: expected a positive number, got -1");
+  j["network"]["redistribution"] = {{"latency_s", 0.1}};
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.redistribution.bandwidth_bytes_per_s: missing") !=
+        std::string::npos);
+}
+
 TEST_CASE("model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {
   // tests/fuzz/corpus/profile/regress-count-1e7: "count": 10000000 copied one computer for seconds (timeout).
   nlohmann::json base = to_json(sample_profile());

@@ -34,6 +34,11 @@ Cluster Cluster::from_profile(const Profile& profile) {
                    [](const SpeedGroup& a, const SpeedGroup& b) { return a.speed > b.speed; });
   c.latency_s = profile.network.latency_s;
   c.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
+  // A redistribution model fitted to measured resizes prices them better than the ping-pong line.
+  if (const auto& r = profile.network.redistribution) {
+    c.latency_s = r->latency_s;
+    c.bandwidth_bytes_per_s = r->bandwidth_bytes_per_s;
+  }
   return c;
 }
 

@@ -2,6 +2,7 @@
 // malleable jobs the resize points between iterations with their redistribution (seed 002 Fig. 1b).
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
@@ -27,6 +28,7 @@ struct JobState {
   double iteration_start_s = 0;
   std::int64_t target = 0;                   // size after the pending redistribution
   double pending_redistribution_s = 0;
+  double next_point_s = 0;                   // its next resize point (or its end)
   JobProfile profile;
 };
 
@@ -99,9 +101,11 @@ class Scheduler final : public Handler {
                      "problem_size " + std::to_string(r.problem_size) + ", or no larger grid fits"
                    : "no other processor count its app and resize settings allow fits the cluster"));
         }
-        if (!r.redistribution_s && r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s <= 0) {
+        if (!r.redistribution_s && !r.redistribution_bandwidth_bytes_per_s && r.data_bytes > 0 &&
+            cluster_.bandwidth_bytes_per_s <= 0) {
           throw InputError(job.where + ".resize.data_bytes: needs a network model (a platform profile with "
-                                       "network.bandwidth_bytes_per_s > 0) or a given resize.redistribution_s");
+                                       "network.bandwidth_bytes_per_s > 0), resize.redistribution_cost or "
+                                       "a given resize.redistribution_s");
         }
       }
       order.push_back(i);
@@ -236,6 +240,7 @@ class Scheduler final : public Handler {
     record_allocation(j, processors);
     set_release(s, now_ + option->estimate_s);
     if (job.kind == JobKind::kMalleable) {
+      running_malleable_.insert(j);
       s.profile.start_processors = processors;
       begin_iteration(j, 0);
     } else {
@@ -247,6 +252,7 @@ class Scheduler final : public Handler {
     JobState& s = state_[j];
     JobResult& r = result_.jobs[s.result];
     record_allocation(j, 0);
+    running_malleable_.erase(j);
     give(s, s.processors);
     set_busy(-s.processors);
     releases_.erase(s.release);
@@ -273,12 +279,34 @@ class Scheduler final : public Handler {
     JobState& s = state_[j];
     s.iteration_start_s = now_;
     s.pending_redistribution_s = redistribution_s;
-    engine_.at(Time(now_ + jobs_[j].app->time_s(s.processors) / s.speed), *this, key(kIterationEnd, j));
+    s.next_point_s = now_ + jobs_[j].app->time_s(s.processors) / s.speed;
+    engine_.at(Time(s.next_point_s), *this, key(kIterationEnd, j));
+  }
+
+  // The other running malleable jobs' shrink points, for a resize decision of job j.
+  const std::vector<ShrinkPoint>& shrink_points(std::size_t j) {
+    others_.clear();
+    for (std::size_t k : running_malleable_) {
+      if (k == j) continue;
+      const JobState& o = state_[k];
+      // A job in its redistribution holds its target once it ends.
+      const std::int64_t size = o.target > 0 && o.target < o.processors ? o.target : o.processors;
+      ShrinkPoint sp;
+      sp.next_resize_s = o.next_point_s;
+      if (jobs_[k].app->iterations - o.iterations_done <= 1) {
+        sp.can_free = size;  // its next iteration is its last
+      } else if (!o.profile.iteration_time_s.empty()) {
+        sp.can_free = std::max<std::int64_t>(0, size - o.profile.iteration_time_s.begin()->first);
+      }
+      others_.push_back(sp);
+    }
+    return others_;
   }
 
   // Seed 002 section 3.2: data moves between the old and the new processor set. Given, or
   // t = l + s/b with s the bytes each of the min(p, q) kept processors exchanges: the fraction
-  // 1 - min/max of the global data changes owner, spread over those processors.
+  // 1 - min/max of the global data changes owner, spread over those processors. l and b are the
+  // job's own fitted ones when it has them, else the platform network's.
   double redistribution_cost(const JobSpec& job, std::int64_t from, std::int64_t to) const {
     const ResizeSpec& r = job.resize;
     if (r.redistribution_s) return *r.redistribution_s;
@@ -286,6 +314,9 @@ class Scheduler final : public Handler {
     double lo = static_cast<double>(std::min(from, to));
     double hi = static_cast<double>(std::max(from, to));
     double per_processor = r.data_bytes * (1 - lo / hi) / lo;
+    if (r.redistribution_bandwidth_bytes_per_s) {
+      return *r.redistribution_latency_s + per_processor / *r.redistribution_bandwidth_bytes_per_s;
+    }
     return cluster_.latency_s + per_processor / cluster_.bandwidth_bytes_per_s;
   }
 
@@ -346,6 +377,8 @@ class Scheduler final : public Handler {
       point.releasing = releasing_;
       point.queued = static_cast<std::int64_t>(queue_.size());
       point.queued_need = queue_.empty() ? 0 : queue_.front().options->front().processors;
+      point.next_resize_s = now_ + job.app->time_s(s.processors) / s.speed;
+      if (!queue_.empty()) point.others = &shrink_points(j);
       point.profile = &s.profile;
       target = policy_->resize(point);
     }
@@ -371,6 +404,7 @@ class Scheduler final : public Handler {
     }
     s.target = target;
     s.pending_redistribution_s = cost;
+    s.next_point_s = now_ + cost + job.app->time_s(target) / s.speed;
     double speed = s.speed;
     set_release(s, now_ + cost + static_cast<double>(remaining) * job.app->time_s(target) / speed);
     engine_.at(Time(now_ + cost), *this, key(kResizeDone, j));
@@ -386,6 +420,7 @@ class Scheduler final : public Handler {
       set_busy(-freed);
       record_allocation(j, s.target);
       s.processors = s.target;
+      s.target = 0;
       s.speed = slowest_speed(s);
       s.release->second = s.processors;
       request_pass();
@@ -448,6 +483,8 @@ class Scheduler final : public Handler {
   bool pass_pending_ = false;
   Engine engine_;
   std::vector<QueuedJob> queue_;
+  std::set<std::size_t> running_malleable_;
+  std::vector<ShrinkPoint> others_;
   std::multimap<double, std::int64_t> releases_;
   std::vector<StartDecision> starts_;
   std::vector<char> started_;

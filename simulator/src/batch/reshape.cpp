@@ -4,8 +4,10 @@
 //    (the sweet spot is then the previous size: section 4.1.1);
 //  - when a job waits, shrink to the largest earlier size that frees enough processors for it (with
 //    those idle and those other jobs are already releasing), or to the smallest earlier size when none
-//    does ("applications can only shrink to processor
-//    configurations on which they have previously run");
+//    does ("applications can only shrink to processor configurations on which they have previously
+//    run") -- unless, by the Profiler's list of shrink points, another job checks in before this one
+//    next does and can free the whole need by itself: shrinking now would free processors nobody
+//    uses (seed 002 section 5: shrink "while minimizing the negative impact on any one job");
 //  - expand to the next allowed size when processors are idle, no job waits, and the last expansion
 //    helped or none was tried.
 #include "batch/reshape.hpp"
@@ -48,7 +50,13 @@ class Reshape final : public BatchPolicy {
         if (it->first < p && p - it->first >= need) return it->first;
       }
       std::int64_t smallest = prof.iteration_time_s.begin()->first;
-      return smallest < p ? smallest : p;
+      if (smallest >= p) return p;
+      if (point.others) {
+        for (const ShrinkPoint& other : *point.others) {
+          if (other.next_resize_s < point.next_resize_s && other.can_free >= need) return p;
+        }
+      }
+      return smallest;
     }
     if (point.free > 0) {
       const auto& cfg = *point.configurations;

@@ -107,6 +107,24 @@ TEST_CASE("simulator: ReSHAPE: the redistribution cost follows the network model
   CHECK(job(r, "M").end_s == Approx(18.501));
 }
 
+TEST_CASE("simulator: ReSHAPE: a job's own redistribution cost model replaces the platform network") {
+  Cluster c = Cluster::homogeneous(4);
+  c.latency_s = 1e-3;
+  c.bandwidth_bytes_per_s = 1e8;
+  ScheduleResult r = run("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
+      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 4 s: 9 s (the platform would say 2.501).
+  const auto& it = job(r, "M").iterations;
+  REQUIRE(it.size() == 2);
+  CHECK(it[1].redistribution_s == Approx(9));
+  // And it needs no platform network at all.
+  r = run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
+      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  CHECK(job(r, "M").end_s == Approx(25));
+}
+
 TEST_CASE("simulator: ReSHAPE: data to redistribute without a network model is an input error naming the job") {
   CHECK_THROWS_WITH(run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iteration_time_s": {"2": 10, "4": 6}}}])"),
@@ -232,4 +250,53 @@ TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with
                          "a grid whose sides divide problem_size 1000, or no larger grid fits");
   CHECK(job(r, "stuck").end_s > 0);
   CHECK(to_json(r)["warnings"].size() == 1);
+}
+
+TEST_CASE("simulator: ReSHAPE: a job that cannot free enough leaves the shrink to one that can and checks in first") {
+  // Seed 002 W2's pattern, 36 processors. L (16, 100 s per iteration; 90 s on 20) and J (10, 60 s;
+  // 45 s on 16) expand into idle processors: J 10 -> 16 at 60, L 16 -> 20 at 100; all 36 busy. Q
+  // (rigid, 6) arrives at 160. At L's resize point (190) L could free only 4 (20 -> 16), but J, which
+  // checks in at 195 before L's next point (280), can free 6 (16 -> 10): L keeps 20. At 195 J shrinks
+  // to 10 and Q starts at once. Shrinking L too (the paper's literal rule) would free 10 for a need of
+  // 6, leaving 4 idle.
+  ScheduleResult r = run("reshape", 36, R"([
+      {"name": "L", "type": "malleable", "processors": 16, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 10, "iteration_time_s": {"16": 100, "20": 90}}},
+      {"name": "J", "type": "malleable", "processors": 10, "resize": {"redistribution_s": 0},
+       "app": {"kind": "table", "iterations": 20, "iteration_time_s": {"10": 60, "16": 45}}},
+      {"name": "Q", "submit_s": 160, "processors": 6, "run_time_s": 50}])");
+  CHECK(job(r, "Q").start_s == 195);
+  const Steps l = steps(job(r, "L"));
+  REQUIRE(l.size() >= 2);
+  CHECK(l[0] == std::pair<double, std::int64_t>{0, 16});
+  CHECK(l[1] == std::pair<double, std::int64_t>{100, 20});
+  // L never goes below 20 while Q runs (195-245).
+  for (const auto& [t, p] : l) CHECK((t <= 100 || t >= 245 || p >= 20));
+  const Steps jj = steps(job(r, "J"));
+  REQUIRE(jj.size() >= 3);
+  CHECK(jj[1] == std::pair<double, std::int64_t>{60, 16});
+  CHECK(jj[2] == std::pair<double, std::int64_t>{195, 10});
+  // No processor idles while Q waits or runs: 20 + 10 + 6 = 36 from 195.
+  bool idle_with_queue = false;
+  for (const auto& u : r.utilisation) idle_with_queue |= u.time_s >= 195 && u.time_s < 245 && u.busy < 36;
+  CHECK(!idle_with_queue);
+}
+
+TEST_CASE("simulator: ReSHAPE: a profile's fitted redistribution model prices resizes instead of its network line") {
+  hetperf::Profile p;
+  hetperf::Computer c;
+  c.name = "n";
+  c.cores = 4;
+  c.mips = 1000;
+  p.computers = {c};
+  p.network.latency_s = 1e-6;
+  p.network.bandwidth_bytes_per_s = 1e10;
+  Cluster plain = Cluster::from_profile(p);
+  CHECK(plain.bandwidth_bytes_per_s == 1e10);
+  p.network.redistribution = hetperf::RedistributionModel{2, 5e7, {}};
+  ScheduleResult r = run("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
+      "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
+  // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 2 s: 7 s.
+  REQUIRE(job(r, "M").iterations.size() == 2);
+  CHECK(job(r, "M").iterations[1].redistribution_s == Approx(7));
 }

@@ -33,6 +33,9 @@ struct LuConfig {
   int window = 2;               // flow control: outstanding panel sends (>= 1)
   int remove = 0;               // ranks that leave (the highest-numbered ones) ...
   int remove_after_iteration = -1;  // ... after this iteration (-1: never)
+  int expand = 0;               // ranks that start idle (the highest-numbered) and join ...
+  int expand_after_iteration = -1;  // ... after this iteration (-1: never), the block columns then
+                                    // redistributed block-cyclically over all ranks (seed 002 3.2)
   std::uint64_t seed = 1;       // of the random matrix
 
   // Empty when valid for `ranks` ranks, else the message naming the option and the rule.
@@ -57,8 +60,29 @@ struct LuResult {
   double factorization_end_s = 0;
 };
 
-// Ranks taking part in iteration k of a run on `ranks` ranks (fewer after a node removal).
+// Ranks taking part in iteration k of a run on `ranks` ranks (fewer before an expansion and after a
+// node removal).
 int lu_ranks_in_iteration(const LuConfig& config, int ranks, int k);
+
+// One redistribution of the block columns at a resize point, from a trace's block hand-off messages
+// (tag kLuHandOffTag): its time runs from the moment the last rank entered it (the earliest hand-off
+// of each rank; ranks that joined wait in theirs from the start, so they do not count) to the end of
+// the last hand-off; the bytes moved and the ranks that sent or received.
+constexpr int kLuHandOffTag = 3;
+struct LuRedistribution {
+  int after_iteration = 0;
+  int from_ranks = 0, to_ranks = 0;  // ranks in the computation before and after it
+  double start_s = 0, end_s = 0;
+  std::uint64_t bytes = 0;
+  int ranks = 0;
+  double time_s() const { return end_s - start_s; }
+};
+// `config` and `ranks` (the run's) give each one's from_ranks and to_ranks.
+std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& events, const LuConfig& config,
+                                                 int ranks);
+// As the traces' summaries write them: after_iteration, from_ranks, to_ranks, start_s and end_s (from
+// `origin`), time_s, bytes, ranks.
+nlohmann::json redistributions_json(const std::vector<LuRedistribution>& rs, double origin);
 
 // The application: every rank runs it with the same config.
 Task lu_rank(Runtime& rt, const LuConfig& config, LuResult& result);

@@ -29,6 +29,12 @@ struct LuSpec {
                                     // the ranks; 0 (no "remove", default): none leave
   int remove_after_iteration = -1;  // "remove.after_iteration": ... after this iteration, in
                                     // [0, n/r − 2]; -1 without "remove"
+  // "expand": {"ranks": K, "after_iteration": I}: the run starts on ranks − K ranks, the highest K
+  // idle, and they join after iteration I in [0, n/r − 2] (seed 002's expansion at a resize point;
+  // the block columns are redistributed block-cyclically over the larger set). A removal, if any,
+  // comes after the expansion. 0 and -1 without "expand".
+  int expand_ranks = 0;
+  int expand_after_iteration = -1;
 };
 
 // The options of one master/worker integration of 2 sin x + e^x, as those of hetperf-integrate.
@@ -41,8 +47,10 @@ struct IntegrateSpec {
 };
 
 // The rules on LU options that involve more than one field, for a run on `ranks` ranks: r <= n,
-// r divides n, fewer ranks leave than run, and they leave before the last iteration. Returns nullopt
-// when they hold, else the field that breaks one ("r", "remove.ranks", "remove.after_iteration") and
+// r divides n, fewer ranks leave than run, and they leave before the last iteration; fewer ranks join
+// than run, they join before the last iteration and before any removal. Returns nullopt when they
+// hold, else the field that breaks one ("r", "remove.ranks", "remove.after_iteration",
+// "expand.ranks", "expand.after_iteration") and
 // the expectation, e.g. {"r", "a block width that divides n = 1000"}. Shared by the workload reader
 // and hetperf-lu's options (apps/lu.hpp).
 struct FieldViolation {

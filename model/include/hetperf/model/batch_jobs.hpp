@@ -60,6 +60,11 @@ struct ResizeSpec {
   // "lu" app model without "redistribution_s": its matrix, 8 n² bytes (8-byte doubles).
   double data_bytes = 0;
   std::optional<double> redistribution_s;  // "redistribution_s": a given cost, s, >= 0; overrides data_bytes
+  // "redistribution_cost": {"latency_s": l (>= 0), "bandwidth_bytes_per_s": b (> 0)}: this job's own
+  // t = l + s/b for its data_bytes, in place of the platform's network (a fit of measured
+  // redistributions, e.g. seed 002 Figure 3a). Absent: the platform's network model.
+  std::optional<double> redistribution_latency_s;
+  std::optional<double> redistribution_bandwidth_bytes_per_s;
   // "remove": {"after_iteration": I (>= 1), "processors": K (>= 1)}: node removal, applied at resize
   // points under every batch policy.
   std::optional<std::int64_t> remove_after_iteration;

@@ -89,10 +89,20 @@ struct LinkModel {
   nlohmann::json fit = nlohmann::json::object();
 };
 
+// The time to redistribute a malleable job's data between p and q ranks (seed 002 section 3.2),
+// t = l + s/b with s = bytes moved / min(p, q), the bytes each kept rank exchanges; fitted to measured
+// redistributions by `hetperf calibrate-redistribution` (the batch scheduler prices resizes with it).
+struct RedistributionModel {
+  double latency_s = 0;                 // l, >= 0
+  double bandwidth_bytes_per_s = 0;     // b, > 0
+  nlohmann::json fit = nlohmann::json::object();  // the fit summary and its samples
+};
+
 struct NetworkModel {
   double latency_s = 0;                 // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;     // b of t = l + s/b
   nlohmann::json fit = nlohmann::json::object();
+  std::optional<RedistributionModel> redistribution = {};  // "redistribution"; absent: not measured
   std::vector<MessageRegime> regimes = {};  // piecewise refinement of t = l + s/b; may be empty
   std::vector<LinkModel> pairs = {};    // per pair of hosts when measured; may be empty
 };

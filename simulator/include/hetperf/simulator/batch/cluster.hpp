@@ -18,6 +18,8 @@ struct SpeedGroup {
 
 struct Cluster {
   std::vector<SpeedGroup> groups;  // fastest first; allocation takes the fastest idle processors
+  // The profile's network.redistribution when it has one (fitted to measured resizes), else its
+  // network line.
   double latency_s = 0;            // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;  // b; 0: no network model (given redistribution costs only)
 

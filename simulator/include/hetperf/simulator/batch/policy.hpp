@@ -64,6 +64,14 @@ struct JobProfile {
   std::optional<std::int64_t> sweet_spot;     // no expansion beyond this size once found
 };
 
+// What another running malleable job could give up at its next resize point: the Performance
+// Profiler's list of shrink points (seed 002 section 3.1).
+struct ShrinkPoint {
+  double next_resize_s = 0;    // when it next checks in (its end when its next iteration is the last)
+  std::int64_t can_free = 0;   // processors it could release then: down to its smallest earlier size, or
+                               // all it holds when it ends
+};
+
 // A malleable job between two iterations.
 struct ResizePoint {
   double now_s = 0;
@@ -77,6 +85,8 @@ struct ResizePoint {
                                                  // when their redistribution ends)
   std::int64_t queued = 0;                       // jobs waiting
   std::int64_t queued_need = 0;                  // processors the first waiting job needs (0: none)
+  double next_resize_s = 0;                      // this job's next resize point if it stays at its size
+  const std::vector<ShrinkPoint>* others = nullptr;  // the other running malleable jobs
   JobProfile* profile = nullptr;                 // the policy may record a sweet spot
 };
 
