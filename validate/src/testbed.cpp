@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -161,6 +164,29 @@ class State {
 
 fs::path state_file(const TestbedOptions& o, const std::string& name) { return o.state_dir / (name + ".json"); }
 
+// Held by `up` while it runs and by `down`, so that the two never work on one testbed at once; the
+// kernel lets go of it when its holder dies (a `kill -9` of `up`).
+class TestbedLock {
+ public:
+  TestbedLock(const TestbedOptions& o, const std::string& name) : path_(o.state_dir / (name + ".lock")) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw EnvironmentError("testbed: cannot open " + path_.string() + ": " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw EnvironmentError("testbed: another `hetperf testbed up` or `down` of '" + name + "' is running (" +
+                             path_.string() + " is locked); wait for it, or stop it");
+    }
+  }
+  ~TestbedLock() { ::close(fd_); }
+  TestbedLock(const TestbedLock&) = delete;
+  TestbedLock& operator=(const TestbedLock&) = delete;
+  void remove_file() const { ::unlink(path_.c_str()); }
+
+ private:
+  fs::path path_;
+  int fd_ = -1;
+};
+
 // Creates a UTS namespace with `hostname` and keeps it alive by bind-mounting it on `file`.
 void create_uts_namespace(const fs::path& file, const std::string& hostname) {
   {
@@ -170,6 +196,8 @@ void create_uts_namespace(const fs::path& file, const std::string& hostname) {
   pid_t pid = ::fork();
   if (pid < 0) throw EnvironmentError(std::string("testbed: fork: ") + std::strerror(errno));
   if (pid == 0) {
+    // Dies with a killed `up`, so that `down` does not race a mount still to come.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() == 1) ::_exit(13);
     if (::unshare(CLONE_NEWUTS) != 0) ::_exit(10);
     if (::sethostname(hostname.c_str(), hostname.size()) != 0) ::_exit(11);
     if (::mount("/proc/self/ns/uts", file.c_str(), nullptr, MS_BIND, nullptr) != 0) ::_exit(12);
@@ -268,6 +296,12 @@ TestbedSpec parse_testbed_spec(const nlohmann::json& value, const std::string& f
     }
     tc.cpu_share = c.number_or("cpu_share", 1.0, Range::kPositive);
     if (tc.cpu_share < 0.01 || tc.cpu_share > 1) c.field("cpu_share").fail("a fraction of its cores from 0.01 to 1");
+    // The kernel refuses a quota under 1 ms; and its runtime is handed out in slices of 5 ms
+    // (sched_cfs_bandwidth_slice_us), so a quota well under that is not steady (measured: quota 1 ms
+    // in 2 ms gave 0.36 of a core, 5 ms in 10 ms gave 0.49-0.50).
+    if (tc.cpu_share < 1 && tc.cpu_share * static_cast<double>(tc.cores.size()) * spec.cpu_period_us < 1000) {
+      c.field("cpu_share").fail("a share whose quota (share x cores x cpu_period_us) is at least 1000 µs; raise cpu_period_us");
+    }
     tc.memory_mb = static_cast<std::uint64_t>(c.integer("memory_mb", 16, std::int64_t{1} << 30));
     JsonNode link = c.object("link");
     link.known_fields({"rate_mbit", "delay_ms"});
@@ -363,6 +397,7 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
   const auto cgroup_hierarchies = hierarchies();
   fs::create_directories(o.state_dir);
   const fs::path file = state_file(o, spec.name);
+  std::optional<TestbedLock> lock(std::in_place, o, spec.name);
   if (fs::exists(file)) {
     const bool complete = read_json_file(file).value("complete", false);
     throw EnvironmentError("testbed: a testbed named '" + spec.name + "' is " + (complete ? "up" : "half-built (its `up` did not finish)") +
@@ -424,6 +459,11 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
         write_control(parent / "cpuset.cpus", slurp(h.root.path / "cpuset.cpus"));
         write_control(parent / "cpuset.mems", slurp(h.root.path / "cpuset.mems"));
       }
+      // The computers' weight is 100 times a plain process's: the box's other work (a build) then
+      // barely slows them, and an uncapped computer keeps its whole core (measured: under a load of
+      // 6 on 2 cores an uncapped computer ran at a third of its speed with the default weight).
+      const bool has_cpu = std::count(h.controllers.begin(), h.controllers.end(), "cpu") > 0;
+      if (has_cpu) write_control(parent / (h.root.version == 1 ? "cpu.shares" : "cpu.weight"), h.root.version == 1 ? "102400" : "10000");
       if (h.root.version == 2) {
         std::string enable;
         for (const auto& c : h.controllers) enable += (enable.empty() ? "+" : " +") + c;
@@ -508,6 +548,7 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
     // Nothing half-built is left behind: remove what was made (the state file says what), then report.
     TestbedOptions quiet = o;
     quiet.step_delay_ms = 0;
+    lock.reset();
     try {
       testbed_down(spec.name, quiet);
     } catch (const std::exception&) {
@@ -525,6 +566,7 @@ TestbedDownSummary testbed_down(const std::string& name, const TestbedOptions& o
   check_root_and_tools();
   const fs::path file = state_file(o, name);
   const nlohmann::json state = testbed_state(name, o);
+  const TestbedLock lock(o, name);
   TestbedDownSummary summary;
   const auto& resources = state["resources"];
 
@@ -574,13 +616,17 @@ TestbedDownSummary testbed_down(const std::string& name, const TestbedOptions& o
       if (!interface_exists(what)) continue;  // a veth goes with its namespace
       ToolResult t = tool({"ip", "link", "del", what});
       if (t.status == 0) summary.removed.push_back("interface " + what);
-      else problem(t.output);
+      else if (interface_exists(what)) problem(t.output);
     } else if (kind == "uts") {
-      if (is_mount_point(what) && ::umount2(what.c_str(), MNT_DETACH) != 0) {
-        problem(std::string("umount: ") + std::strerror(errno));
-        continue;
+      // The child of a killed `up` may still be mounting it: unmount and remove until it is gone.
+      bool gone = false;
+      for (int attempt = 0; attempt < 50 && !gone; ++attempt) {
+        if (is_mount_point(what)) ::umount2(what.c_str(), MNT_DETACH);
+        gone = (fs::remove(what, ec) || !fs::exists(what)) && !is_mount_point(what);
+        if (!gone) pause_ms(20);
       }
-      if (fs::remove(what, ec)) summary.removed.push_back("UTS namespace " + what);
+      if (gone) summary.removed.push_back("UTS namespace " + what);
+      else problem("still mounted or busy");
     } else if (kind == "directory") {
       if (fs::remove_all(what, ec) > 0) summary.removed.push_back("directory " + what);
       if (ec) problem(ec.message());
@@ -588,7 +634,10 @@ TestbedDownSummary testbed_down(const std::string& name, const TestbedOptions& o
       problem("unknown kind of resource in the state file");
     }
   }
-  if (summary.problems.empty()) fs::remove(file);
+  if (summary.problems.empty()) {
+    fs::remove(file);
+    lock.remove_file();
+  }
   return summary;
 }
 
