@@ -54,7 +54,11 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
       "testbed", "A cluster of unlike computers emulated on this Linux box (root): network namespaces with their own "
                  "hostnames on a bridge, links shaped with tc, CPU sets, CPU caps and memory limits. See docs/testbed.md.");
   cmd->require_subcommand(1);
-  cmd->add_option("--state-dir", a->options.state_dir, "Where testbeds keep their state files")->capture_default_str();
+  // The environment can move it too: hydra calls the launcher with no options of ours.
+  if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) a->options.state_dir = dir;
+  cmd->add_option("--state-dir", a->options.state_dir,
+                  "Where testbeds keep their state files (default also from HETPERF_TESTBED_STATE_DIR)")
+      ->capture_default_str();
 
   CLI::App* up = cmd->add_subcommand("up", "Create the computers of a testbed spec (docs/formats.md); refuses while a "
                                            "testbed of that name, even half-built, exists");

@@ -669,25 +669,26 @@ void testbed_exec(const std::string& testbed, const std::string& computer, const
     throw EnvironmentError("testbed: '" + name + "' is half-built (its `up` did not finish); run `hetperf testbed down --name " + name + "`");
   }
   for (const auto& dir : computer_cgroups(state, computer)) write_control(dir / "cgroup.procs", std::to_string(::getpid()));
-  std::string netns;
+  std::string netns, uts;
   for (const auto& r : state["resources"]) {
-    if (r["kind"] == "uts" && fs::path(r["path"].get<std::string>()).filename() == "uts-" + computer) {
-      const std::string path = r["path"];
-      const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0 || ::setns(fd, CLONE_NEWUTS) != 0) {
-        throw EnvironmentError("testbed: cannot enter the UTS namespace " + path + ": " + std::strerror(errno));
-      }
-      ::close(fd);
-    }
+    if (r["kind"] == "uts" && fs::path(r["path"].get<std::string>()).filename() == "uts-" + computer) uts = r["path"];
     if (r["kind"] == "netns" && r["name"].get<std::string>() == "hetperf-" + name + "-" + computer) netns = r["name"];
   }
-  std::vector<std::string> full = {"ip", "netns", "exec", netns};
+  // nsenter and unshare (util-linux), not `ip netns exec`: that one mounts a /sys of the namespace's
+  // own, without the cgroup trees, and a launcher started inside one computer (mpiexec there) must
+  // still put ranks into the cgroups of another. The computer's /etc/hosts and /etc/resolv.conf
+  // (/etc/netns/<netns>/) are bound over the host's in a mount namespace of the command's own.
+  const std::string binds =
+      "for f in hosts resolv.conf; do if [ -e \"/etc/$f\" ]; then mount --bind \"$0/$f\" \"/etc/$f\" || exit 125; fi; done; "
+      "exec \"$@\"";
+  std::vector<std::string> full = {"nsenter", "--net=/run/netns/" + netns, "--uts=" + uts, "--", "unshare", "--mount", "--",
+                                   "sh", "-c", binds, "/etc/netns/" + netns};
   full.insert(full.end(), argv.begin(), argv.end());
   std::vector<char*> args;
   for (auto& a : full) args.push_back(a.data());
   args.push_back(nullptr);
   ::execvp(args[0], args.data());
-  throw EnvironmentError(std::string("testbed: cannot run ip netns exec: ") + std::strerror(errno));
+  throw EnvironmentError(std::string("testbed: cannot run nsenter (util-linux): ") + std::strerror(errno));
 }
 
 }  // namespace hetperf::validate
