@@ -47,7 +47,7 @@ print(f"MPI ping-pong {sys.argv[2]} <-> {sys.argv[3]} through tbf 100mbit: {bw:.
 assert abs(bw - 100) <= 10, f"bandwidth {bw:.1f} Mbit/s is not within 10% of the 100 Mbit/s tbf rate"
 PY
 
-timeout 300 mpiexec -n 2 -hosts "$a,$b" "$bin/hetperf-lu" --n 512 --r 64 </dev/null >"$work/lu.txt" \
+timeout 60 mpiexec -n 2 -hosts "$a,$b" "$bin/hetperf-lu" --n 512 --r 64 </dev/null >"$work/lu.txt" \
   || { echo "FAIL: mpiexec -hosts $a,$b hetperf-lu"; cat "$work/lu.txt"; exit 1; }
 python3 - "$work/lu.txt" <<'PY' || exit 1
 import json, sys
