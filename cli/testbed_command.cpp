@@ -136,10 +136,6 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
       // wire time). A setting the user made wins (docs/testbed.md).
       ::setenv("UCX_TLS", "tcp,self", 0);
       ::setenv("UCX_RNDV_THRESH", "inf", 0);
-      // MPI_Finalize without its barrier: a rank of a capped computer still flushing its UCX endpoints
-      // waited for a rank that already sat in the PMI barrier, not progressing UCX (an LU across an
-      // uncapped and a 50% computer hung there every time; finished with this).
-      ::setenv("MPIR_CVAR_NO_COLLECTIVE_FINALIZE", "1", 0);
       validate::testbed_exec({}, host, {"sh", "-c", line}, a->options);
     };
   });
