@@ -24,7 +24,8 @@ int run(int argc, char** argv, bool parse_only) {
                "  hetperf trace-view draw an application trace as a Gantt chart\n"
                "  hetperf trace-diff compare two traces operation by operation (real against simulated)\n"
                "  hetperf validate   predicted against measured on real runs of the applications\n"
-               "  hetperf export     a profile for another simulator (SimGrid platform XML)",
+               "  hetperf export     a profile for another simulator (SimGrid platform XML)\n"
+               "  hetperf testbed    a cluster of unlike computers emulated on this Linux box (root)",
                "hetperf"};
   app.set_version_flag("--version", std::string("hetperf ") + kVersion);
   app.require_subcommand(1);
@@ -40,6 +41,7 @@ int run(int argc, char** argv, bool parse_only) {
   add_validate_command(app, command_line, action);
   add_export_command(app, command_line, action);
   add_redistribution_command(app, command_line, action);
+  add_testbed_command(app, command_line, action);
   // A word that names no command is an error even with --help after it (CLI11 would show the general
   // help and exit 0, as if the command existed).
   std::string known;

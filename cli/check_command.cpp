@@ -12,6 +12,7 @@
 #include "hetperf/model/prediction.hpp"
 #include "hetperf/model/profile.hpp"
 #include "hetperf/model/workload.hpp"
+#include "hetperf/validate/testbed.hpp"
 
 namespace hetperf::cli {
 
@@ -43,7 +44,8 @@ void add_check_command(CLI::App& app, const std::string&, Action& action) {
             if (profile) bind(w, *profile);
           }
           else if (kind == "hetperf.prediction") prediction_from_json(j, f);
-          else root.field("schema").fail("hetperf.measurement, hetperf.profile, hetperf.workload or hetperf.prediction");
+          else if (kind == "hetperf.testbed") validate::parse_testbed_spec(j, f, validate::online_cpus());
+          else root.field("schema").fail("hetperf.measurement, hetperf.profile, hetperf.workload, hetperf.prediction or hetperf.testbed");
           std::cout << f << ": ok (" << schema << (profile && kind == "hetperf.workload" ? ", fits " + *platform : "")
                     << ")\n";
         } catch (const InputError& e) {

@@ -22,5 +22,6 @@ void add_trace_diff_command(CLI::App& app, const std::string& command_line, Acti
 void add_validate_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_export_command(CLI::App& app, const std::string& command_line, Action& action);
 void add_redistribution_command(CLI::App& app, const std::string& command_line, Action& action);
+void add_testbed_command(CLI::App& app, const std::string& command_line, Action& action);
 
 }  // namespace hetperf::cli

@@ -1,0 +1,157 @@
+// `hetperf testbed`: parses the options of up, down, exec, launch and status, and calls the testbed
+// of the validate stage (validate/include/hetperf/validate/testbed.hpp).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "commands.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/probes/cleanup.hpp"
+#include "hetperf/probes/net_probe.hpp"
+#include "hetperf/validate/testbed.hpp"
+
+namespace hetperf::cli {
+namespace {
+
+struct TestbedArgs {
+  validate::TestbedOptions options;
+  std::string spec;
+  std::string name;
+  std::string testbed;
+};
+
+// NAME [--] WORDS...: the computer, then the command (CLI11 leaves both to us with prefix_command,
+// so that the command's own options are not taken for ours).
+std::pair<std::string, std::vector<std::string>> computer_and_command(CLI::App* sub) {
+  std::vector<std::string> rest = sub->remaining();
+  if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
+  if (rest.empty()) throw CLI::ValidationError(sub->get_name(), "expected a computer's name and a command");
+  std::string computer = rest.front();
+  rest.erase(rest.begin());
+  if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
+  if (rest.empty()) throw CLI::ValidationError(sub->get_name(), "expected a command after the computer's name " + computer);
+  return {computer, rest};
+}
+
+// The testbed `down` and `status` mean: --name, the name in --spec, or the only one that is up.
+std::string chosen_testbed(const TestbedArgs& a) {
+  if (!a.name.empty()) return a.name;
+  if (!a.spec.empty()) return validate::read_testbed_spec(a.spec).name;
+  auto names = validate::testbed_names(a.options);
+  if (names.size() == 1) return names.front();
+  if (names.empty()) throw EnvironmentError("testbed: no testbed is up (no state file in " + a.options.state_dir.string() + ")");
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError("testbed: several testbeds are up (" + list + "): name one with --name");
+}
+
+}  // namespace
+
+void add_testbed_command(CLI::App& app, const std::string& command_line, Action& action) {
+  auto a = std::make_shared<TestbedArgs>();
+  a->options.command = command_line;
+  CLI::App* cmd = app.add_subcommand(
+      "testbed", "A cluster of unlike computers emulated on this Linux box (root): network namespaces with their own "
+                 "hostnames on a bridge, links shaped with tc, CPU sets, CPU caps and memory limits. See docs/testbed.md.");
+  cmd->require_subcommand(1);
+  // The environment can move it too: hydra calls the launcher with no options of ours.
+  if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) a->options.state_dir = dir;
+  cmd->add_option("--state-dir", a->options.state_dir,
+                  "Where testbeds keep their state files (default also from HETPERF_TESTBED_STATE_DIR)")
+      ->capture_default_str();
+
+  CLI::App* up = cmd->add_subcommand("up", "Create the computers of a testbed spec (docs/formats.md); refuses while a "
+                                           "testbed of that name, even half-built, exists");
+  up->add_option("--spec", a->spec, "Testbed spec (JSON)")->required();
+  up->add_option("--step-delay-ms", a->options.step_delay_ms, "Pause before each resource (for tests that kill `up` midway)")
+      ->check(CLI::Range(0, 10000))
+      ->group("");
+  up->callback([&action, a] {
+    action = [a] {
+      const validate::TestbedSpec spec = validate::read_testbed_spec(a->spec);
+      validate::TestbedUpSummary s;
+      try {
+        s = validate::testbed_up(spec, a->options);
+      } catch (const probes::Interrupted&) {
+        std::fprintf(stderr, "testbed: interrupted; what was made is removed\n");
+        return 130;
+      }
+      std::printf("%s\n", s.brief_report().c_str());
+      for (std::size_t i = 0; i < spec.computers.size(); ++i) {
+        const auto& c = spec.computers[i];
+        std::printf("  %-12s %-15s cores %zu at %3.0f%%, %llu MB, link %g Mbit/s%s\n", c.name.c_str(),
+                    validate::testbed_address(spec, i).c_str(), c.cores.size(), 100 * c.cpu_share,
+                    static_cast<unsigned long long>(c.memory_mb), c.link.rate_mbit,
+                    c.link.delay_ms > 0 ? (", delay " + std::to_string(c.link.delay_ms) + " ms").c_str() : "");
+      }
+      std::printf("MPI across the computers: mpiexec -launcher rsh -launcher-exec %s/hetperf-testbed-launcher -hosts "
+                  "%s,... (or export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC=that path)\n",
+                  probes::executable_directory().c_str(), spec.computers.front().name.c_str());
+      return 0;
+    };
+  });
+
+  CLI::App* down = cmd->add_subcommand("down", "Remove a testbed and everything in it (processes too), from its state "
+                                               "file: also after a crash or a kill -9 of `up`");
+  down->add_option("--name", a->name, "Testbed to remove (default: the only one that is up)");
+  down->add_option("--spec", a->spec, "... or the one this spec names");
+  down->callback([&action, a] {
+    action = [a] {
+      const std::string name = chosen_testbed(*a);
+      const validate::TestbedDownSummary s = validate::testbed_down(name, a->options);
+      for (const auto& r : s.removed) std::printf("removed %s\n", r.c_str());
+      if (s.processes_killed) std::printf("killed %d process(es) inside its computers\n", s.processes_killed);
+      for (const auto& p : s.problems) std::fprintf(stderr, "testbed: could not remove %s\n", p.c_str());
+      if (!s.problems.empty()) {
+        std::fprintf(stderr, "testbed: '%s' is not fully removed; its state file stays, run `down` again\n", name.c_str());
+        return 3;
+      }
+      std::printf("testbed %s is down\n", name.c_str());
+      return 0;
+    };
+  });
+
+  CLI::App* exec = cmd->add_subcommand("exec", "Run a command inside a computer (its network and UTS namespaces and "
+                                               "its cgroups): hetperf testbed exec NAME -- CMD ARGS...");
+  exec->add_option("--testbed", a->testbed, "Testbed of the computer (default: the one that has a computer of that name)");
+  exec->prefix_command();
+  exec->callback([&action, a, exec] {
+    auto [computer, argv] = computer_and_command(exec);
+    action = [a, computer, argv]() -> int { validate::testbed_exec(a->testbed, computer, argv, a->options); };
+  });
+
+  // What MPICH's hydra calls as its rsh launcher: `launcher HOST WORD...`, where the words are a
+  // command line for a remote shell (hydra quotes the proxy's path), as ssh would receive them.
+  CLI::App* launch = cmd->add_subcommand("launch", "MPICH hydra's launcher (-launcher rsh -launcher-exec "
+                                                   "hetperf-testbed-launcher): HOST WORDS... runs `sh -c WORDS` in HOST");
+  launch->prefix_command();
+  launch->callback([&action, a, launch] {
+    auto [host, words] = computer_and_command(launch);
+    action = [a, host, words]() -> int {
+      std::string line;
+      for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
+      // MPICH over UCX takes two namespaces of one kernel for one host and moves messages through
+      // shared memory and CMA: only TCP, so that MPI traffic crosses the shaped links. Eager messages
+      // of every size: UCX's rendezvous over TCP took 27 ms for 64 KiB on a 100 Mbit/s link (5 ms of
+      // wire time). A setting the user made wins (docs/testbed.md).
+      ::setenv("UCX_TLS", "tcp,self", 0);
+      ::setenv("UCX_RNDV_THRESH", "inf", 0);
+      validate::testbed_exec({}, host, {"sh", "-c", line}, a->options);
+    };
+  });
+
+  CLI::App* status = cmd->add_subcommand("status", "The testbeds that are up: their computers, addresses and notes (JSON)");
+  status->add_option("--name", a->name, "Only this testbed");
+  status->callback([&action, a] {
+    action = [a] {
+      nlohmann::json all = nlohmann::json::object();
+      for (const auto& n : a->name.empty() ? validate::testbed_names(a->options) : std::vector<std::string>{a->name}) {
+        all[n] = validate::testbed_state(n, a->options);
+      }
+      std::cout << all.dump(2) << "\n";
+      return 0;
+    };
+  });
+}
+
+}  // namespace hetperf::cli
