@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
@@ -127,6 +128,18 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
                              "(name it with --trace-computer)");
           }
           cal.profile.computers[*c].app_models = std::move(models);
+        }
+        // Whole runs against their predictions on the fitted profile (the run-level state).
+        for (std::size_t c = 0; c < cal.profile.computers.size(); ++c) {
+          if (cal.profile.computers[c].app_models.empty()) continue;
+          std::vector<std::filesystem::path> mine;
+          for (const auto& t : traces) {
+            if (args->trace_computer.empty() ? read_json_file(t)["run"].value("host", "") == cal.profile.computers[c].name
+                                             : args->trace_computer == cal.profile.computers[c].name) {
+              mine.push_back(t);
+            }
+          }
+          cal.profile.computers[c].app_models.run_scales = apps::run_scales(cal.profile, c, mine);
         }
         for (const auto& t : args->traces) {
           cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});

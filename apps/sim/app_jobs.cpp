@@ -11,6 +11,8 @@
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/statistics.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
 
 namespace hetperf::apps {
 namespace {
@@ -431,6 +433,35 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
       out.process_response_s[j].assign(static_cast<std::size_t>(jobs[j].instances), std::vector<double>(count));
     }
   }
+  // Jobs whose computer has whole-run ratios for their app and rank count: the point prediction times
+  // a ratio drawn per sample. The others: a simulation per sample drawing operation times.
+  std::vector<std::vector<double>> scales(jobs.size());
+  bool simulate = false;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const std::size_t c = jobs[j].mapping.front();
+    const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
+    scales[j] = profile.computers[c].app_models.scales(jobs[j].kind == AppJob::Kind::kLu ? "lu" : "integrate",
+                                                        static_cast<int>(here));
+    simulate = simulate || scales[j].empty();
+  }
+  const AppPrediction point = predict_app_jobs(sim_platform_from_profile(profile), profile, jobs, false);
+  auto scaled = [&](std::size_t i) {
+    Rng rng(seed ^ (0xD1B54A32D192ED03ULL * (first + i + 1)));
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      if (scales[j].empty()) continue;
+      const double ratio = scales[j][std::min(scales[j].size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(scales[j].size())))];
+      out.time_s[j][i] = point.jobs[j].time_s * ratio;
+      if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
+      const auto& processes = point.jobs[j].json["processes"];
+      for (std::size_t k = 0; k < processes.size(); ++k) {
+        out.process_response_s[j][k][i] = processes[k]["response_s"].get<double>() * ratio;
+      }
+    }
+  };
+  if (!simulate) {
+    for (std::size_t i = 0; i < count; ++i) scaled(i);
+    return out;
+  }
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, count)));
   std::vector<std::set<std::string>> warnings(threads);
@@ -440,7 +471,9 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
       for (std::size_t i = t; i < count; i += threads) {
         const SimPlatform platform = sampled_platform(profile, seed, first + i);
         const AppPrediction p = predict_app_jobs(platform, profile, jobs, false);
+        scaled(i);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
+          if (!scales[j].empty()) continue;
           out.time_s[j][i] = p.jobs[j].time_s;
           if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
           const auto& processes = p.jobs[j].json["processes"];
@@ -477,6 +510,50 @@ nlohmann::json distribution_json(const std::vector<double>& samples, bool with_s
                       {"p95", quantile_nearest_rank(samples, 0.95)}};
   if (with_samples) j["samples"] = samples;
   return j;
+}
+
+std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
+                                 const std::vector<std::filesystem::path>& traces) {
+  const SimPlatform platform = sim_platform_from_profile(profile);
+  std::vector<RunScale> out;
+  for (const auto& file : traces) {
+    const nlohmann::json j = read_json_file(file);
+    const JsonNode root(j, file.string());
+    const std::string app = root.choice("app", {"lu", "integrate"});
+    const JsonNode config = root.object("config");
+    const JsonNode summary = root.object("summary");
+    const int ranks = static_cast<int>(root.object("run").integer("ranks", 1, 1 << 20));
+    AppJob job;
+    job.name = "calibration";
+    double measured = 0;
+    if (app == "lu") {
+      job.kind = AppJob::Kind::kLu;
+      job.ranks = ranks;
+      job.lu.n = static_cast<int>(config.integer("n", 1, 1 << 24));
+      job.lu.r = static_cast<int>(config.integer("r", 1, 1 << 24));
+      job.lu.variant = parse_lu_variant(config.string_or("variant", "basic"));
+      job.lu.window = static_cast<int>(config.integer_or("window", 2, 1, 1 << 20));
+      job.lu.remove = static_cast<int>(config.integer_or("remove", 0, 0, 1 << 20));
+      job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
+      job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
+      job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
+      if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
+      measured = summary.number("factorization_s", Range::kPositive);
+    } else {
+      job.kind = AppJob::Kind::kIntegrate;
+      job.instances = static_cast<int>(config.integer("instances", 1, 1 << 20));
+      job.ranks = static_cast<int>(config.integer_or("ranks_per_instance", 2, 2, 1 << 20));
+      job.integrate.a = config.number_or("a", 0), job.integrate.b = config.number_or("b", 1);
+      job.integrate.steps = static_cast<std::uint64_t>(config.integer("steps", 1, INT64_MAX));
+      job.integrate.message_bytes = static_cast<std::uint64_t>(config.integer_or("message_bytes", 32, 0, INT64_MAX));
+      job.integrate.disk_bytes = static_cast<std::uint64_t>(config.integer_or("disk_bytes", 0, 0, INT64_MAX));
+      measured = summary.number("mean_response_s", Range::kPositive);
+    }
+    job.mapping.assign(static_cast<std::size_t>(job.ranks * job.instances), computer);
+    const double predicted = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
+    if (predicted > 0) out.push_back({app, job.ranks * job.instances, measured / predicted, file.string()});
+  }
+  return out;
 }
 
 }  // namespace hetperf::apps

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -112,6 +113,13 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
 // Samples [first, first + count) only (for splitting the samples over processes).
 SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
                                std::size_t count, std::uint64_t seed, unsigned threads);
+
+// Whole-run ratios (hetperf/model/app_model.hpp RunScale): each real trace's measured time (LU's
+// factorisation, integration's mean response) over the point prediction of its configuration, all its
+// ranks on `computer` of `profile` (whose models were fitted on these traces). InputError naming the
+// file and field for a trace without its configuration or summary.
+std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
+                                 const std::vector<std::filesystem::path>& traces);
 
 // The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th
 // percentiles (nearest rank) and the samples.

@@ -77,6 +77,21 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
   return below ? below : above;
 }
 
+std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
+  int chosen = -1;
+  for (const auto& s : run_scales) {
+    if (s.app != app) continue;
+    const bool better = chosen < 0 || (s.ranks <= ranks && (chosen > ranks || s.ranks > chosen)) ||
+                        (s.ranks > ranks && chosen > ranks && s.ranks < chosen);
+    if (better) chosen = s.ranks;
+  }
+  std::vector<double> out;
+  for (const auto& s : run_scales) {
+    if (s.app == app && s.ranks == chosen) out.push_back(s.ratio);
+  }
+  return out;
+}
+
 const MessageModel* AppModels::find_messages(int ranks) const {
   const MessageModel* below = nullptr;
   const MessageModel* above = nullptr;
@@ -111,12 +126,25 @@ nlohmann::json to_json(const AppModels& models) {
   }
   nlohmann::json out = {{"operations", ops}, {"runs", runs}};
   if (!messages.empty()) out["messages"] = messages;
+  if (!models.run_scales.empty()) {
+    out["run_scales"] = nlohmann::json::array();
+    for (const auto& r : models.run_scales) {
+      out["run_scales"].push_back({{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}});
+    }
+  }
   return out;
 }
 
 AppModels app_models_from_json(const JsonNode& node) {
-  node.known_fields({"operations", "messages", "runs"});
+  node.known_fields({"operations", "messages", "runs", "run_scales"});
   AppModels out;
+  if (auto scales = node.optional("run_scales")) {
+    for (const JsonNode& r : scales->items()) {
+      r.known_fields({"app", "ranks", "ratio", "trace"});
+      out.run_scales.push_back({r.choice("app", {"lu", "integrate"}), static_cast<int>(r.integer("ranks", 1, 1 << 20)),
+                                r.number("ratio", Range::kPositive), r.string_or("trace", "")});
+    }
+  }
   if (auto messages = node.optional("messages")) {
     for (const JsonNode& m : messages->items()) {
       m.known_fields({"ranks", "latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces"});

@@ -301,6 +301,20 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     calibrate::TraceFit fit = calibrate::fit_traces(files, to);
     for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
+    // Every calibration run against the prediction of its configuration: the run-level state.
+    const std::size_t here = *profile.find(to.computer);
+    profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, files);
+    for (const char* app : {"lu", "integrate"}) {
+      for (int ranks = 1; ranks <= 2 * cores; ++ranks) {
+        std::vector<double> r;
+        for (const auto& s : profile.computers[here].app_models.run_scales) {
+          if (s.app == app && s.ranks == ranks) r.push_back(s.ratio);
+        }
+        if (r.empty()) continue;
+        std::fprintf(stderr, "validate: %s on %d ranks: %zu calibration runs measured/predicted %.3f (median), %.3f to %.3f\n",
+                     app, ranks, r.size(), median(r), *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
+      }
+    }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
     for (const auto& c : cal) calibration_list.push_back(c.shape);
     summary.facts["calibration runs per configuration"] = o.calibration_repeat;

@@ -99,16 +99,32 @@ struct RunState {
   std::vector<double> message_delays_s = {};
 };
 
+// A whole calibration run against its prediction: the run's measured time over the point prediction
+// of its configuration on the calibrated profile. Everything the operation and message models miss
+// in that run (the waits of ranks taken off their cores, the machine's spell) is in it; the spread of
+// these ratios over repeated calibration runs is the run-level state the "variability as data"
+// asks for, measured on whole runs in the application's regime.
+struct RunScale {
+  std::string app;    // "lu" or "integrate"
+  int ranks = 1;      // ranks of the run on the computer
+  double ratio = 1;   // measured / predicted, > 0
+  std::string trace;
+};
+
 // The application-regime models of one computer.
 struct AppModels {
   std::vector<OperationModel> operations;
   std::vector<MessageModel> messages;  // by rank count; may be empty
   std::vector<RunState> runs;  // the calibration runs' states, drawn from when sampling
+  std::vector<RunScale> run_scales = {};  // whole calibration runs against their predictions; may be empty
 
   bool empty() const { return operations.empty(); }
   // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
+  // The ratios of the calibration runs of `app` with `ranks` ranks on the computer, else of the
+  // nearest rank count below, else above; empty when there are none.
+  std::vector<double> scales(const std::string& app, int ranks) const;
   // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;
 };
