@@ -7,22 +7,8 @@
 set -uo pipefail
 hetperf=$1
 bin=$(dirname "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-command -v mpiexec >/dev/null || { echo "skipped: mpiexec not found"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-run() { timeout 120 mpiexec "$@"; }
-
-cat >profile.json <<'JSON'
-{"schema": "hetperf.profile/1", "computers": [{"name": "here", "cores": 2, "mips": 1000, "main_memory_mb": 4096,
-  "disk_read_bytes_per_s": 1e8, "disk_write_bytes_per_s": 1e8, "overhead_latency_s": 1e-6,
-  "kernels": [{"kernel": "dgemm", "powers": [3], "coefficients_s": [2e-10]},
-              {"kernel": "dtrsm", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dgetrf", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dlaswp", "powers": [2], "coefficients_s": [1e-9]}]}],
- "network": {"latency_s": 1e-6, "bandwidth_bytes_per_s": 2e9}}
-JSON
+source "$(dirname "${BASH_SOURCE[0]}")/lib/mpi_apps.sh"
+write_kernel_profile profile.json
 
 # One workload job per configuration; the same options for hetperf-lu.
 jobs=() names=() args=()
@@ -69,12 +55,6 @@ count() { grep -o "\"op\": *\"$2\"" "$1" | wc -l; }
 [[ $(count real-basic-s2-ring.json trsm) -eq $(count real-basic-s1-ring.json trsm) ]] || fail "trsm calls differ with PM"
 [[ $(count real-basic-s2-ring.json gemm) -eq $((2 * $(count real-basic-s1-ring.json gemm))) ]] || fail "gemm calls with PM S=2"
 
-expect_usage_error() {
-  local msg
-  msg=$(run "$@" 2>&1 >/dev/null); rc=$?
-  [[ $rc -eq 2 ]] || fail "exit $rc (expected 2) for: $* -- $msg"
-  [[ $(grep -c "error:" <<<"$msg") -eq 1 ]] || fail "expected one error line from rank 0 for: $* -- $msg"
-}
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 32 --parallel-multiply 3    # does not divide r
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 32 --parallel-multiply 4    # more shares than ranks
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 32 --parallel-multiply 0
