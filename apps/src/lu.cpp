@@ -40,9 +40,12 @@ BcastPeers bcast_peers(LuBcast kind, const Layout& layout, int root, int me) {
   auto rank_at = [&](int relative) { return layout.active[(relative + root_pos) % a]; };
   switch (kind) {
     case LuBcast::kSequential:  // the root sends to every other rank, in rank order
-      if (rel != 0) out.parent = root;
+      if (rel != 0) {
+        out.parent = root;
+        break;
+      }
       for (int p : layout.active) {
-        if (rel == 0 && p != root) out.children.push_back(p);
+        if (p != root) out.children.push_back(p);
       }
       break;
     case LuBcast::kTree: {  // binomial tree, as MPICH's MPI_Bcast for short messages
