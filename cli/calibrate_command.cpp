@@ -1,10 +1,13 @@
 // `hetperf calibrate`: measurement files in, platform profile out (with --report and --plots).
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/calibrate/trace_fit.hpp"
+#include "hetperf/model/sha256.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "output.hpp"
@@ -20,6 +23,8 @@ struct CalibrateArgs {
   std::string plots;
   std::string plot_format = "svg";
   bool report = false;
+  std::vector<std::string> traces;
+  std::string trace_computer;
 };
 
 // "--group fast=a.json,b.json": labels those files (adding them when not listed positionally).
@@ -88,6 +93,11 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
   cmd->add_option("--plots", args->plots, "Directory for one picture per fit (data, curve, 95% band), drawn by gnuplot");
   cmd->add_option("--plot-format", args->plot_format, "Picture format: svg or png")->capture_default_str();
   cmd->add_flag("--report", args->report, "Print a readable summary of every fit");
+  cmd->add_option("--trace", args->traces,
+                  "Real application trace (hetperf-lu/hetperf-integrate --trace, hetperf.trace/1) to fit operation models "
+                  "on, in the application's own regime, per operation and rank count (repeatable; docs/calibration.md)");
+  cmd->add_option("--trace-computer", args->trace_computer,
+                  "The profile's computer the traces were taken on (default: each trace's run.host)");
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       if (!args->names.empty() && args->names.size() != args->files.size()) {
@@ -104,6 +114,26 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         inputs.back().group = file_groups[i];
       }
       calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {command_line});
+      calibrate::TraceFit trace_fit;
+      if (!args->traces.empty()) {
+        calibrate::TraceFitOptions to;
+        to.computer = args->trace_computer;
+        std::vector<std::filesystem::path> traces(args->traces.begin(), args->traces.end());
+        trace_fit = calibrate::fit_traces(traces, to);
+        for (auto& [name, models] : trace_fit.by_computer) {
+          auto c = cal.profile.find(name);
+          if (!c) {
+            throw InputError("--trace: the traces were taken on '" + name + "', which is not a computer of the profile " +
+                             "(name it with --trace-computer)");
+          }
+          cal.profile.computers[*c].app_models = std::move(models);
+        }
+        for (const auto& t : args->traces) {
+          cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});
+        }
+      } else if (!args->trace_computer.empty()) {
+        throw InputError("--trace-computer: given without --trace");
+      }
       const Profile& p = cal.profile;
       write_json_file(args->out, to_json(p));
       std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
@@ -125,6 +155,11 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         std::cout << "network: not measured\n";
       }
       if (args->report) print_report(cal);
+      if (!args->traces.empty()) {
+        std::cout << "operation models from " << args->traces.size() << " traces:\n";
+        for (const auto& line : trace_fit.report) std::cout << "  " << line << "\n";
+        for (const auto& note : trace_fit.notes) std::cerr << "hetperf calibrate: note: " << note << "\n";
+      }
       if (!args->plots.empty()) {
         calibrate::PlotOptions po;
         po.directory = args->plots;

@@ -2,9 +2,11 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "app_jobs.hpp"
+#include "sample_split.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "hetperf/model/bind.hpp"
@@ -12,6 +14,7 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/simulator/placement.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
 #include "output.hpp"
@@ -32,6 +35,8 @@ struct PredictArgs {
   std::string trace_dir;
   bool summary_only = false;
   double max_memory_mib = 0;  // 0: the memory available
+  std::size_t samples = 0;    // 0: the point prediction only
+  unsigned threads = 0;       // 0: the machine's cores
 };
 
 constexpr const char* kProcessCsvHeader =
@@ -66,9 +71,12 @@ std::string timeline_csv(const Prediction& p) {
   return csv.str();
 }
 
-void print_apps(const apps::AppPrediction& a) {
-  std::printf("%-20s %-10s %6s %-34s %12s\n", "application", "app", "ranks", "configuration", "predicted_s");
-  for (const auto& r : a.jobs) {
+void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sampled) {
+  std::printf("%-20s %-10s %6s %-34s %12s", "application", "app", "ranks", "configuration", "predicted_s");
+  if (sampled) std::printf(" %12s %12s %12s", "median_s", "p10_s", "p90_s");
+  std::printf("\n");
+  for (std::size_t index = 0; index < a.jobs.size(); ++index) {
+    const auto& r = a.jobs[index];
     const auto& j = *r.job;
     char config[64];
     if (j.kind == apps::AppJob::Kind::kLu) {
@@ -80,8 +88,13 @@ void print_apps(const apps::AppPrediction& a) {
       std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,
                     static_cast<unsigned long long>(j.integrate.steps));
     }
-    std::printf("%-20s %-10s %6d %-34s %12.4f\n", j.name.c_str(), j.kind == apps::AppJob::Kind::kLu ? "lu" : "integrate",
+    std::printf("%-20s %-10s %6d %-34s %12.4f", j.name.c_str(), j.kind == apps::AppJob::Kind::kLu ? "lu" : "integrate",
                 j.ranks * j.instances, config, r.time_s);
+    if (sampled) {
+      const auto& s = sampled->time_s[index];
+      std::printf(" %12.4f %12.4f %12.4f", median(s), quantile_nearest_rank(s, 0.10), quantile_nearest_rank(s, 0.90));
+    }
+    std::printf("\n");
   }
   std::printf("(LU: factorisation time; integration: mean response time of its instances)\n");
 }
@@ -148,6 +161,14 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   cmd->add_option("--trace-dir", args->trace_dir,
                   "Write the simulated trace (hetperf.trace/1) of each application job of the workload's \"apps\" "
                   "to DIR/<name>.trace.json (default: none)");
+  cmd->add_option("--samples", args->samples,
+                  "Also predict the distribution of each application job's time: K simulations drawing operation times "
+                  "from the trace-calibrated models' run states and residuals (calibrate --trace), seeded by --seed; "
+                  "per job and process the median, mean, 5/10/90/95th percentiles and the samples (default: none). "
+                  "Under `mpiexec -n N` the samples are split over the N processes; the output is the same")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  cmd->add_option("--threads", args->threads, "Threads the samples run on (default: the machine's cores)")
+      ->check(CLI::Range(1u, 1024u));
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       Profile profile = read_profile(args->platform);
@@ -178,11 +199,35 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       p.command = command_line;
       p.platform_file = args->platform;
       std::optional<apps::AppPrediction> app_runs;
+      std::optional<apps::SampledAppJobs> sampled_jobs;
       std::vector<apps::AppJob> jobs;
       if (!workload.apps.empty()) {
         jobs = apps::app_jobs(workload, binding);
-        app_runs = apps::predict_app_jobs(apps::sim_platform_from_profile(profile), profile, jobs, !args->trace_dir.empty());
+        apps::SimPlatform platform = apps::sim_platform_from_profile(profile);
+        app_runs = apps::predict_app_jobs(platform, profile, jobs, !args->trace_dir.empty());
         for (const auto& r : app_runs->jobs) p.apps.push_back(r.json);
+        std::set<std::string> model_warnings = *platform.model_warnings;
+        if (args->samples > 0) {
+          const std::uint64_t seed = p.seed;
+          apps::SplitSamples split = apps::sample_app_jobs_split(profile, jobs, args->samples, seed, args->threads);
+          // Under mpiexec, rank 0 alone writes and prints; the other ranks gave it their samples.
+          if (!split.root) return 0;
+          apps::SampledAppJobs sampled = std::move(split.samples);
+          model_warnings.insert(sampled.warnings.begin(), sampled.warnings.end());
+          for (std::size_t j = 0; j < jobs.size(); ++j) {
+            nlohmann::json d = apps::distribution_json(sampled.time_s[j]);
+            d["seed"] = seed;
+            if (!sampled.process_response_s[j].empty()) {
+              d["processes"] = nlohmann::json::array();
+              for (const auto& s : sampled.process_response_s[j]) d["processes"].push_back(apps::distribution_json(s));
+            }
+            p.apps[j]["distribution"] = d;
+          }
+          sampled_jobs = std::move(sampled);
+        }
+        for (const auto& w : model_warnings) p.warnings.push_back(w);
+      } else if (args->samples > 0) {
+        throw InputError(args->workload + ": $.apps: missing: --samples predicts the distributions of application jobs");
       } else if (!args->trace_dir.empty()) {
         throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
       }
@@ -207,8 +252,9 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (!traces.empty()) std::filesystem::create_directories(args->trace_dir);
       for (const auto& [file, text] : traces) write_file_atomic(file, text);
       if (!p.processes.empty() || !app_runs) print_table(p, args->rows);
-      if (app_runs) print_apps(*app_runs);
+      if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
+      for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
       std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
                 << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv)
                 << (traces.empty() ? "" : ", " + std::to_string(traces.size()) + " traces in " + args->trace_dir) << "\n";

@@ -20,8 +20,23 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("-p,--profile", o->profile,
                   "Platform profile to predict with (default: probe and calibrate this machine into --out)");
   cmd->add_option("-o,--out", o->out, "Directory for the results, e.g. results/<host>")->required();
-  cmd->add_option("--repeat", o->repeat, "Real runs per configuration; the median is compared (default: 3, 1 with --quick)")
+  cmd->add_option("--repeat", o->repeat, "Real runs per configuration, in a seeded random order; the median is compared (default: 7)")
       ->check(CLI::Range(1, 100));
+  cmd->add_option("--calibration-repeat", o->calibration_repeat,
+                  "Traced runs per calibration configuration (disjoint from the validated ones); 0: none")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--samples", o->samples, "Sampled predictions per configuration (its median and 80% interval)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--seed", o->seed, "Seed of the run order, the sampled predictions and the bootstrap")->capture_default_str();
+  cmd->add_option("--max-bias", o->max_bias, "Exit 1 when the overall bias (median signed error) exceeds this fraction")
+      ->capture_default_str()
+      ->check(positive_number());
+  cmd->add_option("--min-coverage", o->min_coverage,
+                  "Exit 1 when fewer single runs than this fraction fall inside their predicted 80% interval")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--max-error", o->max_error, "Exit 1 when a run's |error| exceeds this fraction")
       ->capture_default_str()
       ->check(positive_number());
@@ -42,11 +57,17 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       }
       std::printf("%s\n", s.brief_report().c_str());
       if (std::string noise = s.noise_report(); !noise.empty()) std::printf("%s\n", noise.c_str());
+      std::printf("%s\n", s.statistics_report().c_str());
       if (!s.pictures_skipped.empty()) std::fprintf(stderr, "validate: %s\n", s.pictures_skipped.c_str());
       std::printf("wrote %s/validation.{csv,md,json}%s\n", o->out.c_str(), s.pictures_skipped.empty() ? " and pictures" : "");
       if (!s.within_max_error) {
         std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n", s.accuracy.worst_run.c_str(),
                      100 * s.accuracy.max_abs_error, 100 * o->max_error);
+        return 1;
+      }
+      if (!s.within_bounds) {
+        std::fprintf(stderr, "validate: overall bias %+.1f%% (bound ±%.0f%%) or coverage %.0f%% (bound %.0f%%) out of bounds\n",
+                     100 * s.overall.bias, 100 * o->max_bias, 100 * s.overall.coverage, 100 * o->min_coverage);
         return 1;
       }
       return 0;

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -24,6 +26,18 @@ MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir) : comm_
   MPI_Comm_size(comm_, &size_);
   MPI_Barrier(comm_);
   t0_ = MPI_Wtime();
+  // Ranks of one host read one clock (MPICH's MPI_Wtime is the host's monotonic clock): they take rank
+  // 0's origin, so that their traces line up to the microsecond and a message's send and receive can
+  // be compared (calibrate --trace), rather than differ by the barrier's release skew. Ranks on
+  // several hosts keep their own origins.
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  const std::uint64_t mine = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
+  std::uint64_t lowest = 0, highest = 0;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm_);
+  MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm_);
+  if (lowest == highest) MPI_Bcast(&t0_, 1, MPI_DOUBLE, 0, comm_);
 }
 
 void MpiRuntime::run(Task& task) {

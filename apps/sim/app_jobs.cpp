@@ -6,8 +6,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <thread>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/statistics.hpp"
 
 namespace hetperf::apps {
 namespace {
@@ -65,6 +68,68 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t c : mapping) out.push_back(profile.computers[c].name);
   return out;
+}
+
+
+// The kernel times of the profile's computers: from the trace-calibrated operation model of the
+// call's operation and rank count where the computer has one (times the sampled run state and ε
+// when `noise` is given), else from the micro-benchmark KernelModels. A call outside a model's
+// calibrated range is noted once per computer and operation in `warnings`.
+std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile& profile,
+                                                                   std::shared_ptr<OperationNoise> noise,
+                                                                   const std::shared_ptr<std::set<std::string>>& warnings) {
+  struct Computers {
+    std::vector<KernelModels> micro;
+    std::vector<AppModels> app;
+    std::vector<std::string> names;
+    std::vector<int> cores;
+  };
+  // Copies of the models: the platform may outlive the profile.
+  auto models = std::make_shared<Computers>();
+  for (const auto& c : profile.computers) {
+    models->micro.push_back(KernelModels::of(c));
+    models->app.push_back(c.app_models);
+    models->names.push_back(c.name);
+    models->cores.push_back(c.cores);
+  }
+  return [models, noise, warnings](const KernelCall& call, std::size_t c) {
+    const AppModels& app = models->app[c];
+    if (!app.empty()) {
+      // Beyond its cores, the ranks share them (the processor's sharing): the model of all cores busy.
+      const int ranks = std::min(call.colocated, models->cores[c]);
+      if (const OperationModel* m = app.find(call.kernel, ranks)) {
+        OperationCall oc{call.kernel, static_cast<double>(call.m), static_cast<double>(call.n),
+                         static_cast<double>(call.k), static_cast<double>(call.steps)};
+        if (warnings && !m->in_range(oc)) {
+          warnings->insert(models->names[c] + ": " + call.kernel + " calls outside the calibrated range of its model (" +
+                           std::to_string(m->ranks) + " ranks): extrapolated");
+        }
+        if (warnings && m->ranks != ranks) {
+          warnings->insert(models->names[c] + ": no " + call.kernel + " model for " + std::to_string(ranks) +
+                           " ranks computing at once: the one of " + std::to_string(m->ranks) + " is used");
+        }
+        double t = m->time_s(oc);
+        if (noise) t *= noise->run_factor(c, app, call.kernel) * m->residual(t, noise->uniform());
+        return t;
+      }
+    }
+    return models->micro[c].time_s(call);
+  };
+}
+
+// The platform's kernel times, and on computers with trace-calibrated message models the time of a
+// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's).
+void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<OperationNoise>& noise) {
+  p.kernel_time = kernel_times(profile, noise, p.model_warnings);
+  for (std::size_t c = 0; c < profile.computers.size(); ++c) {
+    const AppModels& models = profile.computers[c].app_models;
+    if (models.messages.empty()) continue;
+    auto copy = std::make_shared<AppModels>(models);
+    p.computers[c].local_message_s = [copy, noise, c](std::uint64_t bytes, int ranks) {
+      const MessageModel* m = copy->find_messages(ranks);
+      return m->time_s(bytes) + (noise ? noise->message_delay(c, *copy) : 0.0);
+    };
+  }
 }
 
 }  // namespace
@@ -182,7 +247,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
         }
         continue;
       }
-      bool present = k == "integration" ? computer.integration_step_s.has_value() : find_kernel(computer, k) != nullptr;
+      bool present = k == "integration" ? computer.integration_step_s.has_value() || computer.app_models.find("integrate", 1)
+                                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1), 1);
       if (!present) {
         throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
                          (k == "integration" ? "integration step time" : k + " kernel model") +
@@ -205,15 +271,20 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.disk_write_bytes_per_s = computer.disk_write_bytes_per_s;
     c.wait_cpu_share = computer.cpu_share_waiting;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
-    c.core_efficiency = computer.core_efficiency;
+    // Trace-calibrated models were fitted at the rank counts they are chosen by: the slowdown of
+    // kernels running on every core is in them already.
+    c.core_efficiency = computer.app_models.empty() ? computer.core_efficiency : 1.0;
     p.computers.push_back(c);
   }
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
-  // Per computer, copies of the models (the platform may outlive the profile).
-  auto models = std::make_shared<std::vector<KernelModels>>();
-  for (const auto& c : profile.computers) models->push_back(KernelModels::of(c));
-  p.kernel_time = [models](const KernelCall& call, std::size_t c) { return (*models)[c].time_s(call); };
+  use_models(p, profile, nullptr);
+  return p;
+}
+
+SimPlatform sampled_platform(const Profile& profile, std::uint64_t seed, std::uint64_t sample) {
+  SimPlatform p = sim_platform_from_profile(profile);
+  use_models(p, profile, std::make_shared<OperationNoise>(seed, sample));
   return p;
 }
 
@@ -339,6 +410,69 @@ std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, cons
     table[p] = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
   }
   return table;
+}
+
+SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t samples,
+                               std::uint64_t seed, unsigned threads) {
+  return sample_app_jobs(profile, jobs, 0, samples, seed, threads);
+}
+
+SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
+                               std::size_t count, std::uint64_t seed, unsigned threads) {
+  SampledAppJobs out;
+  out.time_s.assign(jobs.size(), std::vector<double>(count));
+  out.process_response_s.resize(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].kind == AppJob::Kind::kIntegrate) {
+      out.process_response_s[j].assign(static_cast<std::size_t>(jobs[j].instances), std::vector<double>(count));
+    }
+  }
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, count)));
+  std::vector<std::set<std::string>> warnings(threads);
+  std::vector<std::exception_ptr> failures(threads);
+  auto work = [&](unsigned t) {
+    try {
+      for (std::size_t i = t; i < count; i += threads) {
+        const SimPlatform platform = sampled_platform(profile, seed, first + i);
+        const AppPrediction p = predict_app_jobs(platform, profile, jobs, false);
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          out.time_s[j][i] = p.jobs[j].time_s;
+          if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
+          const auto& processes = p.jobs[j].json["processes"];
+          for (std::size_t k = 0; k < processes.size(); ++k) {
+            out.process_response_s[j][k][i] = processes[k]["response_s"].get<double>();
+          }
+        }
+        warnings[t].insert(platform.model_warnings->begin(), platform.model_warnings->end());
+      }
+    } catch (...) {
+      failures[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& th : pool) th.join();
+  for (const auto& f : failures) {
+    if (f) std::rethrow_exception(f);
+  }
+  for (const auto& w : warnings) out.warnings.insert(w.begin(), w.end());
+  return out;
+}
+
+nlohmann::json distribution_json(const std::vector<double>& samples, bool with_samples) {
+  double sum = 0;
+  for (double v : samples) sum += v;
+  nlohmann::json j = {{"n", samples.size()},
+                      {"median", median(samples)},
+                      {"mean", samples.empty() ? 0.0 : sum / static_cast<double>(samples.size())},
+                      {"p5", quantile_nearest_rank(samples, 0.05)},
+                      {"p10", quantile_nearest_rank(samples, 0.10)},
+                      {"p90", quantile_nearest_rank(samples, 0.90)},
+                      {"p95", quantile_nearest_rank(samples, 0.95)}};
+  if (with_samples) j["samples"] = samples;
+  return j;
 }
 
 }  // namespace hetperf::apps

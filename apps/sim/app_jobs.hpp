@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,11 @@ struct KernelModels {
 // KernelModels, the profile's figures as they are (no figure is made up: a missing one is an error
 // below or in bind()). For jobs of a bound workload, whose computers bind() checked.
 SimPlatform sim_platform_from_profile(const Profile& profile);
+// The platform of sample `sample` of a sampled prediction seeded `seed`: on a computer with
+// trace-calibrated models (Computer::app_models) every compute operation's time is drawn: the
+// calibration runs' state factors of one run drawn per computer, then ε per call
+// (hetperf/model/app_model.hpp). Everything else as in the point prediction.
+SimPlatform sampled_platform(const Profile& profile, std::uint64_t seed, std::uint64_t sample);
 // The same for jobs that were not bound: `needed` lists the profile figures the jobs use ("dgemm",
 // "dtrsm", "dgetrf", "dlaswp", "integration", "disk_write"); every computer must have them (a kernel
 // model in either shape), and the network a bandwidth, else InputError naming `profile_file` and the field.
@@ -92,6 +98,24 @@ struct AppPrediction {
 // kept and a trace is produced per job (for integration, one trace of all instances).
 AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profile, const std::vector<AppJob>& jobs,
                                bool traces);
+
+// A sampled prediction (issue 14): `samples` simulations of the jobs, sample i on
+// sampled_platform(profile, seed, i), spread over `threads` threads (0: the machine's cores). Each
+// sample depends on (seed, i) alone, so the result is the same on any number of threads.
+struct SampledAppJobs {
+  std::vector<std::vector<double>> time_s;                           // [job][sample]
+  std::vector<std::vector<std::vector<double>>> process_response_s;  // integrate: [job][instance][sample]
+  std::set<std::string> warnings;                                    // the platforms' model warnings
+};
+SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t samples,
+                               std::uint64_t seed, unsigned threads = 0);
+// Samples [first, first + count) only (for splitting the samples over processes).
+SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
+                               std::size_t count, std::uint64_t seed, unsigned threads);
+
+// The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th
+// percentiles (nearest rank) and the samples.
+nlohmann::json distribution_json(const std::vector<double>& samples, bool with_samples = true);
 
 // A batch job's application model ("lu" or "integrate", hetperf/model/batch_jobs.hpp) as the table
 // of its iteration time per processor count (`hetperf schedule`): one iteration is one whole run of

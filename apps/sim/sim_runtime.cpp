@@ -98,6 +98,15 @@ class Adapter final : public sim::RankListener, public sim::Handler {
       }
       apps_.push_back(std::move(s));
     }
+    // Ranks of one launch (an application, or a launch group of them) on one computer.
+    std::map<std::pair<long, std::size_t>, int> launched;
+    auto launch_of = [&](std::size_t a) { return apps[a].launch_group >= 0 ? apps[a].launch_group : -1 - static_cast<long>(a); };
+    for (std::size_t a = 0; a < apps_.size(); ++a) {
+      for (int r = 0; r < apps_[a].size; ++r) ++launched[{launch_of(a), apps[a].mapping[r]}];
+    }
+    for (std::size_t a = 0; a < apps_.size(); ++a) {
+      for (int r = 0; r < apps_[a].size; ++r) colocated_.push_back(launched[{launch_of(a), apps[a].mapping[r]}]);
+    }
   }
 
   double now() const { return world_.now().s(); }
@@ -174,6 +183,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   sim::RankPlatform world_platform_;
   sim::RankWorld world_;
   std::vector<std::size_t> mapping_;  // per global rank
+  std::vector<int> colocated_;        // per global rank: ranks of its launch on its computer
   std::vector<std::unique_ptr<SimRank>> ranks_;
   std::vector<Task> tasks_;
   std::vector<int> last_iteration_;
@@ -207,6 +217,7 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
     default: call.kernel = "integrate"; break;
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
+  call.colocated = colocated_[static_cast<std::size_t>(rank)];
   // A BLAS/LAPACK kernel is memory-bound work; the integration loop works in registers.
   return world_.compute(rank, std::max(0.0, p_.kernel_time(call, mapping_[rank])), r.op != Op::kIntegrate);
 }

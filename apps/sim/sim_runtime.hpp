@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,9 @@ struct KernelCall {
   std::string kernel;  // "getrf", "laswp", "trsm", "gemm", "integrate"
   int m = 0, n = 0, k = 0;
   std::uint64_t steps = 0;  // integrate
+  // Ranks of the same launch (one mpiexec: the application, or its launch group) on the computer, the
+  // caller among them: the regime the trace-calibrated models are chosen by.
+  int colocated = 1;
 };
 
 // A computer as the ranks' world sees it (cores, disk, polling waits, hand-off, core efficiency:
@@ -40,6 +45,9 @@ struct SimPlatform {
   std::uint64_t eager_limit_bytes = 65536;
   // Seconds the call takes on computer `c` running alone on a core.
   std::function<double(const KernelCall&, std::size_t c)> kernel_time;
+  // What kernel_time noted while the platform was used (a model used outside its calibrated range),
+  // once each; may be null.
+  std::shared_ptr<std::set<std::string>> model_warnings = std::make_shared<std::set<std::string>>();
 };
 
 // One application run: its ranks, where they run, when it starts.

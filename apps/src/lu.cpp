@@ -228,7 +228,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   // T12 = L11^-1 A12 (seed 003 section 5, step 2).
   auto solve = [&](int k, int j) -> Task {
     // The panel's pivots are relative to its first row k*r: flip rows of the block from there.
-    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr);
+    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, n - k * r);
     if (j > k) co_await rt.trsm(r, r, panel_l(k), panel_ld(k), at(j, k * r), n);
   };
   // The trailing update A22 -= L21 · T12 of columns [c0, c0 + width) of my block j (step 3).

@@ -61,11 +61,11 @@ Runtime::Operation Runtime::getrf(int m, int n, double* a, int lda, int* ipiv) {
   return submit(r, e);
 }
 
-Runtime::Operation Runtime::laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv) {
+Runtime::Operation Runtime::laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv, int rows) {
   Request r{Op::kLaswp};
-  r.n = n, r.c = a, r.lda = lda, r.k1 = k1, r.k2 = k2, r.ipiv_in = ipiv;
+  r.m = rows, r.n = n, r.c = a, r.lda = lda, r.k1 = k1, r.k2 = k2, r.ipiv_in = ipiv;
   TraceEvent e;
-  e.op = "laswp", e.n = n, e.k = k2 - k1 + 1;
+  e.op = "laswp", e.m = rows, e.n = n, e.k = k2 - k1 + 1;
   return submit(r, e);
 }
 

@@ -102,15 +102,17 @@ class Binder {
   void require_lu_kernels(std::size_t c, const std::string& needed_by) const {
     const Computer& comp = p_.computers[c];
     for (const char* kernel : kLuKernels) {
-      bool present = std::any_of(comp.kernels.begin(), comp.kernels.end(), [&](const KernelModel& k) { return k.kernel == kernel; });
+      // A model fitted on the application's traces serves as well ("dgemm" is its "gemm").
+      bool present = std::any_of(comp.kernels.begin(), comp.kernels.end(), [&](const KernelModel& k) { return k.kernel == kernel; }) ||
+                     comp.app_models.find(kernel + 1, 1) != nullptr;
       if (!present) {
         missing(computer_path(c) + ".kernels", std::string("no ") + kernel + " model" + named(c),
-                needed_by + "; probe with the cpu probe's kernels, then calibrate");
+                needed_by + "; probe with the cpu probe's kernels, then calibrate (or calibrate --trace with LU traces)");
       }
     }
   }
   void require_integration_step(std::size_t c, const std::string& needed_by) const {
-    if (!p_.computers[c].integration_step_s) {
+    if (!p_.computers[c].integration_step_s && !p_.computers[c].app_models.find("integrate", 1)) {
       missing(computer_path(c) + ".integration_step_s", "missing" + named(c),
               needed_by + "; probe with the cpu probe, then calibrate");
     }
@@ -165,7 +167,10 @@ class Binder {
       require_integration_step(mapping[r], needed_by);
       if (app.integrate.disk_bytes > 0) require_disk_write(mapping[r], needed_by);
     }
-    if (ranks > 1) require_network(needed_by);
+    // Ranks on one computer whose local messages were calibrated on traces need no network.
+    const bool local = std::all_of(mapping.begin(), mapping.end(), [&](std::size_t c) { return c == mapping.front(); }) &&
+                       !p_.computers[mapping.front()].app_models.messages.empty();
+    if (ranks > 1 && !local) require_network(needed_by);
     return mapping;
   }
 

@@ -101,6 +101,7 @@ nlohmann::json to_json(const Prediction& p) {
           {"computers", computers},
           {"processes", processes}};
   if (!p.apps.empty()) j["apps"] = p.apps;
+  if (!p.warnings.empty()) j["warnings"] = p.warnings;
   return j;
 }
 
@@ -109,7 +110,7 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   if (!root.is_object()) root.fail("a JSON object (a hetperf.prediction file)");
   root.schema("prediction", kPredictionSchemaVersion);
   root.known_fields({"schema", "hetperf_version", "command", "platform_file", "workload_file", "workload_name",
-                     "seed", "placement", "summary", "computers", "processes", "apps"});
+                     "seed", "placement", "summary", "computers", "processes", "apps", "warnings"});
   Prediction p;
   p.hetperf_version = root.string_or("hetperf_version", "");
   p.command = root.string_or("command", "");
@@ -178,6 +179,9 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
       a.number("time_s", Range::kNonNegative);
     }
     p.apps = apps->value();
+  }
+  if (auto warnings = root.optional("warnings")) {
+    for (const JsonNode& w : warnings->items()) p.warnings.push_back(w.as_string());
   }
   return p;
 }

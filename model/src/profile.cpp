@@ -109,6 +109,7 @@ nlohmann::json to_json(const Profile& p) {
       }
     }
     if (c.integration_step_s) j["integration_step_s"] = *c.integration_step_s;
+    if (!c.app_models.empty()) j["app_models"] = to_json(c.app_models);
     computers.push_back(j);
   }
   nlohmann::json provenance = nlohmann::json::array();
@@ -157,7 +158,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
                     "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
-                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency"});
+                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "app_models"});
     Computer computer;
     computer.json_path = c.path();
     computer.name = c.string("name");
@@ -210,6 +211,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       }
     }
     if (c.has("integration_step_s")) computer.integration_step_s = c.number("integration_step_s", Range::kPositive);
+    if (auto models = c.optional("app_models")) computer.app_models = app_models_from_json(*models);
     std::int64_t count = c.integer_or("count", 1, 1, kMaxComputers);
     if (p.computers.size() + static_cast<std::size_t>(count) > static_cast<std::size_t>(kMaxComputers)) {
       c.field(c.has("count") ? "count" : "name")

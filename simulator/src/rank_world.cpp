@@ -106,12 +106,18 @@ void RankWorld::start_transfer(std::uint32_t id) {
   const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
   // A receiver sharing its computer with more ranks than cores must first be scheduled in.
   const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
+  if (from == to && platform_.computers[from].local_message_s) {
+    const double t = std::max(0.0, platform_.computers[from].local_message_s(m.bytes, mapped_[from]));
+    engine_.after(Duration(t + handoff), *this, id);
+    return;
+  }
   HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
   network_->send(static_cast<int>(from), static_cast<int>(to), static_cast<double>(m.bytes),
                  Duration(platform_.latency_s + handoff), id);
 }
 
 void RankWorld::delivered(std::uint32_t id) { arrive(id); }
+void RankWorld::fire(std::uint64_t id) { arrive(static_cast<std::uint32_t>(id)); }
 
 // A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
 void RankWorld::arrive(std::uint32_t id) {

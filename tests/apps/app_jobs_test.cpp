@@ -1,6 +1,8 @@
 // Tests for application jobs in a workload ("apps") as simulated runs: the runs built from the bound
 // jobs, the kernel times the simulated platform takes from a profile's kernel models, and batch
 // application models as tables. The reader's and bind's errors are tested in tests/model.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "app_jobs.hpp"
@@ -171,4 +173,69 @@ TEST_CASE("apps: a batch job's LU or integration model becomes an iteration-time
   // One worker: 3e6 steps of 2e-8 s; two workers on a second core each: half of it (plus messages).
   CHECK(in.at(2) == Approx(0.06).epsilon(1e-3));
   CHECK(in.at(3) == Approx(0.03).epsilon(1e-2));
+}
+
+namespace {
+
+// The profile above with trace-calibrated gemm models on computer "a" for 1 and 2 ranks (the 2-rank
+// one 3 times slower per call), two calibration runs' states and ε of 0.8 or 1.25.
+Profile profile_with_app_models() {
+  Profile p = profile();
+  for (int ranks : {1, 2}) {
+    OperationModel m;
+    m.op = "gemm";
+    m.ranks = ranks;
+    m.features = operation_features("gemm");
+    m.coefficients_s = {ranks == 1 ? 1e-9 : 3e-9, 0, 0, 0, 0};
+    m.feature_min = {1, 1, 1, 1, 1};
+    m.feature_max = {1e12, 1e12, 1e12, 1e12, 1};
+    m.calls = 10;
+    m.residuals = {{1.0, {0.8, 1.25}}};
+    p.computers[0].app_models.operations.push_back(m);
+  }
+  p.computers[0].app_models.runs = {{"x", {{"gemm", 0.9}}}, {"y", {{"gemm", 1.2}}}};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("apps: a computer's trace-calibrated models give its kernel times by the ranks computing there") {
+  const Profile p = profile_with_app_models();
+  SimPlatform platform = sim_platform_from_profile(p);
+  KernelCall one{"gemm", 100, 100, 100, 0};
+  CHECK(platform.kernel_time(one, 0) == Approx(1e-9 * 1e6));  // a's 1-rank model
+  KernelCall two = one;
+  two.colocated = 2;
+  CHECK(platform.kernel_time(two, 0) == Approx(3e-9 * 1e6));
+  two.colocated = 5;  // beyond the cores: the model of all cores busy (the processor shares on top)
+  CHECK(platform.kernel_time(two, 0) == Approx(3e-9 * 1e6));
+  CHECK(platform.kernel_time(one, 1) == Approx(1e-9 * 1e6));  // b: its r x r models
+  CHECK(platform.computers[0].core_efficiency == 1);
+  CHECK(platform.model_warnings->empty());
+  KernelCall huge{"gemm", 100000, 100000, 100000, 0};
+  platform.kernel_time(huge, 0);
+  CHECK(platform.model_warnings->size() == 1);
+}
+
+TEST_CASE("apps: sampled predictions draw run states and residuals, the same on any number of threads") {
+  const Profile p = profile_with_app_models();
+  auto jobs = read(nlohmann::json::parse(R"([{"name": "lu", "app": "lu", "ranks": 2, "n": 960, "r": 96,
+                                              "mapping": ["a", "a"]}])"),
+                   p);
+  SampledAppJobs one = sample_app_jobs(p, jobs, 40, 7, 1);
+  SampledAppJobs two = sample_app_jobs(p, jobs, 40, 7, 2);
+  CHECK(one.time_s == two.time_s);
+  CHECK(sample_app_jobs(p, jobs, 10, 20, 7, 2).time_s.front() ==
+        std::vector<double>(one.time_s.front().begin() + 10, one.time_s.front().begin() + 30));
+  CHECK(sample_app_jobs(p, jobs, 40, 8, 1).time_s != one.time_s);
+  const double point = predict_app_jobs(sim_platform_from_profile(p), p, jobs, false).jobs.front().time_s;
+  const auto& s = one.time_s.front();
+  const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+  CHECK(*lo < *hi);  // the samples differ
+  CHECK(*lo > 0.5 * point);
+  CHECK(*hi < 2 * point);
+  const nlohmann::json d = distribution_json(s);
+  CHECK(d["p5"].get<double>() <= d["median"].get<double>());
+  CHECK(d["median"].get<double>() <= d["p95"].get<double>());
+  CHECK(d["samples"].size() == 40);
 }

@@ -72,7 +72,7 @@ TEST_CASE("model: bind names the profile figure a mapped computer lacks and the 
         "probe, then calibrate");
   CHECK(bind_error({{"apps", json::parse(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "computers": ["c"]}])")}}) ==
         "p.json: $.computers[2].kernels: no dgemm model, needed by w.json: $.apps[0] (app \"lu-0\"); probe with the cpu "
-        "probe's kernels, then calibrate");
+        "probe's kernels, then calibrate (or calibrate --trace with LU traces)");
   // A computer no rank is mapped to may lack them.
   bind(workload({{"apps", json::parse(R"([{"app": "lu", "ranks": 4, "n": 96, "r": 48, "computers": ["a", "b"]}])")}}), profile());
 
@@ -150,7 +150,7 @@ TEST_CASE("model: bind checks the computers a batch job's application model is s
   bind(workload(json::parse(R"({"jobs": [{"processors": 2, "app": {"kind": "lu", "n": 300, "r": 100}}]})")), profile());
   CHECK(bind_error(json::parse(R"({"jobs": [{"processors": 2, "app": {"kind": "lu", "n": 400, "r": 100}}]})")) ==
         "p.json: $.computers[2].kernels: no dgemm model, needed by w.json: $.jobs[0].app (an \"lu\" model simulated on the "
-        "profile's first 4 cores); probe with the cpu probe's kernels, then calibrate");
+        "profile's first 4 cores); probe with the cpu probe's kernels, then calibrate (or calibrate --trace with LU traces)");
   CHECK(bind_error(json::parse(R"({"jobs": [{"processors": 2, "app": {"kind": "integrate", "steps": 10}}]})")) ==
         "p.json: $.computers[1].integration_step_s: missing, needed by w.json: $.jobs[0].app (an \"integrate\" model "
         "simulated on the profile's first 5 cores); probe with the cpu probe, then calibrate");

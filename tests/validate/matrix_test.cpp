@@ -1,6 +1,9 @@
 // Tests of the validation matrix and its accuracy figures (validate/src/matrix.cpp).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/validate/matrix.hpp"
 
 using namespace hetperf;
@@ -67,7 +70,7 @@ TEST_CASE("validate: the full validation matrix has at least 60 runs of both app
     CHECK(r.job.mapping.size() == static_cast<std::size_t>(r.ranks));
     if (r.job.kind == AppJob::Kind::kLu) CHECK(r.job.lu.validate(r.ranks).empty());
   }
-  CHECK(groups["lu"] == 54);
+  CHECK(groups["lu"] == 81);  // n 1536, 2048, 3072 x r 64, 128, 256 x 1, 2, 4 ranks x 3 variants
   CHECK(groups["lu-removal"] == 4);
   CHECK(groups["integrate"] == 10);  // 10, 20, ..., 100 processes
   o.quick = true;
@@ -85,7 +88,7 @@ TEST_CASE("validate: the validation CSV has one row per run with its error") {
   std::string csv = validation_csv(runs);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(runs.size() + 1));
   CHECK_THAT(csv, Catch::Contains(runs[0].id + ",lu,lu,1,1536,128,basic,0,-1,,,,,2,1.8,-0.09999999999999998,2"));
-  CHECK(validation_pictures(runs).size() == 4);
+  CHECK(validation_pictures(runs).size() == 5);  // and the distributions of the one measured group
   CHECK_THAT(validation_markdown(runs, "hetperf validate --quick", nlohmann::json::object()),
              Catch::Contains("hetperf validate --quick"));
 }
@@ -97,11 +100,73 @@ TEST_CASE("validate: the pictures are GnuplotScripts drawing into the file they 
   for (auto& r : runs) r.measured_s = 2, r.predicted_s = 1.8, r.measured_samples_s = {2};
   runs[0].group = "it's \"odd\"";  // a title gnuplot must see quoted
   const auto pictures = validation_pictures(runs);
-  REQUIRE(pictures.size() == 4);
+  REQUIRE(pictures.size() == 9);  // 4, and one box plot per group (5 groups)
   CHECK(pictures[0].file == "errors-histogram.png");
+  CHECK(pictures[4].file == "distributions-integrate.png");
+  CHECK_THAT(pictures[8].body, Catch::Contains("with candlesticks"));
   const std::string script = pictures[1].script(".measured-vs-predicted.png.tmp");
   CHECK_THAT(script, Catch::StartsWith("set terminal pngcairo size 900,600"));
   CHECK_THAT(script, Catch::Contains("set output \".measured-vs-predicted.png.tmp\"\n"));
   CHECK_THAT(script, Catch::Contains("title \"it's \\\"odd\\\"\""));
   CHECK_THAT(script, Catch::Contains("$g0 << EOD\n2 1.8\n"));
+}
+
+TEST_CASE("validate: the run order interleaves every configuration's repeats, the same for a seed") {
+  const auto order = run_order(5, 7, 42);
+  REQUIRE(order.size() == 35);
+  std::vector<int> count(5, 0);
+  for (auto c : order) ++count[c];
+  CHECK(count == std::vector<int>(5, 7));
+  CHECK(order == run_order(5, 7, 42));
+  CHECK(order != run_order(5, 7, 43));
+  // Not back to back: the first seven runs are not all of one configuration.
+  CHECK(std::count(order.begin(), order.begin() + 7, order.front()) < 7);
+}
+
+TEST_CASE("validate: the statistics separate bias, the shares of medians, coverage and the noise floor") {
+  auto config = [](const std::string& group, std::vector<double> samples, double predicted, double p10, double p90) {
+    ValidationRun r;
+    r.id = group + std::to_string(predicted);
+    r.group = group;
+    r.measured_samples_s = samples;
+    r.measured_s = hetperf::median(samples);
+    r.predicted_s = predicted, r.predicted_p10_s = p10, r.predicted_p90_s = p90;
+    return r;
+  };
+  // Medians 1.0 each; predicted +3%, −8%, +20%; intervals holding 3, 2 and 0 of the 3 runs.
+  std::vector<ValidationRun> runs = {config("a", {0.9, 1.0, 1.1}, 1.03, 0.85, 1.15), config("a", {0.95, 1.0, 1.2}, 0.92, 0.9, 1.1),
+                                     config("b", {0.98, 1.0, 1.02}, 1.20, 1.1, 1.3)};
+  Statistics s = statistics(runs, 1, 500);
+  CHECK(s.configurations == 3);
+  CHECK(s.runs == 9);
+  CHECK(s.bias == Approx(0.03));
+  CHECK(s.bias_low <= s.bias);
+  CHECK(s.bias_high >= s.bias);
+  CHECK(s.bias_low >= -0.08 - 1e-12);
+  CHECK(s.bias_high <= 0.20 + 1e-12);
+  CHECK(s.within_5 == Approx(1.0 / 3));
+  CHECK(s.within_10 == Approx(2.0 / 3));
+  CHECK(s.coverage == Approx(5.0 / 9));
+  CHECK(s.median_width == Approx(0.2 / 0.92));  // widths 0.291, 0.217, 0.167
+  CHECK(s.noise_floor == Approx(0.05));         // median |x − m| / m: 0.1, 0.05, 0.02
+  CHECK(statistics({}).configurations == 0);
+}
+
+TEST_CASE("validate: calibration configurations are disjoint from the validated ones") {
+  ValidationMatrixOptions o;
+  o.cores = 2;
+  o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
+  for (bool quick : {true, false}) {
+    o.quick = quick;
+    const auto cal = calibration_matrix(o);
+    const auto runs = validation_matrix(o, one_computer());
+    REQUIRE_FALSE(cal.empty());
+    for (const auto& c : cal) {
+      for (const auto& r : runs) {
+        const bool same_ranks = c.ranks == r.ranks;
+        CHECK_FALSE((same_ranks && c.arguments == std::vector<std::string>(r.arguments.begin(), r.arguments.begin() +
+                                                                          static_cast<long>(std::min(r.arguments.size(), c.arguments.size())))));
+      }
+    }
+  }
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "hetperf/model/csv.hpp"
+#include "hetperf/model/distribution.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/statistics.hpp"
@@ -54,7 +55,8 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   }
   std::vector<ValidationRun> runs;
   // The largest n is validation_lu_rows: the probe times the kernels at the LU's shapes in that many rows.
-  const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1024, 2048};
+  // Disjoint from calibration_matrix's n (768, 1024): the models are judged where they were not fitted.
+  const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1536, 2048, 3072};
   const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
   std::vector<int> ranks = {1, o.cores, 2 * o.cores};  // alone, one per core, oversubscribed
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
@@ -124,6 +126,97 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   const std::vector<int> loaded = o.quick ? std::vector<int>{10} : std::vector<int>{10, 50, 100};
   for (int n : loaded) integrate(n, 65536, 1 << 20, "integrate-load");
   return runs;
+}
+
+std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o) {
+  std::vector<CalibrationRun> out;
+  const std::vector<int> ns = o.quick ? std::vector<int>{768, 1024} : std::vector<int>{768, 1024};
+  const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
+  std::vector<int> ranks = {1, o.cores};
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  for (int n : ns) {
+    for (int r : rs) {
+      for (int p : ranks) {
+        CalibrationRun c;
+        c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p);
+        c.ranks = p;
+        c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
+        c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks=" + std::to_string(p);
+        out.push_back(c);
+      }
+    }
+  }
+  // One instance (a master and a worker) alone: the per-step time of a worker, at several lengths.
+  const std::vector<std::uint64_t> steps = o.quick ? std::vector<std::uint64_t>{1'000'000, 2'000'000}
+                                                   : std::vector<std::uint64_t>{1'000'000, 2'000'000, 4'000'000};
+  for (std::uint64_t s : steps) {
+    CalibrationRun c;
+    c.id = "cal-integrate-1-" + std::to_string(s);
+    c.ranks = 2;
+    c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(s), "--message-bytes", "32",
+                   "--disk-bytes", "0", "--scratch", o.scratch};
+    c.shape = "integrate 1 instance, " + std::to_string(s) + " steps";
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed) {
+  std::vector<std::size_t> order;
+  for (int k = 0; k < repeats; ++k) {
+    for (std::size_t c = 0; c < configurations; ++c) order.push_back(c);
+  }
+  // Fisher-Yates with hetperf's own generator: the same order on every platform.
+  Rng rng(seed);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(rng.uniform01() * static_cast<double>(i));
+    std::swap(order[i - 1], order[std::min(j, i - 1)]);
+  }
+  return order;
+}
+
+Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed, int resamples) {
+  Statistics s;
+  std::vector<double> errors, widths, noise;
+  std::size_t inside = 0;
+  for (const auto& r : runs) {
+    if (r.measured_samples_s.empty() || !(r.measured_s > 0)) continue;
+    ++s.configurations;
+    errors.push_back(r.error());
+    if (r.predicted_s > 0) widths.push_back((r.predicted_p90_s - r.predicted_p10_s) / r.predicted_s);
+    std::vector<double> deviation;
+    for (double x : r.measured_samples_s) {
+      ++s.runs;
+      inside += x >= r.predicted_p10_s && x <= r.predicted_p90_s;
+      deviation.push_back(std::fabs(x - r.measured_s) / r.measured_s);
+    }
+    noise.push_back(median(deviation));
+  }
+  if (errors.empty()) return s;
+  s.bias = median(errors);
+  const auto n = static_cast<double>(errors.size());
+  s.within_5 = static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.05; })) / n;
+  s.within_10 = static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.10; })) / n;
+  s.coverage = static_cast<double>(inside) / static_cast<double>(s.runs);
+  s.median_width = median(widths);
+  s.noise_floor = median(noise);
+  // Bootstrap of the median signed error: configurations resampled with replacement.
+  Rng rng(seed);
+  std::vector<double> medians, resample(errors.size());
+  for (int b = 0; b < resamples; ++b) {
+    for (double& e : resample) e = errors[std::min(errors.size() - 1, static_cast<std::size_t>(rng.uniform01() * n))];
+    medians.push_back(median(resample));
+  }
+  s.bias_low = quantile_nearest_rank(medians, 0.025);
+  s.bias_high = quantile_nearest_rank(medians, 0.975);
+  return s;
+}
+
+nlohmann::json to_json(const Statistics& s) {
+  return {{"configurations", s.configurations}, {"runs", s.runs}, {"bias", s.bias},
+          {"bias_ci95", {s.bias_low, s.bias_high}}, {"within_5_percent", s.within_5},
+          {"within_10_percent", s.within_10}, {"coverage_80", s.coverage}, {"median_interval_width", s.median_width},
+          {"noise_floor", s.noise_floor}};
 }
 
 double ValidationRun::spread() const {
@@ -326,6 +419,35 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
     }
     plot(gp, curves, "no integration runs");
     out.push_back({"integration-curve.png", gp.text()});
+  }
+  // Per group: every configuration's measured runs as a box (quartiles, whiskers to the extremes),
+  // the predicted 80% interval and median beside it, times relative to the measured median.
+  std::map<std::string, std::vector<const ValidationRun*>> by_group;
+  for (const auto& r : runs) {
+    if (!r.measured_samples_s.empty() && r.measured_s > 0) by_group[r.group].push_back(&r);
+  }
+  for (const auto& [group, list] : by_group) {
+    std::ostringstream rows;
+    std::ostringstream tics;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const ValidationRun& r = *list[i];
+      auto rel = [&](double v) { return v / r.measured_s; };
+      const auto& x = r.measured_samples_s;
+      rows << i << ' ' << rel(quantile_nearest_rank(x, 0.25)) << ' ' << rel(*std::min_element(x.begin(), x.end())) << ' '
+           << rel(*std::max_element(x.begin(), x.end())) << ' ' << rel(quantile_nearest_rank(x, 0.75)) << ' ' << 1.0 << ' '
+           << rel(r.predicted_s) << ' ' << rel(r.predicted_p10_s) << ' ' << rel(r.predicted_p90_s) << '\n';
+      tics << (i ? ", " : "") << gnuplot_quoted(r.id) << ' ' << i;
+    }
+    GnuplotScript gp;
+    gp << "set title " << gnuplot_quoted(group + ": measured runs (boxes) and predicted 80% intervals, relative to the measured median")
+       << "\nset ylabel 'time / measured median'\nset xtics rotate by -40 (" << tics.str() << ")\nset xrange [-0.7:"
+       << list.size() - 0.3 << "]\nset boxwidth 0.3\nset key top left\nset bmargin 12\n";
+    gp.datablock("b", rows.str());
+    gp << "plot $b using ($1-0.18):2:3:4:5 with candlesticks whiskerbars lc rgb '#2166ac' title 'measured (quartiles, extremes)', "
+          "$b using ($1-0.18):6:6:6:6 with candlesticks lc rgb '#2166ac' notitle, "
+          "$b using ($1+0.18):7:8:9 with yerrorbars pt 7 lc rgb '#b2182b' title 'predicted median, 80% interval', "
+          "1 with lines dt 2 lc rgb 'gray' notitle\n";
+    out.push_back({"distributions-" + group + ".png", gp.text()});
   }
   return out;
 }

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
 
 #include "hetperf/calibrate/contention.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/process.hpp"
@@ -147,6 +149,12 @@ void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSum
 bool ValidateOptions::is_valid(std::string* error) const {
   if (out.empty()) return *error = "out: expected a directory for the results, got none", false;
   if (repeat < 0 || repeat > 100) return *error = "repeat: expected 1 to 100 runs per configuration, got " + std::to_string(repeat), false;
+  if (calibration_repeat < 0 || calibration_repeat > 100) {
+    return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration, got " + std::to_string(calibration_repeat), false;
+  }
+  if (samples < 1 || samples > 100000) return *error = "samples: expected 1 to 100000, got " + std::to_string(samples), false;
+  if (!(max_bias > 0)) return *error = "max_bias: expected a positive fraction, got " + std::to_string(max_bias), false;
+  if (!(min_coverage >= 0 && min_coverage <= 1)) return *error = "min_coverage: expected a fraction in [0, 1], got " + std::to_string(min_coverage), false;
   if (!(max_error > 0)) return *error = "max_error: expected a positive fraction, got " + std::to_string(max_error), false;
   if (timeout_s < 1 || timeout_s > 86400) return *error = "timeout_s: expected 1 to 86400 s, got " + std::to_string(timeout_s), false;
   if (mpiexec.empty()) return *error = "mpiexec: expected a launcher, got none", false;
@@ -157,6 +165,21 @@ std::string ValidateSummary::brief_report() const {
   return "validation: " + std::to_string(accuracy.runs) + " runs, " + percent(accuracy.within_5) + " within ±5%, " +
          percent(accuracy.within_10) + " within ±10%, mean |error| " + percent(accuracy.mean_abs_error) + ", worst " +
          percent(accuracy.max_abs_error) + " (" + accuracy.worst_run + ")";
+}
+
+std::string ValidateSummary::statistics_report() const {
+  auto line = [](const std::string& name, const Statistics& s) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "statistics: %-15s %3zu configurations, %4zu runs: bias %+.1f%% [%+.1f%%, %+.1f%%], medians within ±5%% %.0f%%, "
+                  "±10%% %.0f%%, coverage of 80%% intervals %.0f%% (width %.1f%%), noise floor %.1f%%",
+                  name.c_str(), s.configurations, s.runs, 100 * s.bias, 100 * s.bias_low, 100 * s.bias_high,
+                  100 * s.within_5, 100 * s.within_10, 100 * s.coverage, 100 * s.median_width, 100 * s.noise_floor);
+    return std::string(buf);
+  };
+  std::string out = line("all", overall);
+  for (const auto& [g, s] : groups) out += "\n" + line(g, s);
+  return out;
 }
 
 std::string ValidateSummary::noise_report() const {
@@ -171,7 +194,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   ValidateSummary summary;
   const fs::path out = o.out;
   fs::create_directories(out);
-  const int repeat = o.repeat > 0 ? o.repeat : (o.quick ? 1 : 3);
+  const int repeat = o.repeat > 0 ? o.repeat : 7;
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string bin = o.programs.empty() ? probes::executable_directory() : o.programs;
   for (const char* program : {"hetperf-lu", "hetperf-integrate"}) {
@@ -251,60 +274,125 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   mo.scratch = scratch.string();
   std::vector<ValidationRun> runs = validation_matrix(mo, profile);
 
-  // Every prediction is made before any real run.
+  // Calibration in the applications' own regime: traced runs of configurations disjoint from the
+  // matrix's, in a seeded random order, fitted into operation models (calibrate --trace).
+  nlohmann::json calibration_list = nlohmann::json::array();
+  if (o.profile.empty() && o.calibration_repeat > 0) {
+    const std::vector<CalibrationRun> cal = calibration_matrix(mo);
+    const fs::path traces = out / "calibration-traces";
+    fs::remove_all(traces);
+    fs::create_directories(traces);
+    const std::vector<std::size_t> order = run_order(cal.size(), o.calibration_repeat, o.seed ^ 0xCA11B);
+    std::fprintf(stderr, "validate: %zu calibration runs (%zu configurations x %d, traced), after one warm-up run\n",
+                 order.size(), cal.size(), o.calibration_repeat);
+    runner.run(cal.front().ranks, cal.front().arguments);  // warm-up: caches, page tables, the launcher's files
+    std::vector<int> done(cal.size(), 0);
+    std::vector<fs::path> files;
+    for (std::size_t c : order) {
+      probes::throw_if_interrupted();
+      const fs::path trace = traces / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
+      std::vector<std::string> args = cal[c].arguments;
+      args.insert(args.end(), {"--trace", trace.string()});
+      runner.run(cal[c].ranks, args);
+      files.push_back(trace);
+    }
+    calibrate::TraceFitOptions to;
+    to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
+    calibrate::TraceFit fit = calibrate::fit_traces(files, to);
+    for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
+    for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
+    write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
+    for (const auto& c : cal) calibration_list.push_back(c.shape);
+    summary.facts["calibration runs per configuration"] = o.calibration_repeat;
+  }
+  summary.facts["calibration configurations"] = calibration_list;
+  nlohmann::json validation_list = nlohmann::json::array();
+  for (const auto& r : runs) validation_list.push_back(r.id);
+  summary.facts["validation configurations"] = validation_list;
+  summary.facts["seed"] = o.seed;
+  summary.facts["sampled predictions per configuration"] = o.samples;
+
+  // Every prediction is made before any real run: the point, and the distribution of `samples` draws.
   std::vector<AppJob> all;
   for (const auto& r : runs) all.push_back(r.job);
   apps::SimPlatform platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed(all));
-  for (auto& r : runs) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
     apps::AppPrediction p = apps::predict_app_jobs(platform, profile, {r.job}, false);
-    r.predicted_s = p.jobs.front().time_s;
+    r.point_s = p.jobs.front().time_s;
     if (r.job.kind == AppJob::Kind::kLu) r.predicted_iterations = p.jobs.front().json["iterations"];
+    apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
+    r.predicted_samples_s = sampled.time_s.front();
+    r.predicted_s = median(r.predicted_samples_s);
+    r.predicted_p10_s = quantile_nearest_rank(r.predicted_samples_s, 0.10);
+    r.predicted_p90_s = quantile_nearest_rank(r.predicted_samples_s, 0.90);
   }
-  std::fprintf(stderr, "validate: %zu runs predicted; running each %d time(s)\n", runs.size(), repeat);
+  std::fprintf(stderr, "validate: %zu configurations predicted (%d samples each); running each %d times in a seeded "
+               "random order (seed %llu), after one warm-up run\n", runs.size(), o.samples, repeat,
+               static_cast<unsigned long long>(o.seed));
 
-  // Repeats go in rounds over the whole matrix, not back to back: the host's speed drifts over
-  // seconds to minutes (docs/validation.md), and a configuration's median should sample that drift
-  // rather than land all its repeats in one slow or fast spell.
-  for (int k = 0; k < repeat; ++k) {
-    if (repeat > 1) std::fprintf(stderr, "validate: round %d of %d\n", k + 1, repeat);
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      auto& r = runs[i];
-      const bool lu = r.job.kind == AppJob::Kind::kLu;
-      probes::throw_if_interrupted();
-      std::vector<std::string> args = r.arguments;
-      const fs::path trace = scratch / "trace.json";
-      if (r.group == "lu-removal" && k == 0) args.insert(args.end(), {"--trace", trace.string()});
-      nlohmann::json j = runner.run(r.ranks, args);
-      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
-      if (r.group == "lu-removal" && k == 0) {
-        r.measured_iterations = read_json_file(trace)["iterations"];
-        fs::remove(trace);
-      }
-      if (k + 1 < repeat) {
-        std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", i + 1, runs.size(), r.id.c_str(),
-                     r.measured_samples_s.back());
-        continue;
-      }
-      r.measured_s = median(r.measured_samples_s);
-      std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f s  predicted %9.4f s  %+6.1f%%\n", i + 1, runs.size(),
-                   r.id.c_str(), r.measured_s, r.predicted_s, 100 * r.error());
+  // The repeats are interleaved over the whole matrix in a random order: the host's speed drifts over
+  // seconds to minutes (docs/validation.md), and a configuration's runs should sample that drift
+  // rather than land all in one slow or fast spell.
+  runner.run(runs.front().ranks, runs.front().arguments);  // warm-up, discarded
+  const std::vector<std::size_t> order = run_order(runs.size(), repeat, o.seed);
+  std::size_t step = 0;
+  for (std::size_t i : order) {
+    auto& r = runs[i];
+    const bool lu = r.job.kind == AppJob::Kind::kLu;
+    probes::throw_if_interrupted();
+    std::vector<std::string> args = r.arguments;
+    const fs::path trace = scratch / "trace.json";
+    const bool first = r.measured_samples_s.empty();
+    if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
+    nlohmann::json j = runner.run(r.ranks, args);
+    r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
+    if (r.group == "lu-removal" && first) {
+      r.measured_iterations = read_json_file(trace)["iterations"];
+      fs::remove(trace);
     }
+    ++step;
+    const double x = r.measured_samples_s.back();
+    std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s  predicted %9.4f [%.4f, %.4f] s%s\n", step, order.size(),
+                 r.id.c_str(), x, r.predicted_s, r.predicted_p10_s, r.predicted_p90_s,
+                 x >= r.predicted_p10_s && x <= r.predicted_p90_s ? "" : "  outside");
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
+    r.measured_s = median(r.measured_samples_s);
+    const auto ci = median_ci95(r.measured_samples_s);
+    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%\n", i + 1,
+                 runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
+                 r.predicted_p90_s, 100 * r.error());
   }
 
   // Reports: rendered first, then written atomically.
   nlohmann::json runs_json = nlohmann::json::array();
   for (const auto& r : runs) {
+    const auto ci = median_ci95(r.measured_samples_s);
     runs_json.push_back({{"id", r.id}, {"group", r.group}, {"ranks", r.ranks}, {"measured_s", r.measured_s},
-                         {"samples_s", r.measured_samples_s}, {"predicted_s", r.predicted_s}, {"error", r.error()},
+                         {"measured_median_ci95", {ci.first, ci.second}},
+                         {"samples_s", r.measured_samples_s}, {"predicted_s", r.predicted_s}, {"point_s", r.point_s},
+                         {"predicted_80", {r.predicted_p10_s, r.predicted_p90_s}}, {"error", r.error()},
                          {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
                          {"command", r.arguments}});
   }
   const Accuracy acc = accuracy(runs);
+  summary.overall = statistics(runs, o.seed);
+  std::map<std::string, std::vector<ValidationRun>> by_group;
+  for (const auto& r : runs) by_group[r.group].push_back(r);
+  nlohmann::json groups_json = nlohmann::json::object();
+  for (const auto& [g, list] : by_group) {
+    summary.groups[g] = statistics(list, o.seed);
+    groups_json[g] = to_json(summary.groups[g]);
+  }
+  summary.within_bounds = std::fabs(summary.overall.bias) <= o.max_bias && summary.overall.coverage >= o.min_coverage;
   nlohmann::json figures = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
                             {"mean_abs_error", acc.mean_abs_error}, {"max_abs_error", acc.max_abs_error},
                             {"worst_run", acc.worst_run}, {"median_repeat_spread", acc.median_spread},
-                            {"runs_spread_over_10_percent", acc.spread_over_10}};
-  nlohmann::json doc = {{"schema", "hetperf.validation/1"}, {"command", o.command}, {"facts", summary.facts},
+                            {"runs_spread_over_10_percent", acc.spread_over_10},
+                            {"statistics", to_json(summary.overall)}, {"groups", groups_json}};
+  nlohmann::json doc = {{"schema", "hetperf.validation/2"}, {"command", o.command}, {"facts", summary.facts},
                         {"summary", figures}, {"runs", runs_json}};
   write_file_atomic(out / "validation.csv", validation_csv(runs));
   write_file_atomic(out / "validation.md", validation_markdown(runs, o.command, summary.facts));

@@ -48,8 +48,10 @@ class Runtime {
   // Kernels on column-major double matrices (BLAS/LAPACK argument conventions).
   // getrf: LU with partial pivoting of the m x n panel a (lda), pivots into ipiv (1-based, n of them).
   Operation getrf(int m, int n, double* a, int lda, int* ipiv);
-  // laswp: apply the row interchanges ipiv[k1-1 .. k2-1] (1-based) to the n columns of a.
-  Operation laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv);
+  // laswp: apply the row interchanges ipiv[k1-1 .. k2-1] (1-based) to the n columns of a. `rows`: how
+  // many rows of a the interchanges may reach (the panel's height), recorded as the call's m for the
+  // trace and the operation models (the time grows with it); 0 when unknown.
+  Operation laswp(int n, double* a, int lda, int k1, int k2, const int* ipiv, int rows = 0);
   // trsm: b (m x n) := L^-1 b with L the unit lower triangle of the m x m matrix a.
   Operation trsm(int m, int n, const double* a, int lda, double* b, int ldb);
   // gemm: c (m x n) -= a (m x k) * b (k x n).

@@ -84,8 +84,12 @@ struct Prediction {
   PredictionSummary summary;
   // "apps" (optional): the predicted application runs of the workload's "apps", one object each with
   // at least "name", "app" ("lu" or "integrate") and "time_s" (LU factorisation time; integration mean
-  // response time), plus the run's configuration, iterations or processes.
+  // response time), plus the run's configuration, iterations or processes, and with --samples its
+  // "distribution".
   nlohmann::json apps = nlohmann::json::array();
+  // "warnings" (optional): what the prediction had to assume, e.g. a trace-calibrated model used
+  // outside its calibrated range.
+  std::vector<std::string> warnings = {};
 };
 
 nlohmann::json to_json(const Prediction& p);

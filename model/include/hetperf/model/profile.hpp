@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/model/app_model.hpp"
 #include "hetperf/model/unimpp.hpp"
 
 namespace hetperf {
@@ -61,6 +62,10 @@ struct Computer {
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
   std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
   std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)
+  // "app_models" (optional): operation models fitted on the applications' own traces (`hetperf
+  // calibrate --trace`, hetperf/model/app_model.hpp); where present they replace the kernel models
+  // and integration_step_s for the simulated back-end.
+  AppModels app_models = {};
   std::string json_path = {};                        // where it was read ("$.computers[1]", not written), for
                                                      // messages; empty: built in code
 

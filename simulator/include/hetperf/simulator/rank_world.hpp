@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <utility>
 #include <memory>
@@ -36,6 +37,10 @@ struct RankComputer {
   double oversubscribed_handoff_s = 0;
   // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
   double core_efficiency = 1;
+  // Seconds a message of `bytes` between two ranks of this computer takes once both sides are ready,
+  // with `ranks` ranks mapped here (a model calibrated on the applications' own messages); empty: the
+  // message crosses the star network like any other.
+  std::function<double(std::uint64_t bytes, int ranks)> local_message_s = {};
 };
 
 struct RankPlatform {
@@ -54,7 +59,7 @@ class RankListener {
   ~RankListener() = default;
 };
 
-class RankWorld final : public ProcessorListener, public NetworkListener, public DiskListener {
+class RankWorld final : public ProcessorListener, public NetworkListener, public DiskListener, public Handler {
  public:
   RankWorld(const RankPlatform& platform, RankListener& listener);
   RankWorld(const RankWorld&) = delete;
@@ -115,6 +120,7 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   void computed(std::uint32_t token, double slowdown_work) override;
   void delivered(std::uint32_t token) override;
   void served(std::uint32_t token) override;
+  void fire(std::uint64_t message) override;  // a local message's time is up
 
   void complete(int rank);
   void set_waiting(int rank, bool waiting);

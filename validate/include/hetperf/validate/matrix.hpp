@@ -22,7 +22,10 @@ struct ValidationRun {
   std::vector<std::string> arguments;  // of the real program after `mpiexec -n ranks`, program first
   int ranks = 1;
   // Filled in by the run:
-  double predicted_s = 0;
+  double predicted_s = 0;        // the predicted median (of the sampled distribution; the point without samples)
+  double point_s = 0;            // the point prediction (no noise)
+  double predicted_p10_s = 0, predicted_p90_s = 0;  // the predicted 80% interval
+  std::vector<double> predicted_samples_s;
   std::vector<double> measured_samples_s;
   double measured_s = 0;                          // median of the samples
   nlohmann::json predicted_iterations = nlohmann::json::array();  // LU
@@ -39,6 +42,7 @@ struct ValidationMatrixOptions {
   std::string lu_program;        // paths of the real programs
   std::string integrate_program;
   std::string scratch;           // directory for the integration's disk writes
+  std::string trace_dir;         // directory for the calibration runs' traces
 };
 
 // The runs: LU over n, r, rank counts (1 .. 2 × cores), the three variants and node-removal points;
@@ -50,6 +54,41 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& opti
 std::vector<int> validation_kernel_blocks(bool quick);
 // The rows of the LU shapes the probe times the kernels at (probe --lu-rows): the matrix's largest n.
 int validation_lu_rows(bool quick);
+
+// The runs the operation models are calibrated on (`hetperf calibrate --trace`): configurations
+// disjoint from the validation matrix's (LU at smaller n; integration as one instance alone), each run
+// with --trace. `id` names the configuration; the arguments follow `mpiexec -n ranks`.
+struct CalibrationRun {
+  std::string id;
+  int ranks = 1;
+  std::vector<std::string> arguments;  // without --trace
+  std::string shape;                   // "lu n=768 r=128", to show disjointness in the report
+};
+std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& options);
+
+// The order of the real runs: every (configuration, repeat) pair of `configurations` × `repeats`,
+// shuffled by a generator seeded with `seed` (Hoefler and Belli: interleave configurations in a random,
+// recorded order rather than repeating back to back, so that a slow spell of the machine hits many).
+std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed);
+
+// Figures that separate model bias from machine noise (issue 14), over configurations with several
+// measured runs and a predicted distribution each:
+//   signed error of a configuration  e = (predicted median − measured median) / measured median
+//   bias                             the median of e, with a bootstrap 95% interval (configurations
+//                                    resampled, percentile interval, seeded)
+//   within_5 / within_10             shares of configurations with |e| ≤ 5% / 10%
+//   coverage                         share of single measured runs inside their predicted 80% interval
+//   median_width                     median of (p90 − p10) / predicted median
+//   noise_floor                      median over configurations of the median |run − median| / median
+//                                    of its runs: how far a single run typically lands from its own median
+struct Statistics {
+  std::size_t configurations = 0, runs = 0;
+  double bias = 0, bias_low = 0, bias_high = 0;
+  double within_5 = 0, within_10 = 0;
+  double coverage = 0, median_width = 0, noise_floor = 0;
+};
+Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed = 1, int resamples = 2000);
+nlohmann::json to_json(const Statistics& s);
 
 struct Accuracy {
   std::size_t runs = 0;

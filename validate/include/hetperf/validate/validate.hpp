@@ -5,6 +5,8 @@
 // running any, runs them under the MPI launcher in rounds, and writes the reports and pictures.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,12 @@ struct ValidateOptions {
   bool quick = false;              // a small matrix of a few minutes (CI)
   std::string profile;             // profile to predict with; empty: probe and calibrate into `out`
   std::string out;                 // directory for the results (required)
-  int repeat = 0;                  // real runs per configuration, in rounds; 0: 3, or 1 with `quick`
+  int repeat = 0;                  // real runs per configuration, in a seeded random order; 0: 7
+  int calibration_repeat = 3;      // runs per calibration configuration (traces for calibrate --trace); 0: none
+  int samples = 100;               // sampled predictions per configuration (1 .. 100000)
+  std::uint64_t seed = 1;          // of the run order, the sampled predictions and the bootstrap
+  double max_bias = 0.15;          // |overall bias| above this fails the summary
+  double min_coverage = 0.40;      // coverage of the predicted 80% intervals below this fails it
   double max_error = 0.25;         // a run with a larger |error| makes the summary fail (> 0)
   std::string mpiexec = "mpiexec";   // MPI launcher
   std::string computer;            // the profile's computer that is this machine; empty: the first
@@ -37,6 +44,10 @@ struct ValidateSummary {
   std::vector<std::string> written;   // files written into `out`
   std::string pictures_skipped;       // why no pictures, when gnuplot is missing
   bool within_max_error = true;       // every run's |error| at most max_error
+  Statistics overall;                 // bias, coverage, shares of medians within ±5% and ±10%
+  std::map<std::string, Statistics> groups;
+  bool within_bounds = true;          // |overall bias| <= max_bias and coverage >= min_coverage
+  std::string statistics_report() const;  // a few lines: overall and per group
   std::string brief_report() const;   // one line: runs, shares within ±5% and ±10%, worst run
   std::string noise_report() const;   // one line on the repeats' own spread (empty with one repeat)
 };

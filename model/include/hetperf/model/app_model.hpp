@@ -1,0 +1,140 @@
+// Operation time models calibrated in the applications' own regime (issue 14): fitted by `hetperf
+// calibrate --trace` on real traces of hetperf-lu and hetperf-integrate (hetperf.trace/1), per computer,
+// per operation and per number of the application's ranks computing at once on that computer, with
+// their residual distribution and the machine's run-to-run state, so that the simulated back-end can
+// predict distributions rather than points (the seeds' partial direct execution, seed 003 sections 3-4,
+// with UniMPP's view of times as distributions, seed 001 section 2).
+//
+//   t(call) = Σ_j β_j · x_j(call)                       the operation's low-order form (features below)
+//   measured time of call i in run r = t(call_i) · f_r,op · ε_i
+// f_r,op is run r's state factor for that operation (the median of measured/t over the run's calls of
+// the operation: a slow spell of a shared machine slows memory-bound laswp and getrf more than gemm),
+// and ε_i the per-call residual, whose quantiles are kept per band of t (heteroscedastic: short calls
+// spread more). A sampled prediction draws one calibration run's factors per run and computer, and one
+// ε per call.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetperf/model/distribution.hpp"
+
+namespace hetperf {
+
+class JsonNode;
+
+// The dimensions of one operation call, as the trace records them.
+struct OperationCall {
+  std::string op;        // "gemm", "trsm", "getrf", "laswp", "integrate"
+  double m = 0, n = 0, k = 0;
+  double steps = 0;      // integrate
+};
+
+// The features x_j of an operation's form, by name, and their values for a call:
+//   gemm  (c m×n −= a m×k · b k×n):         mnk, mn, mk, nk, 1
+//   trsm  (m×m unit lower triangle, n rhs): mmn, mn, mm, 1
+//   getrf (m×n panel):                      mnn, nnn, mn, nn, 1
+//   laswp (k interchanges over n columns    mn, nk, n, 1
+//          whose pivots reach m rows):
+//   integrate (steps trapezium steps):      steps, 1
+// Unknown operation: empty.
+const std::vector<std::string>& operation_features(const std::string& op);
+std::vector<double> feature_values(const OperationCall& call);
+
+// The distribution of ε for calls whose modelled time is at most `up_to_s` (the last band: any), as
+// equally likely values: the order statistics at probabilities (i + ½)/q, i = 0 .. q−1. Drawing one
+// of them uniformly keeps the mean of a heavy tail (a call preempted by another process on a shared
+// machine takes tens of times its time), which interpolating a few quantiles would inflate.
+struct ResidualBand {
+  double up_to_s = 0;
+  std::vector<double> values;  // non-decreasing, positive
+};
+
+struct OperationModel {
+  std::string op;
+  int ranks = 1;                        // application ranks computing at once on the computer
+  std::vector<std::string> features;    // = operation_features(op)
+  std::vector<double> coefficients_s;   // one per feature
+  // The calibrated range: smallest and largest value of each feature over the calls fitted.
+  std::vector<double> feature_min, feature_max;
+  std::uint64_t calls = 0;
+  double median_abs_residual = 0;       // median |measured / (t · f) − 1| over the calls
+  std::vector<ResidualBand> residuals;  // by increasing up_to_s; may be empty (no noise)
+  std::vector<std::string> traces;      // files it was fitted on
+
+  // t(call), never below zero.
+  double time_s(const OperationCall& call) const;
+  // Whether every feature of the call is within [min/2, 2·max] of the calibrated range (a call far
+  // outside extrapolates the form).
+  bool in_range(const OperationCall& call) const;
+  // ε for a call of modelled time t and a uniform draw u in [0, 1): the band's value of index ⌊u q⌋.
+  double residual(double t, double u) const;
+};
+
+// Messages between ranks of one computer as the application issues them, for `ranks` ranks mapped
+// there: t = latency_s + bytes · seconds_per_byte from the moment both sides are ready (the send
+// started and the receive posted) to the receive's end, fitted on the medians per message size. What
+// a run's messages took beyond that line is its state (RunState::message_delays_s): on a shared
+// machine a rank taken off its core for a scheduler slice delays its partner by milliseconds.
+struct MessageModel {
+  int ranks = 2;
+  double latency_s = 0;
+  double seconds_per_byte = 0;
+  std::uint64_t min_bytes = 0, max_bytes = 0;  // the calibrated range
+  std::uint64_t messages = 0;
+  std::vector<std::string> traces;
+
+  double time_s(std::uint64_t bytes) const { return latency_s + static_cast<double>(bytes) * seconds_per_byte; }
+};
+
+// One calibration run's state: its factor per operation (1 where the run had no such call), and the
+// delays of its local messages beyond their model (equally likely values; empty: none).
+struct RunState {
+  std::string trace;
+  std::map<std::string, double> factor;
+  std::vector<double> message_delays_s = {};
+};
+
+// The application-regime models of one computer.
+struct AppModels {
+  std::vector<OperationModel> operations;
+  std::vector<MessageModel> messages;  // by rank count; may be empty
+  std::vector<RunState> runs;  // the calibration runs' states, drawn from when sampling
+
+  bool empty() const { return operations.empty(); }
+  // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
+  // nearest one below it, else the smallest above; nullptr when `op` has none.
+  const OperationModel* find(const std::string& op, int ranks) const;
+  // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
+  const MessageModel* find_messages(int ranks) const;
+};
+
+nlohmann::json to_json(const AppModels& m);
+// Validates every field (InputError naming the file and JSON path).
+AppModels app_models_from_json(const JsonNode& node);
+
+// Draws the noise of one sampled run: a calibration run's state per computer, then ε per call. The
+// stream is a fixed function of (seed, sample), so that samples are reproducible in any order and on
+// any number of threads.
+class OperationNoise {
+ public:
+  OperationNoise(std::uint64_t seed, std::uint64_t sample);
+  // The state factor of `op` in the run drawn for the computer whose models are `models`
+  // (`computer` is its index: each computer draws its run once per sample).
+  double run_factor(std::size_t computer, const AppModels& models, const std::string& op);
+  // A delay drawn from the local-message delays of the run drawn for the computer (0 when it has none).
+  double message_delay(std::size_t computer, const AppModels& models);
+  // A uniform draw in [0, 1).
+  double uniform();
+
+ private:
+  Rng rng_;
+  std::map<std::size_t, std::size_t> run_of_computer_;
+  std::size_t run_of(std::size_t computer, const AppModels& models);
+};
+
+}  // namespace hetperf

@@ -1,0 +1,224 @@
+// Operation time models calibrated on the applications' traces (see app_model.hpp).
+#include "hetperf/model/app_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hetperf/model/json_node.hpp"
+
+namespace hetperf {
+namespace {
+
+const std::vector<std::string> kNone;
+
+std::vector<double> numbers(const JsonNode& node, const char* key, std::size_t size, Range range) {
+  std::vector<double> out;
+  for (const JsonNode& v : node.array(key, size)) out.push_back(v.as_number(range));
+  if (out.size() != size) node.field(key).fail(std::to_string(size) + " numbers (one per feature)");
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& operation_features(const std::string& op) {
+  static const std::map<std::string, std::vector<std::string>> forms = {
+      {"gemm", {"mnk", "mn", "mk", "nk", "1"}},
+      {"trsm", {"mmn", "mn", "mm", "1"}},
+      {"getrf", {"mnn", "nnn", "mn", "nn", "1"}},
+      {"laswp", {"mn", "nk", "n", "1"}},
+      {"integrate", {"steps", "1"}},
+  };
+  auto it = forms.find(op);
+  return it == forms.end() ? kNone : it->second;
+}
+
+std::vector<double> feature_values(const OperationCall& c) {
+  const double m = c.m, n = c.n, k = c.k;
+  if (c.op == "gemm") return {m * n * k, m * n, m * k, n * k, 1};
+  if (c.op == "trsm") return {m * m * n, m * n, m * m, 1};
+  if (c.op == "getrf") return {m * n * n, n * n * n, m * n, n * n, 1};
+  if (c.op == "laswp") return {m * n, n * k, n, 1};
+  if (c.op == "integrate") return {c.steps, 1};
+  return {};
+}
+
+double OperationModel::time_s(const OperationCall& call) const {
+  const std::vector<double> x = feature_values(call);
+  double t = 0;
+  for (std::size_t j = 0; j < x.size() && j < coefficients_s.size(); ++j) t += coefficients_s[j] * x[j];
+  return std::max(0.0, t);
+}
+
+bool OperationModel::in_range(const OperationCall& call) const {
+  const std::vector<double> x = feature_values(call);
+  for (std::size_t j = 0; j < x.size() && j < feature_min.size() && j < feature_max.size(); ++j) {
+    if (x[j] < feature_min[j] / 2 || x[j] > feature_max[j] * 2) return false;
+  }
+  return true;
+}
+
+double OperationModel::residual(double t, double u) const {
+  if (residuals.empty()) return 1;
+  auto band = std::find_if(residuals.begin(), residuals.end(), [t](const ResidualBand& b) { return t <= b.up_to_s; });
+  const std::vector<double>& v = (band == residuals.end() ? residuals.back() : *band).values;
+  const auto i = static_cast<std::size_t>(std::clamp(u, 0.0, 1.0) * static_cast<double>(v.size()));
+  return v[std::min(i, v.size() - 1)];
+}
+
+const OperationModel* AppModels::find(const std::string& op, int ranks) const {
+  const OperationModel* below = nullptr;
+  const OperationModel* above = nullptr;
+  for (const auto& m : operations) {
+    if (m.op != op) continue;
+    if (m.ranks == ranks) return &m;
+    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
+    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
+  }
+  return below ? below : above;
+}
+
+const MessageModel* AppModels::find_messages(int ranks) const {
+  const MessageModel* below = nullptr;
+  const MessageModel* above = nullptr;
+  for (const auto& m : messages) {
+    if (m.ranks == ranks) return &m;
+    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
+    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
+  }
+  return below ? below : above;
+}
+
+nlohmann::json to_json(const AppModels& models) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& m : models.operations) {
+    nlohmann::json bands = nlohmann::json::array();
+    for (const auto& b : m.residuals) bands.push_back({{"up_to_s", b.up_to_s}, {"values", b.values}});
+    ops.push_back({{"op", m.op}, {"ranks", m.ranks}, {"features", m.features}, {"coefficients_s", m.coefficients_s},
+                   {"feature_min", m.feature_min}, {"feature_max", m.feature_max}, {"calls", m.calls},
+                   {"median_abs_residual", m.median_abs_residual}, {"residuals", bands}, {"traces", m.traces}});
+  }
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& m : models.messages) {
+    messages.push_back({{"ranks", m.ranks}, {"latency_s", m.latency_s}, {"seconds_per_byte", m.seconds_per_byte},
+                        {"min_bytes", m.min_bytes}, {"max_bytes", m.max_bytes}, {"messages", m.messages},
+                        {"traces", m.traces}});
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : models.runs) {
+    nlohmann::json j = {{"trace", r.trace}, {"factor", r.factor}};
+    if (!r.message_delays_s.empty()) j["message_delays_s"] = r.message_delays_s;
+    runs.push_back(j);
+  }
+  nlohmann::json out = {{"operations", ops}, {"runs", runs}};
+  if (!messages.empty()) out["messages"] = messages;
+  return out;
+}
+
+AppModels app_models_from_json(const JsonNode& node) {
+  node.known_fields({"operations", "messages", "runs"});
+  AppModels out;
+  if (auto messages = node.optional("messages")) {
+    for (const JsonNode& m : messages->items()) {
+      m.known_fields({"ranks", "latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces"});
+      MessageModel model;
+      model.ranks = static_cast<int>(m.integer("ranks", 1, 1 << 20));
+      model.latency_s = m.number("latency_s");
+      model.seconds_per_byte = m.number("seconds_per_byte", Range::kNonNegative);
+      model.min_bytes = static_cast<std::uint64_t>(m.integer_or("min_bytes", 0, 0, INT64_MAX));
+      model.max_bytes = static_cast<std::uint64_t>(m.integer_or("max_bytes", 0, 0, INT64_MAX));
+      model.messages = static_cast<std::uint64_t>(m.integer("messages", 1, INT64_MAX));
+      if (auto traces = m.optional("traces")) {
+        for (const JsonNode& t : traces->items()) model.traces.push_back(t.as_string());
+      }
+      for (const auto& other : out.messages) {
+        if (other.ranks == model.ranks) m.field("ranks").fail("one message model per rank count");
+      }
+      out.messages.push_back(std::move(model));
+    }
+  }
+  for (const JsonNode& o : node.array("operations")) {
+    o.known_fields({"op", "ranks", "features", "coefficients_s", "feature_min", "feature_max", "calls",
+                    "median_abs_residual", "residuals", "traces"});
+    OperationModel m;
+    m.op = o.choice("op", {"gemm", "trsm", "getrf", "laswp", "integrate"});
+    m.ranks = static_cast<int>(o.integer("ranks", 1, 1 << 20));
+    m.features = operation_features(m.op);
+    const auto given = o.array("features", m.features.size());
+    for (std::size_t j = 0; j < given.size(); ++j) {
+      if (j >= m.features.size() || given[j].as_string() != m.features[j]) {
+        o.field("features").fail("the features of " + m.op + " in order");
+      }
+    }
+    m.coefficients_s = numbers(o, "coefficients_s", m.features.size(), Range::kAny);
+    m.feature_min = numbers(o, "feature_min", m.features.size(), Range::kNonNegative);
+    m.feature_max = numbers(o, "feature_max", m.features.size(), Range::kNonNegative);
+    m.calls = static_cast<std::uint64_t>(o.integer("calls", 1, INT64_MAX));
+    m.median_abs_residual = o.number_or("median_abs_residual", 0, Range::kNonNegative);
+    if (auto bands = o.optional("residuals")) {
+      for (const JsonNode& b : bands->items()) {
+        b.known_fields({"up_to_s", "values"});
+        ResidualBand band;
+        band.up_to_s = b.number("up_to_s", Range::kNonNegative);
+        for (const JsonNode& q : b.array("values", 1)) band.values.push_back(q.as_number(Range::kPositive));
+        if (!std::is_sorted(band.values.begin(), band.values.end())) b.field("values").fail("non-decreasing values");
+        if (!m.residuals.empty() && band.up_to_s < m.residuals.back().up_to_s) b.field("up_to_s").fail("bands by increasing up_to_s");
+        m.residuals.push_back(std::move(band));
+      }
+    }
+    if (auto traces = o.optional("traces")) {
+      for (const JsonNode& t : traces->items()) m.traces.push_back(t.as_string());
+    }
+    for (const auto& other : out.operations) {
+      if (other.op == m.op && other.ranks == m.ranks) o.field("ranks").fail("one model per operation and rank count");
+    }
+    out.operations.push_back(std::move(m));
+  }
+  if (auto runs = node.optional("runs")) {
+    for (const JsonNode& r : runs->items()) {
+      r.known_fields({"trace", "factor", "message_delays_s"});
+      RunState state;
+      state.trace = r.string_or("trace", "");
+      if (auto delays = r.optional("message_delays_s")) {
+        for (const JsonNode& d : delays->items()) state.message_delays_s.push_back(d.as_number());
+      }
+      const JsonNode factor = r.object("factor");
+      for (const auto& [op, value] : factor.value().items()) {
+        if (operation_features(op).empty()) factor.fail("operations among gemm, trsm, getrf, laswp, integrate");
+        state.factor[op] = factor.number(op, Range::kPositive);
+      }
+      out.runs.push_back(std::move(state));
+    }
+  }
+  return out;
+}
+
+OperationNoise::OperationNoise(std::uint64_t seed, std::uint64_t sample)
+    : rng_(seed ^ (0x9E3779B97F4A7C15ULL * (sample + 1))) {}
+
+double OperationNoise::uniform() { return rng_.uniform01(); }
+
+std::size_t OperationNoise::run_of(std::size_t computer, const AppModels& models) {
+  auto it = run_of_computer_.find(computer);
+  if (it == run_of_computer_.end()) {
+    const auto run = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(models.runs.size()));
+    it = run_of_computer_.emplace(computer, std::min(run, models.runs.size() - 1)).first;
+  }
+  return it->second;
+}
+
+double OperationNoise::run_factor(std::size_t computer, const AppModels& models, const std::string& op) {
+  if (models.runs.empty()) return 1;
+  const auto& factors = models.runs[run_of(computer, models)].factor;
+  auto f = factors.find(op);
+  return f == factors.end() ? 1 : f->second;
+}
+
+double OperationNoise::message_delay(std::size_t computer, const AppModels& models) {
+  if (models.runs.empty()) return 0;
+  const auto& delays = models.runs[run_of(computer, models)].message_delays_s;
+  if (delays.empty()) return 0;
+  const auto i = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(delays.size()));
+  return delays[std::min(i, delays.size() - 1)];
+}
+
+}  // namespace hetperf

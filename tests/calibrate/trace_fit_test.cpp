@@ -1,0 +1,150 @@
+// Tests of the operation models fitted on application traces (calibrate/src/trace_fit.cpp).
+#include <cmath>
+#include <map>
+
+#include <catch2/catch.hpp>
+
+#include "hetperf/calibrate/trace_fit.hpp"
+#include "hetperf/model/error.hpp"
+#include "test_support.hpp"
+
+using namespace hetperf;
+using namespace hetperf::calibrate;
+
+namespace {
+
+// A trace of `ranks` ranks on `cores` cores with gemm calls of t = factor · (2e-11 mnk + 5e-6) · ε,
+// ε cycling through ±2%.
+nlohmann::json gemm_trace(double factor, int ranks = 1, int cores = 2, const std::string& backend = "mpi") {
+  nlohmann::json events = nlohmann::json::array();
+  double now = 0;
+  int i = 0;
+  for (int m : {128, 256, 512, 1024}) {
+    for (int nk : {64, 128, 256}) {
+      for (int rep = 0; rep < 3; ++rep, ++i) {
+        const double eps = 1 + 0.02 * ((i % 3) - 1);
+        const double t = factor * (2e-11 * m * nk * nk + 5e-6) * eps;
+        events.push_back({{"op", "gemm"}, {"dims", {m, nk, nk}}, {"start_s", now}, {"end_s", now + t}});
+        events.push_back({{"op", "send"}, {"peer", 0}, {"bytes", 8}, {"start_s", now + t}, {"end_s", now + t + 1e-6}});
+        now += t + 1e-6;
+      }
+    }
+  }
+  return {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", backend}, {"config", nlohmann::json::object()},
+          {"run", {{"host", "here"}, {"ranks", ranks}, {"cores", cores}}},
+          {"ranks", {{{"rank", 0}, {"events", events}}}}};
+}
+
+std::filesystem::path write(const test::TempDir& dir, const std::string& name, const nlohmann::json& j) {
+  return dir.write(name, j.dump());
+}
+
+}  // namespace
+
+TEST_CASE("calibrate: operation models recover the form, the runs' states and the residuals of traces") {
+  test::TempDir dir("trace-fit");
+  const std::vector<std::filesystem::path> files = {write(dir, "a.json", gemm_trace(1.0)), write(dir, "b.json", gemm_trace(1.2)),
+                                                    write(dir, "c.json", gemm_trace(0.9))};
+  TraceFit fit = fit_traces(files);
+  REQUIRE(fit.by_computer.count("here") == 1);
+  const AppModels& models = fit.by_computer.at("here");
+  const OperationModel* gemm = models.find("gemm", 1);
+  REQUIRE(gemm != nullptr);
+  CHECK(gemm->calls == 108);
+  // The median run (factor 1.0) is the typical state: the form is the true one, within the noise.
+  for (int m : {128, 1024}) {
+    const double truth = 2e-11 * m * 128 * 128 + 5e-6;
+    CHECK(gemm->time_s({"gemm", static_cast<double>(m), 128, 128}) == Approx(truth).epsilon(0.03));
+  }
+  REQUIRE(models.runs.size() == 3);
+  std::map<std::string, double> factor;
+  for (const auto& r : models.runs) factor[std::filesystem::path(r.trace).filename()] = r.factor.at("gemm");
+  CHECK(factor["a.json"] == Approx(1.0).epsilon(0.02));
+  CHECK(factor["b.json"] == Approx(1.2).epsilon(0.02));
+  CHECK(factor["c.json"] == Approx(0.9).epsilon(0.02));
+  // The residuals are the ±2% left once the run's state is taken out.
+  for (const auto& band : gemm->residuals) {
+    CHECK(band.values.front() > 0.96);
+    CHECK(band.values.back() < 1.04);
+  }
+  CHECK(gemm->median_abs_residual < 0.03);
+  CHECK(gemm->feature_max[0] == 1024.0 * 256 * 256);
+  CHECK(gemm->traces.size() == 3);
+}
+
+TEST_CASE("calibrate: traces are fitted per number of ranks computing at once; oversubscribed ones are not") {
+  test::TempDir dir("trace-fit-ranks");
+  TraceFit fit = fit_traces({write(dir, "one.json", gemm_trace(1.0, 1)), write(dir, "two.json", gemm_trace(1.5, 2)),
+                             write(dir, "four.json", gemm_trace(3.0, 4))});
+  const AppModels& models = fit.by_computer.at("here");
+  REQUIRE(models.find("gemm", 2)->ranks == 2);
+  CHECK(models.find("gemm", 2)->time_s({"gemm", 512, 128, 128}) ==
+        Approx(1.5 * models.find("gemm", 1)->time_s({"gemm", 512, 128, 128})).epsilon(0.03));
+  CHECK(models.find("gemm", 4)->ranks == 2);  // the 4-rank run on 2 cores was not fitted
+  REQUIRE(fit.notes.size() == 1);
+  CHECK_THAT(fit.notes[0], Catch::Contains("four.json") && Catch::Contains("not fitted"));
+  // --trace-computer: every trace goes to the named computer.
+  TraceFitOptions o;
+  o.computer = "node-1";
+  CHECK(fit_traces({dir.path() / "one.json"}, o).by_computer.count("node-1") == 1);
+}
+
+TEST_CASE("calibrate: a simulated trace or one without its run facts is refused, naming the field") {
+  test::TempDir dir("trace-fit-bad");
+  auto refused = [&](const nlohmann::json& j, const std::string& text) {
+    const auto file = write(dir, "bad.json", j);
+    try {
+      fit_traces({file});
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("bad.json") && Catch::Contains(text));
+    }
+  };
+  refused(gemm_trace(1.0, 1, 2, "sim"), "$.backend");
+  nlohmann::json j = gemm_trace(1.0);
+  j["run"].erase("host");
+  refused(j, "$.run.host");
+  j = gemm_trace(1.0);
+  j["run"]["cores"] = 0;
+  refused(j, "$.run.cores");
+}
+
+TEST_CASE("calibrate: local messages are fitted from matched sends and receives, with each run's delays") {
+  // Rank 0 sends sizes 0 .. 1 MiB to rank 1; the receive is posted 1 ms before the send (or after it),
+  // and ends l + s·g + delay after both are ready.
+  auto trace = [](double delay) {
+    nlohmann::json r0 = nlohmann::json::array(), r1 = nlohmann::json::array();
+    double now = 0;
+    int i = 0;
+    for (int bytes : {0, 4096, 65536, 1 << 20}) {
+      for (int rep = 0; rep < 4; ++rep, ++i) {
+        const double t = 1e-5 + bytes * 1e-9 + (rep == 3 ? delay : 0);
+        const bool receiver_first = i % 2 == 0;
+        const double send = now + (receiver_first ? 1e-3 : 0), recv = now + (receiver_first ? 0 : 1e-3);
+        const double ready = std::max(send, recv);
+        r0.push_back({{"op", "send"}, {"peer", 1}, {"tag", 3}, {"bytes", bytes}, {"start_s", send}, {"end_s", ready + t}});
+        r1.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 3}, {"bytes", bytes}, {"start_s", recv}, {"end_s", ready + t}});
+        now = ready + t + 1e-4;
+      }
+    }
+    return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+                          {"run", {{"host", "here"}, {"ranks", 2}, {"cores", 2}}},
+                          {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}}}};
+  };
+  test::TempDir dir("trace-fit-messages");
+  TraceFit fit = fit_traces({write(dir, "quiet.json", trace(0)), write(dir, "busy.json", trace(4e-3))});
+  const AppModels& models = fit.by_computer.at("here");
+  const MessageModel* m = models.find_messages(2);
+  REQUIRE(m != nullptr);
+  CHECK(m->messages == 32);
+  CHECK(m->latency_s == Approx(1e-5).margin(1e-7));
+  CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
+  CHECK(m->max_bytes == 1 << 20);
+  REQUIRE(models.runs.size() == 2);
+  for (const auto& run : models.runs) {
+    REQUIRE(run.message_delays_s.size() == 16);
+    const double largest = run.message_delays_s.back();
+    CHECK(largest == Approx(run.trace.find("busy") != std::string::npos ? 4e-3 : 0.0).margin(1e-7));
+  }
+  CHECK(models.find_messages(8) == m);  // the nearest rank count below
+}

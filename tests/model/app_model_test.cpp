@@ -1,0 +1,123 @@
+// Tests of the trace-calibrated operation models (model/src/app_model.cpp).
+#include <set>
+
+#include <catch2/catch.hpp>
+
+#include "hetperf/model/app_model.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/json_node.hpp"
+
+using namespace hetperf;
+
+namespace {
+
+OperationModel gemm_model(int ranks) {
+  OperationModel m;
+  m.op = "gemm";
+  m.ranks = ranks;
+  m.features = operation_features("gemm");
+  m.coefficients_s = {2e-11, 0, 0, 0, 1e-6};  // 2 m n k / (100 Gflop/s) + 1 us
+  m.feature_min = {1e6, 0, 0, 0, 1};
+  m.feature_max = {1e8, 1e9, 1e9, 1e9, 1};
+  m.calls = 10;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("model: an operation model's time is its form at the call's dimensions, never below zero") {
+  OperationModel m = gemm_model(1);
+  CHECK(m.time_s({"gemm", 100, 100, 100}) == Approx(2e-11 * 1e6 + 1e-6));
+  CHECK(feature_values({"laswp", 1000, 128, 128}) == std::vector<double>{128000, 16384, 128, 1});
+  CHECK(feature_values({"integrate", 0, 0, 0, 5e6}) == std::vector<double>{5e6, 1});
+  CHECK(feature_values({"unknown", 1, 1, 1}).empty());
+  m.coefficients_s = {-1, 0, 0, 0, 0};
+  CHECK(m.time_s({"gemm", 10, 10, 10}) == 0);
+}
+
+TEST_CASE("model: a call far outside an operation model's calibrated range is out of range") {
+  OperationModel m = gemm_model(1);
+  CHECK(m.in_range({"gemm", 100, 100, 100}));     // mnk 1e6: the smallest calibrated
+  CHECK(m.in_range({"gemm", 300, 300, 300}));     // 2.7e7
+  CHECK_FALSE(m.in_range({"gemm", 1000, 1000, 1000}));  // 1e9 > 2 x 1e8
+  CHECK_FALSE(m.in_range({"gemm", 50, 50, 50}));  // 1.25e5 < 1e6 / 2
+}
+
+TEST_CASE("model: a residual is one of its band's equally likely values, chosen by the draw") {
+  OperationModel m = gemm_model(1);
+  CHECK(m.residual(1.0, 0.3) == 1.0);  // no residuals: no noise
+  m.residuals = {{1e-3, {0.5, 1.0, 2.0, 4.0}}, {1.0, {0.9, 1.1}}};
+  CHECK(m.residual(1e-4, 0.0) == 0.5);
+  CHECK(m.residual(1e-4, 0.49) == 1.0);
+  CHECK(m.residual(1e-4, 0.5) == 2.0);
+  CHECK(m.residual(1e-4, 0.9999) == 4.0);
+  CHECK(m.residual(0.5, 0.2) == 0.9);
+  CHECK(m.residual(5.0, 0.7) == 1.1);  // beyond the last band: the last band
+}
+
+TEST_CASE("model: the model of an operation is the one of its rank count, else the nearest below, else above") {
+  AppModels a;
+  a.operations = {gemm_model(1), gemm_model(2), gemm_model(8)};
+  CHECK(a.find("gemm", 2)->ranks == 2);
+  CHECK(a.find("gemm", 4)->ranks == 2);
+  CHECK(a.find("gemm", 16)->ranks == 8);
+  a.operations = {gemm_model(4)};
+  CHECK(a.find("gemm", 1)->ranks == 4);
+  CHECK(a.find("trsm", 1) == nullptr);
+}
+
+TEST_CASE("model: operation models round-trip through JSON, and malformed ones are named") {
+  AppModels a;
+  a.operations = {gemm_model(2)};
+  a.operations[0].residuals = {{1e-3, {0.9, 1.0, 1.2}}};
+  a.operations[0].traces = {"t1.json"};
+  a.runs = {{"t1.json", {{"gemm", 1.05}}}};
+  const nlohmann::json j = to_json(a);
+  AppModels b = app_models_from_json(JsonNode(j, "p.json", "$.computers[0].app_models"));
+  REQUIRE(b.operations.size() == 1);
+  CHECK(b.operations[0].coefficients_s == a.operations[0].coefficients_s);
+  CHECK(b.operations[0].residuals[0].values == a.operations[0].residuals[0].values);
+  CHECK(b.runs[0].factor.at("gemm") == 1.05);
+
+  auto fails = [](nlohmann::json bad, const std::string& text) {
+    try {
+      app_models_from_json(JsonNode(bad, "p.json", "$.m"));
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains(text));
+    }
+  };
+  nlohmann::json bad = j;
+  bad["operations"][0]["coefficients_s"] = {1, 2};
+  fails(bad, "$.m.operations[0].coefficients_s");
+  bad = j;
+  bad["operations"][0]["op"] = "fft";
+  fails(bad, "$.m.operations[0].op");
+  bad = j;
+  bad["operations"][0]["residuals"][0]["values"] = {1.2, 0.9};
+  fails(bad, "non-decreasing");
+  bad = j;
+  bad["operations"].push_back(j["operations"][0]);
+  fails(bad, "one model per operation and rank count");
+  bad = j;
+  bad["runs"][0]["factor"]["gemm"] = -1;
+  fails(bad, "$.m.runs[0].factor.gemm");
+}
+
+TEST_CASE("model: operation noise is a fixed function of the seed and the sample") {
+  AppModels a;
+  a.runs = {{"a", {{"gemm", 0.9}}}, {"b", {{"gemm", 1.1}}}, {"c", {{"gemm", 1.3}}}};
+  auto draws = [&](std::uint64_t seed, std::uint64_t sample) {
+    OperationNoise n(seed, sample);
+    std::vector<double> out = {n.run_factor(0, a, "gemm"), n.run_factor(0, a, "gemm"), n.uniform(), n.run_factor(0, a, "trsm")};
+    return out;
+  };
+  CHECK(draws(1, 0) == draws(1, 0));
+  CHECK(draws(1, 0) != draws(1, 1));
+  const auto d = draws(5, 3);
+  CHECK(d[0] == d[1]);  // one run state per computer and sample
+  CHECK(d[3] == 1.0);   // an operation the run had no calls of: neutral
+  std::set<double> seen;
+  for (std::uint64_t s = 0; s < 50; ++s) seen.insert(draws(7, s)[0]);
+  CHECK(seen.size() == 3);  // every calibration run is drawn
+}
