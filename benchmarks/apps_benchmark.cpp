@@ -70,12 +70,13 @@ SimPlatform platform(int computers) {
   return p;
 }
 
-void simulate_lu(benchmark::State& state, int n, int r, int ranks, LuVariant variant) {
+void simulate_lu(benchmark::State& state, int n, int r, int ranks, LuVariant variant,
+                 LuBcast bcast = LuBcast::kSequential, int parallel_multiply = 1) {
   SimPlatform p = platform(ranks);
   std::vector<std::size_t> mapping(ranks);
   for (int i = 0; i < ranks; ++i) mapping[i] = i;
   LuConfig cfg;
-  cfg.n = n, cfg.r = r, cfg.variant = variant;
+  cfg.n = n, cfg.r = r, cfg.variant = variant, cfg.bcast = bcast, cfg.parallel_multiply = parallel_multiply;
   double makespan = 0, events = 0;
   std::size_t peak = 0;
   for (auto _ : state) {
@@ -103,6 +104,12 @@ void BM_LU_131072_r128_1024(benchmark::State& s) {
   simulate_lu(s, 131072, 128, 1024, static_cast<LuVariant>(s.range(0)));
 }
 BENCHMARK(BM_LU_131072_r128_1024)->Arg(0)->Arg(1)->ArgName("variant")->Iterations(1)->Unit(benchmark::kSecond);
+
+// Pipelined with a binomial-tree panel broadcast, without and with PM in 4 shares (its extra messages).
+void BM_LU_131072_r128_1024_tree(benchmark::State& s) {
+  simulate_lu(s, 131072, 128, 1024, LuVariant::kPipelined, LuBcast::kTree, static_cast<int>(s.range(0)));
+}
+BENCHMARK(BM_LU_131072_r128_1024_tree)->Arg(1)->Arg(4)->ArgName("pm")->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

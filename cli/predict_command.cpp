@@ -81,7 +81,9 @@ void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sample
     const auto& j = *r.job;
     char config[64];
     if (j.kind == apps::AppJob::Kind::kLu) {
-      std::snprintf(config, sizeof config, "n=%d r=%d %s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
+      std::snprintf(config, sizeof config, "n=%d r=%d %s%s%s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
+                    j.lu.parallel_multiply > 1 ? (" pm" + std::to_string(j.lu.parallel_multiply)).c_str() : "",
+                    j.lu.bcast != LuBcast::kSequential ? (std::string(" ") + apps::to_string(j.lu.bcast)).c_str() : "",
                     j.lu.remove ? (" -" + std::to_string(j.lu.remove) + "@" + std::to_string(j.lu.remove_after_iteration)).c_str() : "");
     } else {
       std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,

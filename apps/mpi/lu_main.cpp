@@ -1,6 +1,6 @@
 // hetperf-lu: the real block LU application. `mpiexec -n P hetperf-lu --n 1024 --r 128 [--variant
-// basic|pipelined|flow_control [--window W]] [--expand K --expand-after-iteration I] [--remove K --after-iteration I]
-// [--trace trace.json]`. Rank 0 checks
+// basic|pipelined|flow_control [--window W]] [--parallel-multiply S] [--bcast sequential|tree|ring]
+// [--expand K --expand-after-iteration I] [--remove K --after-iteration I] [--trace trace.json]`. Rank 0 checks
 // ||PA - LU||_F / ||A||_F < 1e-10 on the random matrix and prints a JSON summary; exit 1 if it fails.
 #include <cblas.h>
 #include <lapacke.h>
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   LuConfig cfg;
-  std::string variant = "basic", trace_file, scratch = ".";
+  std::string variant = "basic", bcast = "sequential", trace_file, scratch = ".";
   int threads = 1;
   bool reference = false;
   CLI::App app{"Block LU factorisation with partial pivoting (real MPI back-end)", "hetperf-lu"};
@@ -86,6 +86,14 @@ int main(int argc, char** argv) {
                  "--window non-blocking panel sends in flight)")
       ->capture_default_str();
   app.add_option("--window", cfg.window, "flow_control: panel sends in flight at most")->capture_default_str();
+  app.add_option("--parallel-multiply", cfg.parallel_multiply,
+                 "PM: split each trailing update into S column shares computed on S ranks (1: no split; S divides "
+                 "--r, at most the ranks that stay)")
+      ->capture_default_str();
+  app.add_option("--bcast", bcast,
+                 "Panel broadcast: sequential (the owner sends to each rank in turn), tree (binomial) or ring "
+                 "(HPL's increasing ring)")
+      ->capture_default_str();
   app.add_option("--remove", cfg.remove, "Ranks that leave (the highest-numbered)")->capture_default_str();
   app.add_option("--after-iteration", cfg.remove_after_iteration, "Iteration after which they leave")->capture_default_str();
   app.add_option("--expand", cfg.expand, "Ranks that start idle and join (the highest-numbered)")->capture_default_str();
@@ -98,6 +106,7 @@ int main(int argc, char** argv) {
   if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
   try {
     cfg.variant = parse_lu_variant(variant);
+    cfg.bcast = parse_lu_bcast(bcast);
   } catch (const InputError& e) {
     fail_on_all_ranks(MPI_COMM_WORLD, e.what());
   }
@@ -117,7 +126,8 @@ int main(int argc, char** argv) {
   double residual = relative_residual(cfg, result);
   bool ok = residual < 1e-10;
   nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"window", cfg.window}, {"remove", cfg.remove},
-                           {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads}};
+                           {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads},
+                           {"bcast", bcast}, {"parallel_multiply", cfg.parallel_multiply}};
   if (cfg.expand > 0) config["expand"] = {{"ranks", cfg.expand}, {"after_iteration", cfg.expand_after_iteration}};
   std::vector<TraceEvent> all;
   for (const auto& rk : ranks) {

@@ -208,6 +208,7 @@ AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping) {
     job.lu.n = spec.lu.n, job.lu.r = spec.lu.r, job.lu.variant = spec.lu.variant, job.lu.window = spec.lu.window;
     job.lu.remove = spec.lu.remove_ranks, job.lu.remove_after_iteration = spec.lu.remove_after_iteration;
     job.lu.expand = spec.lu.expand_ranks, job.lu.expand_after_iteration = spec.lu.expand_after_iteration;
+    job.lu.bcast = spec.lu.bcast, job.lu.parallel_multiply = spec.lu.parallel_multiply;
   } else {
     job.kind = AppJob::Kind::kIntegrate;
     job.integrate.a = spec.integrate.a, job.integrate.b = spec.integrate.b, job.integrate.steps = spec.integrate.steps;
@@ -343,7 +344,8 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
       r.time_s = end - start;
       nlohmann::json config = {{"n", job.lu.n}, {"r", job.lu.r}, {"variant", to_string(job.lu.variant)},
                                {"window", job.lu.window}, {"remove", job.lu.remove},
-                               {"after_iteration", job.lu.remove_after_iteration}, {"seed", job.lu.seed}};
+                               {"after_iteration", job.lu.remove_after_iteration}, {"seed", job.lu.seed},
+                               {"bcast", to_string(job.lu.bcast)}, {"parallel_multiply", job.lu.parallel_multiply}};
       if (job.lu.expand > 0) config["expand"] = {{"ranks", job.lu.expand}, {"after_iteration", job.lu.expand_after_iteration}};
       nlohmann::json summary = {{"factorization_s", r.time_s},
                                 {"gflops", 2.0 / 3.0 * std::pow(static_cast<double>(job.lu.n), 3) / r.time_s / 1e9}};

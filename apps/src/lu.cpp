@@ -9,15 +9,65 @@
 namespace hetperf::apps {
 namespace {
 
-enum Tag : int { kTagPanel = 1, kTagPivots = 2, kTagHandOff = kLuHandOffTag, kTagGather = 4, kTagSync = 5 };
+enum Tag : int {
+  kTagPanel = 1, kTagPivots = 2, kTagHandOff = kLuHandOffTag, kTagGather = 4, kTagSync = 5,
+  kTagShare = 6,    // PM: a column share of a solved block T12, owner -> helper
+  kTagProduct = 7,  // PM: the helper's product L21 · share, helper -> owner
+};
 
 // Owner of each block column, and which ranks are still in the computation.
 struct Layout {
   std::vector<int> owner;
-  std::vector<int> active;
+  std::vector<int> active;   // increasing
   std::vector<char> member;  // member[rank]: rank is in `active`
   bool is_active(int rank) const { return member[rank] != 0; }
+  int position(int rank) const {  // of an active rank in `active`
+    return static_cast<int>(std::lower_bound(active.begin(), active.end(), rank) - active.begin());
+  }
 };
+
+// Where a rank stands in the broadcast of a panel from `root` to the active ranks: whom it receives
+// from (-1: it is the root) and whom it sends to, in order.
+struct BcastPeers {
+  int parent = -1;
+  std::vector<int> children;
+};
+
+BcastPeers bcast_peers(LuBcast kind, const Layout& layout, int root, int me) {
+  BcastPeers out;
+  const int a = static_cast<int>(layout.active.size()), root_pos = layout.position(root);
+  const int rel = (layout.position(me) - root_pos + a) % a;  // position relative to the root
+  auto rank_at = [&](int relative) { return layout.active[(relative + root_pos) % a]; };
+  switch (kind) {
+    case LuBcast::kSequential:  // the root sends to every other rank, in rank order
+      if (rel != 0) {
+        out.parent = root;
+        break;
+      }
+      for (int p : layout.active) {
+        if (p != root) out.children.push_back(p);
+      }
+      break;
+    case LuBcast::kTree: {  // binomial tree, as MPICH's MPI_Bcast for short messages
+      int mask = 1;
+      for (; mask < a; mask <<= 1) {
+        if (rel & mask) {
+          out.parent = rank_at(rel - mask);
+          break;
+        }
+      }
+      for (mask >>= 1; mask > 0; mask >>= 1) {  // the largest subtree first
+        if (rel + mask < a) out.children.push_back(rank_at(rel + mask));
+      }
+      break;
+    }
+    case LuBcast::kRing:  // HPL's increasing ring ("1ring"): each rank passes it on to the next
+      if (rel > 0) out.parent = rank_at(rel - 1);
+      if (rel + 1 < a) out.children.push_back(rank_at(rel + 1));
+      break;
+  }
+  return out;
+}
 
 // A barrier among the active ranks only, by messages (ranks that left take no part): everyone
 // reports to the first active rank, which releases them.
@@ -82,10 +132,18 @@ std::string LuConfig::validate(int ranks) const {
   if (window < 1) return "--window " + std::to_string(window) + ": expected at least 1 outstanding send";
   if (remove < 0) return "--remove " + std::to_string(remove) + ": expected a non-negative count";
   if (expand < 0) return "--expand " + std::to_string(expand) + ": expected a non-negative count";
+  if (parallel_multiply < 1) {
+    return "--parallel-multiply " + std::to_string(parallel_multiply) + ": expected at least 1 sub-block";
+  }
   // The rules between options are the workload reader's, named by the program's flags here.
-  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration, expand, expand_after_iteration}, ranks);
+  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration, expand, expand_after_iteration, bcast,
+                               parallel_multiply},
+                        ranks);
   if (!v) return {};
   if (v->field == "r") return "--r " + std::to_string(r) + ": expected " + v->expected;
+  if (v->field == "parallel_multiply") {
+    return "--parallel-multiply " + std::to_string(parallel_multiply) + ": expected " + v->expected;
+  }
   if (v->field == "remove.ranks") return "--remove " + std::to_string(remove) + ": expected " + v->expected;
   if (v->field == "expand.ranks") return "--expand " + std::to_string(expand) + ": expected " + v->expected;
   if (v->field == "expand.after_iteration") {
@@ -99,6 +157,13 @@ LuVariant parse_lu_variant(const std::string& name) {
   if (name == "pipelined") return LuVariant::kPipelined;
   if (name == "flow_control") return LuVariant::kFlowControl;
   throw InputError("--variant " + name + ": expected basic, pipelined or flow_control");
+}
+
+LuBcast parse_lu_bcast(const std::string& name) {
+  if (name == "sequential") return LuBcast::kSequential;
+  if (name == "tree") return LuBcast::kTree;
+  if (name == "ring") return LuBcast::kRing;
+  throw InputError("--bcast " + name + ": expected sequential, tree or ring");
 }
 
 double lu_matrix_element(std::uint64_t seed, int i, int j) {
@@ -147,8 +212,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   std::vector<double> panel;
   std::vector<int> panel_pivots(r);
 
-  // Factors panel k on its owner and sends it (rows k*r .. n-1 of block k, with its pivots) to every
-  // other active rank.
+  // Panel k goes from its owner to every other active rank (rows k*r .. n-1 of block k, with its
+  // pivots) along the --bcast pattern; ranks inside a tree or ring pass on what they receive.
   // The look-ahead panel of the pipelined variant is factored while panel k is still being applied,
   // so it has buffers of its own.
   std::vector<double> next_panel;
@@ -158,6 +223,23 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto wait_all = [&]() -> Task {
     for (int h : in_flight) co_await rt.wait(h);
     in_flight.clear();
+  };
+  // Sends a panel of `rows` rows and its pivots to rank p; flow control: without blocking, with at
+  // most `window` panel sends in flight.
+  auto send_panel = [&](int p, int rows, const double* buf, const int* piv) -> Task {
+    const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(rows) * r;
+    if (cfg.variant == LuVariant::kFlowControl) {
+      if (static_cast<int>(in_flight.size()) >= cfg.window) {
+        co_await rt.wait(in_flight.front());
+        in_flight.erase(in_flight.begin());
+      }
+      int handle = -1;
+      co_await rt.isend(p, kTagPanel, buf, bytes, &handle);
+      in_flight.push_back(handle);
+    } else {
+      co_await rt.send(p, kTagPanel, buf, bytes);
+    }
+    co_await rt.send(p, kTagPivots, piv, sizeof(int) * r);
   };
   auto factor_and_send = [&](int k, std::vector<double>& out, std::vector<int>& out_pivots) -> Task {
     const int rows = n - k * r;
@@ -170,41 +252,149 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
                     sizeof(double) * rows);
       }
     }
-    for (int p : layout.active) {
-      if (p == me) continue;
-      const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(rows) * r;
-      if (cfg.variant == LuVariant::kFlowControl) {
-        if (static_cast<int>(in_flight.size()) >= cfg.window) {
-          co_await rt.wait(in_flight.front());
-          in_flight.erase(in_flight.begin());
-        }
-        int handle = -1;
-        co_await rt.isend(p, kTagPanel, data ? out.data() : nullptr, bytes, &handle);
-        in_flight.push_back(handle);
-      } else {
-        co_await rt.send(p, kTagPanel, data ? out.data() : nullptr, bytes);
-      }
-      co_await rt.send(p, kTagPivots, data ? out_pivots.data() : nullptr, sizeof(int) * r);
+    for (int p : bcast_peers(cfg.bcast, layout, me, me).children) {
+      co_await send_panel(p, rows, data ? out.data() : nullptr, data ? out_pivots.data() : nullptr);
     }
   };
   auto receive_panel = [&](int k) -> Task {
     const int rows = n - k * r;
     co_await wait_all();  // `panel` may be my previous panel, still on its way to other ranks
     if (data) panel.resize(static_cast<std::size_t>(rows) * r);
-    co_await rt.recv(layout.owner[k], kTagPanel, data ? panel.data() : nullptr, sizeof(double) * rows * r);
-    co_await rt.recv(layout.owner[k], kTagPivots, data ? panel_pivots.data() : nullptr, sizeof(int) * r);
+    const BcastPeers peers = bcast_peers(cfg.bcast, layout, layout.owner[k], me);
+    co_await rt.recv(peers.parent, kTagPanel, data ? panel.data() : nullptr, sizeof(double) * rows * r);
+    co_await rt.recv(peers.parent, kTagPivots, data ? panel_pivots.data() : nullptr, sizeof(int) * r);
+    for (int p : peers.children) {
+      co_await send_panel(p, rows, data ? panel.data() : nullptr, data ? panel_pivots.data() : nullptr);
+    }
   };
-  // Applies panel k to my block j: row flips, then for blocks to the right the triangular solve and
-  // the trailing update (seed 003 section 5, steps 2 and 3).
-  auto update = [&](int k, int j) -> Task {
-    const int rows = n - k * r;
+  // L = [L11; L21], panel k as this rank holds it: in its block if it is the owner, else received.
+  auto panel_l = [&](int k) -> const double* {
+    return data ? (layout.owner[k] == me ? at(k, k * r) : panel.data()) : nullptr;
+  };
+  auto panel_ld = [&](int k) { return layout.owner[k] == me ? n : n - k * r; };
+  // Row flips of my block j for panel k, and for a block to the right the triangular solve
+  // T12 = L11^-1 A12 (seed 003 section 5, step 2).
+  auto solve = [&](int k, int j) -> Task {
     // The panel's pivots are relative to its first row k*r: flip rows of the block from there.
-    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, rows);
-    if (j < k) co_return;
-    const double* l = data ? (layout.owner[k] == me ? at(k, k * r) : panel.data()) : nullptr;
-    const int ldl = layout.owner[k] == me ? n : rows;
-    co_await rt.trsm(r, r, l, ldl, at(j, k * r), n);
-    if (rows > r) co_await rt.gemm(rows - r, r, r, data ? l + r : nullptr, ldl, at(j, k * r), n, at(j, k * r + r), n);
+    co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, n - k * r);
+    if (j > k) co_await rt.trsm(r, r, panel_l(k), panel_ld(k), at(j, k * r), n);
+  };
+  // The trailing update A22 -= L21 · T12 of columns [c0, c0 + width) of my block j (step 3).
+  auto multiply = [&](int k, int j, int c0, int width) -> Task {
+    const int rows = n - k * r;
+    const std::size_t col = static_cast<std::size_t>(c0) * n;
+    co_await rt.gemm(rows - r, width, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? at(j, k * r) + col : nullptr,
+                     n, data ? at(j, k * r + r) + col : nullptr, n);
+  };
+  // Applies panel k to my block j: row flips, then for blocks to the right the solve and the update.
+  auto update = [&](int k, int j) -> Task {
+    co_await solve(k, j);
+    if (j > k && n - k * r > r) co_await multiply(k, j, 0, r);
+  };
+
+  // PM, the parallel sub-block multiplications (seed 003 section 6, Figure 7; docs/apps.md): the
+  // update of a block j to the right is split into S column shares of r/S columns. Share 0 stays with
+  // the owner; share t goes to the owner's t-th successor among the active ranks (its "processing
+  // node"), which receives the share of T12, multiplies it with L21 (it holds the panel already: the
+  // broadcast brought it) and returns the product, which the owner subtracts. In an iteration with a
+  // look-ahead, the rank that factors the next panel takes no part (its blocks are updated whole and
+  // the shares that would go to it stay with their owners): its blocking panel sends wait for ranks
+  // that would otherwise wait for its products.
+  const int shares = cfg.parallel_multiply, share_cols = r / shares;
+  std::vector<int> pm_in_flight;                // share and product sends, waited one iteration later
+  std::vector<std::vector<double>> pm_buffers;  // their buffers, alive until then
+  auto pm_wait_all = [&]() -> Task {
+    for (int h : pm_in_flight) co_await rt.wait(h);
+    pm_in_flight.clear();
+    pm_buffers.clear();
+  };
+  auto helper = [&](int owner, int t, int ahead) {
+    if (t == 0 || owner == ahead) return owner;
+    const int h = layout.active[(layout.position(owner) + t) % static_cast<int>(layout.active.size())];
+    return h == ahead ? owner : h;
+  };
+  auto split = [&](int k, int j, int ahead) {  // is block j's update in iteration k shared out?
+    if (shares == 1 || j <= k || n - k * r <= r) return false;
+    for (int t = 1; t < shares; ++t) {
+      if (helper(layout.owner[j], t, ahead) != layout.owner[j]) return true;
+    }
+    return false;
+  };
+  // The blocks of the ranks whose shares I may compute: predecessor_blocks[t] holds those of my t-th
+  // predecessor among the active ranks (t = 1 .. S-1). Set again when ranks leave.
+  std::vector<std::vector<int>> predecessor_blocks;
+  auto find_predecessors = [&] {
+    predecessor_blocks.assign(shares, {});
+    if (shares == 1 || !layout.is_active(me)) return;
+    const int a = static_cast<int>(layout.active.size());
+    for (int j = 0; j < blocks; ++j) {
+      for (int t = 1; t < shares; ++t) {
+        if (layout.owner[j] == layout.active[(layout.position(me) - t + a) % a]) predecessor_blocks[t].push_back(j);
+      }
+    }
+  };
+  find_predecessors();
+  // Sends share t of my solved block j (an r x r/S slice of T12) to its helper.
+  auto send_share = [&](int k, int j, int t, int to) -> Task {
+    std::vector<double>& buf = pm_buffers.emplace_back(data ? static_cast<std::size_t>(r) * share_cols : 0);
+    for (int c = 0; data && c < share_cols; ++c) {
+      std::memcpy(buf.data() + static_cast<std::size_t>(c) * r, at(j, k * r) + static_cast<std::size_t>(t * share_cols + c) * n,
+                  sizeof(double) * r);
+    }
+    int handle = -1;
+    co_await rt.isend(to, kTagShare, data ? buf.data() : nullptr, sizeof(double) * static_cast<std::uint64_t>(r) * share_cols,
+                      &handle);
+    pm_in_flight.push_back(handle);
+  };
+  // As a helper: receives each share I compute in iteration k, in the owners' order, and returns
+  // -L21 · share (the gemm subtracts from zero).
+  auto serve_shares = [&](int k, int ahead) -> Task {
+    const int a = static_cast<int>(layout.active.size()), rows = n - k * r;
+    std::vector<double> share(data ? static_cast<std::size_t>(r) * share_cols : 0);
+    for (int t = 1; t < shares; ++t) {
+      const int owner = layout.active[(layout.position(me) - t + a) % a];
+      if (helper(owner, t, ahead) != me) continue;
+      for (int j : predecessor_blocks[t]) {
+        if (!split(k, j, ahead)) continue;
+        co_await rt.recv(owner, kTagShare, data ? share.data() : nullptr,
+                         sizeof(double) * static_cast<std::uint64_t>(r) * share_cols);
+        std::vector<double>& product =
+            pm_buffers.emplace_back(data ? static_cast<std::size_t>(rows - r) * share_cols : 0, 0.0);
+        co_await rt.gemm(rows - r, share_cols, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? share.data() : nullptr,
+                         r, data ? product.data() : nullptr, rows - r);
+        int handle = -1;
+        co_await rt.isend(owner, kTagProduct, data ? product.data() : nullptr,
+                          sizeof(double) * static_cast<std::uint64_t>(rows - r) * share_cols, &handle);
+        pm_in_flight.push_back(handle);
+      }
+    }
+  };
+  // As an owner: computes my own shares of my split blocks, then adds the helpers' products.
+  auto collect_shares = [&](int k, int ahead) -> Task {
+    const int rows = n - k * r;
+    for (int j : my_blocks) {
+      if (!split(k, j, ahead)) continue;
+      for (int t = 0; t < shares; ++t) {
+        if (helper(me, t, ahead) == me) co_await multiply(k, j, t * share_cols, share_cols);
+      }
+    }
+    std::vector<double> product(data ? static_cast<std::size_t>(rows - r) * share_cols : 0);
+    for (int j : my_blocks) {
+      if (!split(k, j, ahead)) continue;
+      for (int t = 1; t < shares; ++t) {
+        const int from = helper(me, t, ahead);
+        if (from == me) continue;
+        co_await rt.recv(from, kTagProduct, data ? product.data() : nullptr,
+                         sizeof(double) * static_cast<std::uint64_t>(rows - r) * share_cols);
+        // The subtraction (the paper's operation (e)) is no runtime kernel: (rows - r) · r/S
+        // additions, 1/r of the share's multiplication.
+        for (int c = 0; data && c < share_cols; ++c) {
+          double* dest = at(j, k * r + r) + static_cast<std::size_t>(t * share_cols + c) * n;
+          const double* src = product.data() + static_cast<std::size_t>(c) * (rows - r);
+          for (int i = 0; i < rows - r; ++i) dest[i] += src[i];
+        }
+      }
+    }
   };
 
   bool lookahead_done = false;  // pipelined: panel k was factored and sent during iteration k-1
@@ -214,6 +404,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       if (k < cfg.expand_after_iteration) continue;                   // idle until the expansion
       rt.set_iteration(k);
       co_await expand_layout(rt, cfg, layout, block, my_blocks);
+      find_predecessors();
       if (cfg.variant == LuVariant::kBasic) co_await group_barrier(rt, layout);
       continue;
     }
@@ -228,22 +419,35 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     } else {
       co_await receive_panel(k);
     }
+    co_await pm_wait_all();  // the shares and products of iteration k-1 have arrived by now
     if (data) {
       for (int i = 0; i < r; ++i) pivots[k * r + i] = panel_pivots[i] + k * r;
     }
-    lookahead_done = false;
     // Pipelined: the owner of the next panel brings it up to date and sends it first.
-    if (cfg.variant != LuVariant::kBasic && k + 1 < blocks && mine(k + 1) && !layout_changes_after(cfg, k)) {
+    const int ahead =
+        cfg.variant != LuVariant::kBasic && k + 1 < blocks && !layout_changes_after(cfg, k) ? layout.owner[k + 1] : -1;
+    lookahead_done = ahead == me;
+    if (lookahead_done) {
       co_await update(k, k + 1);
       co_await factor_and_send(k + 1, next_panel, next_pivots);
-      lookahead_done = true;
     }
     for (int j : my_blocks) {
       if (j == k || (lookahead_done && j == k + 1)) continue;
-      co_await update(k, j);
+      if (!split(k, j, ahead)) {
+        co_await update(k, j);
+        continue;
+      }
+      co_await solve(k, j);
+      for (int t = 1; t < shares; ++t) {
+        if (int to = helper(me, t, ahead); to != me) co_await send_share(k, j, t, to);
+      }
+    }
+    if (shares > 1) {
+      co_await serve_shares(k, ahead);
+      co_await collect_shares(k, ahead);
     }
     // Node removal: after iteration I the last `remove` ranks hand their blocks to the survivors.
-    if (cfg.remove > 0 && k == cfg.remove_after_iteration) {
+    if (removal) {
       std::vector<int> survivors(layout.active.begin(), layout.active.end() - cfg.remove);
       std::vector<int> new_owner = layout.owner;
       int next = 0;
@@ -253,6 +457,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
         }
       }
       co_await wait_all();  // a leaving rank's panel must be delivered before it goes
+      co_await pm_wait_all();
       for (int j = 0; j < blocks; ++j) {
         if (new_owner[j] == layout.owner[j]) continue;
         const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(n) * r;
@@ -275,14 +480,18 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       for (int j = 0; j < blocks; ++j) {
         if (mine(j)) my_blocks.push_back(j);
       }
+      find_predecessors();
     }
     if (cfg.expand > 0 && k == cfg.expand_after_iteration) {
       co_await wait_all();  // my panel sends must be delivered before its blocks move
+      co_await pm_wait_all();
       co_await expand_layout(rt, cfg, layout, block, my_blocks);
+      find_predecessors();
     }
     if (cfg.variant == LuVariant::kBasic && layout.is_active(me)) co_await group_barrier(rt, layout);
   }
   co_await wait_all();
+  co_await pm_wait_all();
   rt.set_iteration(-1);
   result.factorization_end_s = rt.now();
 

@@ -15,6 +15,10 @@ LuVariant lu_variant(const std::string& name) {
   return name == "pipelined" ? LuVariant::kPipelined : name == "flow_control" ? LuVariant::kFlowControl : LuVariant::kBasic;
 }
 
+LuBcast lu_bcast(const std::string& name) {
+  return name == "tree" ? LuBcast::kTree : name == "ring" ? LuBcast::kRing : LuBcast::kSequential;
+}
+
 RankMappingSpec mapping_from_json(const JsonNode& n, int ranks) {
   RankMappingSpec m;
   if (auto list = n.optional("computers")) {
@@ -43,8 +47,8 @@ AppJobSpec job_from_json(const JsonNode& n, std::size_t index) {
   job.name = n.string_or("name", app + "-" + std::to_string(index));
   job.start_s = n.number_or("start_s", 0, Range::kNonNegative);
   if (app == "lu") {
-    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "expand", "computers",
-                    "mapping"});
+    n.known_fields({"name", "app", "start_s", "ranks", "n", "r", "variant", "window", "remove", "expand", "bcast",
+                    "parallel_multiply", "computers", "mapping"});
     job.kind = AppKind::kLu;
     job.ranks = static_cast<int>(n.integer("ranks", 1, kMaxRanks));
     job.lu = lu_from_json(n, job.ranks);
@@ -93,6 +97,15 @@ const char* to_string(LuVariant v) {
   return "basic";
 }
 
+const char* to_string(LuBcast b) {
+  switch (b) {
+    case LuBcast::kSequential: return "sequential";
+    case LuBcast::kTree: return "tree";
+    case LuBcast::kRing: return "ring";
+  }
+  return "sequential";
+}
+
 const char* to_string(AppKind kind) { return kind == AppKind::kLu ? "lu" : "integrate"; }
 
 std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
@@ -106,6 +119,16 @@ std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
   if (lu.remove_ranks > 0 && (lu.remove_after_iteration < 0 || lu.remove_after_iteration >= iterations - 1)) {
     return FieldViolation{"remove.after_iteration", "an iteration in [0, " + std::to_string(iterations - 2) +
                                                         "] (there are " + std::to_string(iterations) + " iterations)"};
+  }
+  // PM (seed 003 section 6): r x r blocks split into S column blocks of r/S columns, each computed on
+  // a different rank of those in the computation throughout (neither joining nor leaving).
+  const int staying = ranks - std::max(0, lu.remove_ranks) - std::max(0, lu.expand_ranks);
+  if (lu.parallel_multiply > staying) {
+    return FieldViolation{"parallel_multiply", "at most one sub-block per rank: no more than the " +
+                                                   std::to_string(staying) + " ranks that stay"};
+  }
+  if (lu.parallel_multiply < 1 || lu.r % lu.parallel_multiply != 0) {
+    return FieldViolation{"parallel_multiply", "a number of sub-blocks that divides r = " + std::to_string(lu.r)};
   }
   return expand_violation(lu, ranks);
 }
@@ -126,8 +149,10 @@ LuSpec lu_from_json(const JsonNode& n, int ranks) {
     lu.expand_ranks = static_cast<int>(expand->integer("ranks", 1, kMaxRanks));
     lu.expand_after_iteration = static_cast<int>(expand->integer("after_iteration", 0, INT32_MAX));
   }
+  lu.bcast = lu_bcast(n.choice_or("bcast", "sequential", {"sequential", "tree", "ring"}));
+  lu.parallel_multiply = static_cast<int>(n.integer_or("parallel_multiply", 1, 1, INT32_MAX));
   if (auto v = lu_violation(lu, ranks)) {
-    if (v->field == "r") n.field("r").fail(v->expected);
+    if (v->field == "r" || v->field == "parallel_multiply") n.field(v->field).fail(v->expected);
     n.object(v->field.substr(0, v->field.find('.'))).field(v->field.substr(v->field.find('.') + 1)).fail(v->expected);
   }
   return lu;
@@ -158,6 +183,8 @@ nlohmann::json lu_to_json(const LuSpec& lu) {
   nlohmann::json j = {{"n", lu.n}, {"r", lu.r}, {"variant", to_string(lu.variant)}, {"window", lu.window}};
   if (lu.remove_ranks > 0) j["remove"] = {{"ranks", lu.remove_ranks}, {"after_iteration", lu.remove_after_iteration}};
   if (lu.expand_ranks > 0) j["expand"] = {{"ranks", lu.expand_ranks}, {"after_iteration", lu.expand_after_iteration}};
+  if (lu.bcast != LuBcast::kSequential) j["bcast"] = to_string(lu.bcast);
+  if (lu.parallel_multiply != 1) j["parallel_multiply"] = lu.parallel_multiply;
   return j;
 }
 

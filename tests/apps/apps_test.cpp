@@ -30,6 +30,23 @@ TEST_CASE("apps: LU configurations that cannot run are rejected with the option 
   CHECK(c.validate(2).find("--after-iteration 2: expected an iteration after the expansion's (2)") == 0);
   c.remove_after_iteration = 3;
   CHECK(c.validate(2).empty());
+  c.expand = 0, c.expand_after_iteration = -1;
+  c.remove = 0, c.parallel_multiply = 3;
+  CHECK(c.validate(4) == "--parallel-multiply 3: expected a number of sub-blocks that divides r = 32");
+  c.parallel_multiply = 4;
+  CHECK(c.validate(2) == "--parallel-multiply 4: expected at most one sub-block per rank: no more than the 2 ranks that stay");
+  CHECK(c.validate(4).empty());
+  c.parallel_multiply = 0;
+  CHECK(c.validate(4) == "--parallel-multiply 0: expected at least 1 sub-block");
+}
+
+TEST_CASE("apps: LU variant and broadcast names are parsed, unknown ones named in the error") {
+  CHECK(parse_lu_bcast("sequential") == LuBcast::kSequential);
+  CHECK(parse_lu_bcast("tree") == LuBcast::kTree);
+  CHECK(parse_lu_bcast("ring") == LuBcast::kRing);
+  CHECK_THROWS_WITH(parse_lu_bcast("star"), "--bcast star: expected sequential, tree or ring");
+  CHECK(parse_lu_variant("flow_control") == LuVariant::kFlowControl);
+  CHECK_THROWS_WITH(parse_lu_variant("fast"), "--variant fast: expected basic, pipelined or flow_control");
 }
 
 TEST_CASE("apps: the test matrix is a pure function of seed and position") {

@@ -4,12 +4,7 @@
 # ending every rank cleanly with exit code 2 (never a hang).
 set -uo pipefail
 bin=$(dirname "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-command -v mpiexec >/dev/null || { echo "skipped: mpiexec not found"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-run() { timeout 120 mpiexec "$@"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/mpi_apps.sh"
 
 for variant in basic pipelined flow_control; do
   out=$(run -n 2 "$bin/hetperf-lu" --n 384 --r 48 --variant "$variant" --trace "lu-$variant.json") || fail "lu $variant: $out"
@@ -33,16 +28,7 @@ grep -q '"integral_ok":true' <<<"$out" || fail "integral: $out"
 
 # Real against simulated: the same configuration issues the same operations and messages on every
 # rank (times ignored). The simulation uses a hand-written profile with kernel models.
-cat >profile.json <<'JSON'
-{"schema": "hetperf.profile/1", "computers": [{"name": "here", "cores": 2, "mips": 1000, "main_memory_mb": 4096,
-  "disk_read_bytes_per_s": 1e8, "disk_write_bytes_per_s": 1e8, "overhead_latency_s": 1e-6,
-  "kernels": [{"kernel": "dgemm", "powers": [3], "coefficients_s": [2e-10]},
-              {"kernel": "dtrsm", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dgetrf", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dlaswp", "powers": [2], "coefficients_s": [1e-9]}],
-  "integration_step_s": 2e-8}],
- "network": {"latency_s": 1e-6, "bandwidth_bytes_per_s": 2e9}}
-JSON
+write_kernel_profile profile.json
 cat >apps.json <<'JSON'
 {"schema": "hetperf.workload/1", "apps": [
   {"name": "basic", "app": "lu", "ranks": 3, "n": 384, "r": 48, "variant": "basic"},
@@ -74,12 +60,6 @@ run -n 6 "$bin/hetperf-integrate" --instances 2 --steps 100000 --disk-bytes 4096
 # And the comparison can fail: a different configuration is told apart.
 if "$1" trace-diff real-basic.json sim/pipelined.trace.json >/dev/null; then fail "trace-diff missed a difference"; fi
 
-expect_usage_error() {
-  local msg
-  msg=$(run "$@" 2>&1 >/dev/null); rc=$?
-  [[ $rc -eq 2 ]] || fail "exit $rc (expected 2) for: $* -- $msg"
-  [[ $(grep -c "error:" <<<"$msg") -eq 1 ]] || fail "expected one error line from rank 0 for: $* -- $msg"
-}
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 512
 expect_usage_error -n 2 "$bin/hetperf-lu" --n 256 --r 48
 expect_usage_error -n 2 "$bin/hetperf-lu" --n -4 --r 2

@@ -97,6 +97,31 @@ TEST_CASE("model: malformed application jobs name the path, the field and what w
         "w.json: $.apps[1].name: expected a name not already used by $.apps[0], got the string \"x\"");
 }
 
+TEST_CASE("model: malformed LU broadcast and parallel-multiply options name the field and the rule") {
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "bcast": "star"}])"),
+             Catch::StartsWith("w.json: $.apps[0].bcast: expected one of \"sequential\", \"tree\", \"ring\""));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "bcast": 3}])"),
+             Catch::StartsWith("w.json: $.apps[0].bcast: expected"));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "parallel_multiply": 0}])"),
+             Catch::StartsWith("w.json: $.apps[0].parallel_multiply: expected an integer in [1,"));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "parallel_multiply": 1.5}])"),
+             Catch::StartsWith("w.json: $.apps[0].parallel_multiply: expected an integer"));
+  CHECK(error_of(R"([{"app": "lu", "ranks": 8, "n": 96, "r": 48, "parallel_multiply": 5}])") ==
+        "w.json: $.apps[0].parallel_multiply: expected a number of sub-blocks that divides r = 48, got 5");
+  CHECK(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "parallel_multiply": 4}])") ==
+        "w.json: $.apps[0].parallel_multiply: expected at most one sub-block per rank: no more than the 2 ranks "
+        "that stay, got 4");
+  // Ranks that leave cannot hold shares: the rule counts those that stay.
+  CHECK(error_of(R"([{"app": "lu", "ranks": 4, "n": 192, "r": 48, "parallel_multiply": 4,
+                      "remove": {"ranks": 1, "after_iteration": 0}}])") ==
+        "w.json: $.apps[0].parallel_multiply: expected at most one sub-block per rank: no more than the 3 ranks "
+        "that stay, got 4");
+  auto jobs = read(nlohmann::json::parse(R"([{"app": "lu", "ranks": 4, "n": 192, "r": 48, "parallel_multiply": 3,
+                                               "bcast": "ring", "remove": {"ranks": 1, "after_iteration": 0}}])"));
+  CHECK(jobs[0].lu.parallel_multiply == 3);
+  CHECK(jobs[0].lu.bcast == LuBcast::kRing);
+}
+
 TEST_CASE("model: application jobs round-trip through the workload writer with every option written") {
   nlohmann::json w = nlohmann::json::parse(R"({"schema": "hetperf.workload/1", "apps": [
     {"app": "lu", "ranks": 3, "n": 960, "r": 96, "remove": {"ranks": 1, "after_iteration": 4}, "computers": ["b"]},
@@ -106,6 +131,16 @@ TEST_CASE("model: application jobs round-trip through the workload writer with e
   CHECK(out["apps"][0]["variant"] == "basic");
   CHECK(out["apps"][0]["mapping"] == "cyclic");
   CHECK(out["apps"][1]["steps"] == 10'000'000);
+  // The defaults of the broadcast and PM are not written (the batch jobs' LU models share the writer
+  // and take neither); other values are, and read back.
+  CHECK(!out["apps"][0].contains("bcast"));
+  CHECK(!out["apps"][0].contains("parallel_multiply"));
+  CHECK(to_json(workload_from_json(out, "w2.json")) == out);
+  w["apps"][0]["bcast"] = "tree";
+  w["apps"][0]["parallel_multiply"] = 2;
+  out = to_json(workload_from_json(w, "w.json"));
+  CHECK(out["apps"][0]["bcast"] == "tree");
+  CHECK(out["apps"][0]["parallel_multiply"] == 2);
   CHECK(to_json(workload_from_json(out, "w2.json")) == out);
 }
 
@@ -120,6 +155,11 @@ TEST_CASE("model: the LU rules between options are shared by the reader and the 
   lu.remove_after_iteration = 6;
   CHECK(!lu_violation(lu, 4));
   CHECK(lu_violation(lu, 1)->field == "remove.ranks");
+  lu.parallel_multiply = 3;  // 3 ranks stay, but 3 does not divide r = 128
+  CHECK(lu_violation(lu, 4)->field == "parallel_multiply");
+  lu.parallel_multiply = 4;  // divides r, but only 3 ranks stay
+  CHECK(lu_violation(lu, 4)->field == "parallel_multiply");
+  CHECK(!lu_violation(lu, 5));
 }
 
 TEST_CASE("model: an LU expansion is read, written back and checked against the ranks and the removal") {

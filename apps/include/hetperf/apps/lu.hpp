@@ -1,9 +1,11 @@
 // Block LU factorisation with partial pivoting of an n x n matrix distributed over the ranks in column
 // blocks of width r (block j on rank j mod P), after the DPS paper's test application (seed 003
-// sections 5-6): per iteration k the owner of block k factors the panel (getrf) and sends it with its
-// pivots to every other rank; each rank flips rows (laswp), solves the triangular system (trsm) and
+// sections 5-6): per iteration k the owner of block k factors the panel (getrf) and broadcasts it with
+// its pivots to every other rank; each rank flips rows (laswp), solves the triangular system (trsm) and
 // updates the trailing part (gemm) of its blocks to the right, and flips the rows of its blocks to the
-// left. Written once against Runtime, so the real and the simulated back-end run the same operations.
+// left. With parallel_multiply S > 1 (the paper's PM) each trailing update is split into S column
+// shares computed on S ranks (docs/apps.md says exactly how). Written once against Runtime, so the
+// real and the simulated back-end run the same operations.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,11 @@ namespace hetperf::apps {
 //                the requests in flight so the owner goes on with its updates instead of waiting for
 //                each receiver in turn.
 using hetperf::LuVariant;
-using hetperf::to_string;  // to_string(LuVariant): "basic", "pipelined", "flow_control"
+// The panel broadcast (LuBcast): kSequential (the owner sends to every other rank in turn), kTree
+// (binomial tree), kRing (increasing ring); all from point-to-point sends, the flow control window
+// applying to every rank's forwarding sends.
+using hetperf::LuBcast;
+using hetperf::to_string;  // to_string(LuVariant): "basic", ...; to_string(LuBcast): "sequential", ...
 
 struct LuConfig {
   int n = 1024;                 // matrix order
@@ -37,12 +43,16 @@ struct LuConfig {
   int expand_after_iteration = -1;  // ... after this iteration (-1: never), the block columns then
                                     // redistributed block-cyclically over all ranks (seed 002 3.2)
   std::uint64_t seed = 1;       // of the random matrix
+  LuBcast bcast = LuBcast::kSequential;  // how the panel reaches the other ranks
+  int parallel_multiply = 1;    // PM: S column shares per trailing update, on S ranks; 1: no split.
+                                // Divides r, at most the ranks that stay.
 
   // Empty when valid for `ranks` ranks, else the message naming the option and the rule.
   std::string validate(int ranks) const;
 };
 
 LuVariant parse_lu_variant(const std::string& name);  // InputError for an unknown name
+LuBcast parse_lu_bcast(const std::string& name);      // InputError for an unknown name
 
 // The element (i, j) of the random test matrix: uniform in [-0.5, 0.5), from the seed alone, so any
 // rank can regenerate any part of it.

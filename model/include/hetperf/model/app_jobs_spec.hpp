@@ -19,6 +19,11 @@ class JsonNode;
 // the next panel; look-ahead plus the DPS flow control of the panel sends (seed 003 section 6).
 enum class LuVariant { kBasic, kPipelined, kFlowControl };
 
+// How a factored panel reaches the other ranks (apps/lu.hpp): one send after another from its owner;
+// a binomial tree (MPICH's short-message MPI_Bcast); HPL's increasing ring ("1ring"). All are made of
+// point-to-point messages, so the simulated back-end issues the same ones.
+enum class LuBcast { kSequential, kTree, kRing };
+
 // The options of one block-LU run, as those of hetperf-lu.
 struct LuSpec {
   int n = 0;                        // "n": matrix order, >= 1 (required)
@@ -35,6 +40,10 @@ struct LuSpec {
   // comes after the expansion. 0 and -1 without "expand".
   int expand_ranks = 0;
   int expand_after_iteration = -1;
+  LuBcast bcast = LuBcast::kSequential;  // "bcast": "sequential" (default), "tree", "ring"
+  int parallel_multiply = 1;        // "parallel_multiply": S, the sub-blocks each trailing update is
+                                    // split into (seed 003 section 6, PM); >= 1, divides r, at most the
+                                    // ranks that stay; default 1 (no split)
 };
 
 // The options of one master/worker integration of 2 sin x + e^x, as those of hetperf-integrate.
@@ -48,9 +57,10 @@ struct IntegrateSpec {
 
 // The rules on LU options that involve more than one field, for a run on `ranks` ranks: r <= n,
 // r divides n, fewer ranks leave than run, and they leave before the last iteration; fewer ranks join
-// than run, they join before the last iteration and before any removal. Returns nullopt when they
-// hold, else the field that breaks one ("r", "remove.ranks", "remove.after_iteration",
-// "expand.ranks", "expand.after_iteration") and
+// than run, they join before the last iteration and before any removal; the sub-blocks of
+// parallel_multiply divide r and go to distinct ranks (S <= the ranks active throughout). Returns
+// nullopt when they hold, else the field that breaks one ("r", "remove.ranks",
+// "remove.after_iteration", "expand.ranks", "expand.after_iteration", "parallel_multiply") and
 // the expectation, e.g. {"r", "a block width that divides n = 1000"}. Shared by the workload reader
 // and hetperf-lu's options (apps/lu.hpp).
 struct FieldViolation {
@@ -84,7 +94,7 @@ struct AppJobSpec {
                           // LU: 1
   int ranks = 2;          // LU: "ranks", >= 1 (required). Integrate: "ranks_per_instance" (a master and
                           // its workers), >= 2; default 2
-  LuSpec lu;              // kLu: "n", "r", "variant", "window", "remove"
+  LuSpec lu;              // kLu: "n", "r", "variant", "window", "remove", "bcast", "parallel_multiply"
   IntegrateSpec integrate;  // kIntegrate: "a", "b", "steps", "message_bytes", "disk_bytes"
   RankMappingSpec mapping;  // "computers" and "mapping"
 
@@ -103,9 +113,12 @@ nlohmann::json to_json(const AppJobSpec& job);
 // allows (its known_fields). lu_from_json checks the LU rules for `ranks` ranks.
 LuSpec lu_from_json(const JsonNode& n, int ranks);
 IntegrateSpec integrate_from_json(const JsonNode& n);
-// The members of an LuSpec / IntegrateSpec, every one written ("remove" only when ranks leave).
+// The members of an LuSpec / IntegrateSpec, every one written ("remove" only when ranks leave, "bcast"
+// and "parallel_multiply" only when not the default, so the batch jobs' LU models, which take neither,
+// read their own output back).
 nlohmann::json lu_to_json(const LuSpec& lu);
 nlohmann::json integrate_to_json(const IntegrateSpec& in);
 const char* to_string(LuVariant v);  // "basic", "pipelined", "flow_control"
+const char* to_string(LuBcast b);    // "sequential", "tree", "ring"
 
 }  // namespace hetperf
