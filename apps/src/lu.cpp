@@ -447,7 +447,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       co_await collect_shares(k, ahead);
     }
     // Node removal: after iteration I the last `remove` ranks hand their blocks to the survivors.
-    if (removal) {
+    if (cfg.remove > 0 && k == cfg.remove_after_iteration) {
       std::vector<int> survivors(layout.active.begin(), layout.active.end() - cfg.remove);
       std::vector<int> new_owner = layout.owner;
       int next = 0;
