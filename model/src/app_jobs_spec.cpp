@@ -120,17 +120,18 @@ std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
     return FieldViolation{"remove.after_iteration", "an iteration in [0, " + std::to_string(iterations - 2) +
                                                         "] (there are " + std::to_string(iterations) + " iterations)"};
   }
+  if (auto v = expand_violation(lu, ranks)) return v;
   // PM (seed 003 section 6): r x r blocks split into S column blocks of r/S columns, each computed on
   // a different rank of those in the computation throughout (neither joining nor leaving).
   const int staying = ranks - std::max(0, lu.remove_ranks) - std::max(0, lu.expand_ranks);
-  if (lu.parallel_multiply > staying) {
+  if (lu.parallel_multiply > 1 && lu.parallel_multiply > staying) {
     return FieldViolation{"parallel_multiply", "at most one sub-block per rank: no more than the " +
                                                    std::to_string(staying) + " ranks that stay"};
   }
   if (lu.parallel_multiply < 1 || lu.r % lu.parallel_multiply != 0) {
     return FieldViolation{"parallel_multiply", "a number of sub-blocks that divides r = " + std::to_string(lu.r)};
   }
-  return expand_violation(lu, ranks);
+  return std::nullopt;
 }
 
 LuSpec lu_from_json(const JsonNode& n, int ranks) {
