@@ -11,6 +11,12 @@ namespace {
 
 const std::vector<std::string> kNone;
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 std::vector<double> numbers(const JsonNode& node, const char* key, std::size_t size, Range range) {
   std::vector<double> out;
   for (const JsonNode& v : node.array(key, size)) out.push_back(v.as_number(range));
@@ -85,10 +91,21 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
                         (s.ranks > ranks && chosen > ranks && s.ranks < chosen);
     if (better) chosen = s.ranks;
   }
-  std::vector<double> out;
+  // The location is the chosen rank count's (the median of its runs); the spread is pooled over every
+  // calibration run of the app, each relative to the median of its own rank count: a few runs per
+  // rank count show their level well, but their spread poorly.
+  std::map<int, std::vector<double>> by_ranks;
   for (const auto& s : run_scales) {
-    if (s.app == app && s.ranks == chosen) out.push_back(s.ratio);
+    if (s.app == app) by_ranks[s.ranks].push_back(s.ratio);
   }
+  std::vector<double> out;
+  if (chosen < 0) return out;
+  const double level = median_of(by_ranks[chosen]);
+  for (const auto& [r, ratios] : by_ranks) {
+    const double own = median_of(ratios);
+    for (double x : ratios) out.push_back(level * x / own);
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

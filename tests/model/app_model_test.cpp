@@ -121,3 +121,18 @@ TEST_CASE("model: operation noise is a fixed function of the seed and the sample
   for (std::uint64_t s = 0; s < 50; ++s) seen.insert(draws(7, s)[0]);
   CHECK(seen.size() == 3);  // every calibration run is drawn
 }
+
+TEST_CASE("model: whole-run ratios are centred on their rank count and spread as every run of the app") {
+  AppModels a;
+  a.run_scales = {{"lu", 1, 1.0, "a"}, {"lu", 1, 1.1, "b"}, {"lu", 1, 1.2, "c"},
+                  {"lu", 2, 2.0, "d"}, {"lu", 2, 3.0, "e"}, {"integrate", 2, 0.5, "f"}};
+  // One rank: median 1.1; spreads 1/1.1, 1, 1.2/1.1 and 2/2.5, 1, 3/2.5.
+  const auto one = a.scales("lu", 1);
+  REQUIRE(one.size() == 5);
+  CHECK(one.front() == Approx(1.1 * 0.8));
+  CHECK(one.back() == Approx(1.1 * 1.2));
+  CHECK(a.scales("lu", 4).size() == 5);  // the nearest count below: 2 (median 2.5)
+  CHECK(a.scales("lu", 4)[2] == Approx(2.5));
+  CHECK(a.scales("integrate", 1) == std::vector<double>{0.5});  // the nearest above
+  CHECK(a.scales("other", 1).empty());
+}

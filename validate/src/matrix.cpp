@@ -132,7 +132,9 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   std::vector<CalibrationRun> out;
   const std::vector<int> ns = o.quick ? std::vector<int>{768, 1024} : std::vector<int>{768, 1024};
   const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
-  std::vector<int> ranks = {1, o.cores};
+  // 2C ranks: their traces fit no operation model (time-slicing), but their whole runs give the
+  // run-level state of oversubscribed runs.
+  std::vector<int> ranks = {1, o.cores, 2 * o.cores};
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   for (int n : ns) {
     for (int r : rs) {
@@ -149,15 +151,18 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   // One instance (a master and a worker) alone: the per-step time of a worker, at several lengths.
   const std::vector<std::uint64_t> steps = o.quick ? std::vector<std::uint64_t>{1'000'000, 2'000'000}
                                                    : std::vector<std::uint64_t>{1'000'000, 2'000'000, 4'000'000};
-  for (std::uint64_t s : steps) {
+  // And 4 instances at once (fewer than the matrix's 10 to 100): the run-level state of many.
+  auto integrate = [&](int instances, std::uint64_t s) {
     CalibrationRun c;
-    c.id = "cal-integrate-1-" + std::to_string(s);
-    c.ranks = 2;
-    c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(s), "--message-bytes", "32",
-                   "--disk-bytes", "0", "--scratch", o.scratch};
-    c.shape = "integrate 1 instance, " + std::to_string(s) + " steps";
+    c.id = "cal-integrate-" + std::to_string(instances) + "-" + std::to_string(s);
+    c.ranks = 2 * instances;
+    c.arguments = {o.integrate_program, "--instances", std::to_string(instances), "--steps", std::to_string(s),
+                   "--message-bytes", "32", "--disk-bytes", "0", "--scratch", o.scratch};
+    c.shape = "integrate " + std::to_string(instances) + " instance(s), " + std::to_string(s) + " steps";
     out.push_back(c);
-  }
+  };
+  for (std::uint64_t s : steps) integrate(1, s);
+  integrate(4, 1'000'000);
   return out;
 }
 
