@@ -7,29 +7,16 @@
 set -uo pipefail
 hetperf=$1
 bin=$(dirname "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-command -v mpiexec >/dev/null || { echo "skipped: mpiexec not found"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-run() { timeout 120 mpiexec "$@" >/dev/null || fail "mpiexec $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib/mpi_apps.sh"
+traced() { run "$@" >/dev/null || fail "mpiexec $*"; }
 
 for i in 1 2; do
-  for p in 1 2; do run -n "$p" "$bin/hetperf-lu" --n 384 --r 48 --trace "lu-$p-$i.json"; done
-  run -n 2 "$bin/hetperf-integrate" --instances 1 --steps $((100000 * i)) --trace "int-$i.json"
-  run -n 2 "$bin/hetperf-integrate" --instances 1 --steps $((150000 * i)) --trace "int-b-$i.json"
+  for p in 1 2; do traced -n "$p" "$bin/hetperf-lu" --n 384 --r 48 --trace "lu-$p-$i.json"; done
+  traced -n 2 "$bin/hetperf-integrate" --instances 1 --steps $((100000 * i)) --trace "int-$i.json"
+  traced -n 2 "$bin/hetperf-integrate" --instances 1 --steps $((150000 * i)) --trace "int-b-$i.json"
 done
 # A hand-written profile with micro-benchmark kernel models only.
-cat >measurement.json <<'JSON'
-{"schema": "hetperf.profile/1", "computers": [{"name": "here", "cores": 2, "mips": 1000, "main_memory_mb": 4096,
-  "disk_read_bytes_per_s": 1e8, "disk_write_bytes_per_s": 1e8, "overhead_latency_s": 1e-6,
-  "kernels": [{"kernel": "dgemm", "powers": [3], "coefficients_s": [2e-10]},
-              {"kernel": "dtrsm", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dgetrf", "powers": [3], "coefficients_s": [1e-10]},
-              {"kernel": "dlaswp", "powers": [2], "coefficients_s": [1e-9]}],
-  "integration_step_s": 2e-8}],
- "network": {"latency_s": 1e-6, "bandwidth_bytes_per_s": 2e9}}
-JSON
+write_kernel_profile measurement.json
 cat >apps.json <<'JSON'
 {"schema": "hetperf.workload/1", "apps": [
   {"name": "lu", "app": "lu", "ranks": 2, "n": 480, "r": 48, "computers": ["here"]},
