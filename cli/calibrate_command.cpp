@@ -130,16 +130,11 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
           cal.profile.computers[*c].app_models = std::move(models);
         }
         // Whole runs against their predictions on the fitted profile (the run-level state).
-        for (std::size_t c = 0; c < cal.profile.computers.size(); ++c) {
-          if (cal.profile.computers[c].app_models.empty()) continue;
-          std::vector<std::filesystem::path> mine;
-          for (const auto& t : traces) {
-            if (args->trace_computer.empty() ? read_json_file(t)["run"].value("host", "") == cal.profile.computers[c].name
-                                             : args->trace_computer == cal.profile.computers[c].name) {
-              mine.push_back(t);
-            }
+        for (const auto& [name, files] : trace_fit.traces_of) {
+          const auto c = cal.profile.find(name);
+          if (c && !cal.profile.computers[*c].app_models.empty()) {
+            cal.profile.computers[*c].app_models.run_scales = apps::run_scales(cal.profile, *c, files);
           }
-          cal.profile.computers[c].app_models.run_scales = apps::run_scales(cal.profile, c, mine);
         }
         for (const auto& t : args->traces) {
           cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});

@@ -446,7 +446,9 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
                                                         static_cast<int>(here));
     simulate = simulate || scales[j].empty();
   }
-  const AppPrediction point = predict_app_jobs(sim_platform_from_profile(profile), profile, jobs, false);
+  const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
+  const AppPrediction point =
+      any_scaled ? predict_app_jobs(sim_platform_from_profile(profile), profile, jobs, false) : AppPrediction{};
   auto scaled = [&](std::size_t i) {
     Rng rng(seed ^ (0xD1B54A32D192ED03ULL * (first + i + 1)));
     for (std::size_t j = 0; j < jobs.size(); ++j) {

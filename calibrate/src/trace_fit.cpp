@@ -99,6 +99,13 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
   return buf;
 }
 
+// The state of the calibration run traced in `trace`, added when the models have none yet.
+RunState& state_of(AppModels& models, const std::string& trace) {
+  auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == trace; });
+  if (state != models.runs.end()) return *state;
+  return models.runs.emplace_back(RunState{trace, {}});
+}
+
 // t = l + bytes · g through the median time of each message size (least squares weighted by the
 // messages of each size; g >= 0), then every message's delay beyond the line, kept per run.
 void fit_messages(const std::vector<Message>& messages, int ranks, const std::vector<std::string>& run_file,
@@ -124,12 +131,7 @@ void fit_messages(const std::vector<Message>& messages, int ranks, const std::ve
   for (auto& [run, d] : delays) {
     all.insert(all.end(), d.begin(), d.end());
     if (std::find(model.traces.begin(), model.traces.end(), run_file[run]) == model.traces.end()) model.traces.push_back(run_file[run]);
-    auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == run_file[run]; });
-    if (state == models.runs.end()) {
-      models.runs.push_back({run_file[run], {}});
-      state = models.runs.end() - 1;
-    }
-    state->message_delays_s = equally_likely(d, o.values);
+    state_of(models, run_file[run]).message_delays_s = equally_likely(d, o.values);
   }
   std::sort(all.begin(), all.end());
   report.push_back(label + ": " + std::to_string(model.messages) + " messages in " + std::to_string(delays.size()) +
@@ -162,6 +164,7 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
     const int cores = static_cast<int>(run.integer("cores", 1, 1 << 20));
     run_file[f] = file;
     run_computer[f] = o.computer.empty() ? host : o.computer;
+    out.traces_of[run_computer[f]].push_back(files[f]);
     if (ranks > cores) {
       out.notes.push_back(file + ": " + std::to_string(ranks) + " ranks on " + std::to_string(cores) +
                           " cores: its kernel times include the ranks' time-slicing, which the simulator's processor "
@@ -254,14 +257,7 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
       if (std::find(m.traces.begin(), m.traces.end(), run_file[run]) == m.traces.end()) m.traces.push_back(run_file[run]);
     }
     AppModels& models = out.by_computer[computer];
-    for (const auto& [run, f] : factor) {
-      auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == run_file[run]; });
-      if (state == models.runs.end()) {
-        models.runs.push_back({run_file[run], {}});
-        state = models.runs.end() - 1;
-      }
-      state->factor[op] = f;
-    }
+    for (const auto& [run, f] : factor) state_of(models, run_file[run]).factor[op] = f;
     std::vector<double> f_values;
     for (const auto& [run, f] : factor) f_values.push_back(f);
     out.report.push_back(label + ": " + std::to_string(m.calls) + " calls in " + std::to_string(factor.size()) + " runs, " +

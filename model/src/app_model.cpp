@@ -5,16 +5,26 @@
 #include <cmath>
 
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/statistics.hpp"
 
 namespace hetperf {
 namespace {
 
 const std::vector<std::string> kNone;
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+// The model of the rank count nearest `ranks` among `models` (of that count, else the nearest below,
+// else the smallest above), of those `fits`; nullptr when none does.
+template <typename Model, typename Fits>
+const Model* nearest_ranks(const std::vector<Model>& models, int ranks, Fits fits) {
+  const Model* below = nullptr;
+  const Model* above = nullptr;
+  for (const auto& m : models) {
+    if (!fits(m)) continue;
+    if (m.ranks == ranks) return &m;
+    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
+    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
+  }
+  return below ? below : above;
 }
 
 std::vector<double> numbers(const JsonNode& node, const char* key, std::size_t size, Range range) {
@@ -72,25 +82,13 @@ double OperationModel::residual(double t, double u) const {
 }
 
 const OperationModel* AppModels::find(const std::string& op, int ranks) const {
-  const OperationModel* below = nullptr;
-  const OperationModel* above = nullptr;
-  for (const auto& m : operations) {
-    if (m.op != op) continue;
-    if (m.ranks == ranks) return &m;
-    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
-    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
-  }
-  return below ? below : above;
+  return nearest_ranks(operations, ranks, [&](const OperationModel& m) { return m.op == op; });
 }
 
 std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
-  int chosen = -1;
-  for (const auto& s : run_scales) {
-    if (s.app != app) continue;
-    const bool better = chosen < 0 || (s.ranks <= ranks && (chosen > ranks || s.ranks > chosen)) ||
-                        (s.ranks > ranks && chosen > ranks && s.ranks < chosen);
-    if (better) chosen = s.ranks;
-  }
+  const RunScale* nearest = nearest_ranks(run_scales, ranks, [&](const RunScale& s) { return s.app == app; });
+  if (!nearest) return {};
+  const int chosen = nearest->ranks;
   // The location is the chosen rank count's (the median of its runs); the spread is pooled over every
   // calibration run of the app, each relative to the median of its own rank count: a few runs per
   // rank count show their level well, but their spread poorly.
@@ -99,10 +97,9 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
     if (s.app == app) by_ranks[s.ranks].push_back(s.ratio);
   }
   std::vector<double> out;
-  if (chosen < 0) return out;
-  const double level = median_of(by_ranks[chosen]);
+  const double level = median(by_ranks[chosen]);
   for (const auto& [r, ratios] : by_ranks) {
-    const double own = median_of(ratios);
+    const double own = median(ratios);
     for (double x : ratios) out.push_back(level * x / own);
   }
   std::sort(out.begin(), out.end());
@@ -110,14 +107,7 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
 }
 
 const MessageModel* AppModels::find_messages(int ranks) const {
-  const MessageModel* below = nullptr;
-  const MessageModel* above = nullptr;
-  for (const auto& m : messages) {
-    if (m.ranks == ranks) return &m;
-    if (m.ranks < ranks && (!below || m.ranks > below->ranks)) below = &m;
-    if (m.ranks > ranks && (!above || m.ranks < above->ranks)) above = &m;
-  }
-  return below ? below : above;
+  return nearest_ranks(messages, ranks, [](const MessageModel&) { return true; });
 }
 
 nlohmann::json to_json(const AppModels& models) {

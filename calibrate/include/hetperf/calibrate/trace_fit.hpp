@@ -30,6 +30,7 @@ struct TraceFit {
   std::map<std::string, AppModels> by_computer;  // computer name -> its models
   std::vector<std::string> notes;                // traces or calls not used, and why
   std::vector<std::string> report;               // one line per model: calls, range, residual spread
+  std::map<std::string, std::vector<std::filesystem::path>> traces_of;  // computer name -> every trace taken on it
 };
 
 // Reads and fits the traces. InputError naming the file and field for a malformed trace, a simulated
