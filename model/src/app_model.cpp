@@ -42,7 +42,7 @@ const std::vector<std::string>& operation_features(const std::string& op) {
       {"trsm", {"mmn", "mn", "mm", "1"}},
       {"getrf", {"mnn", "nnn", "mn", "nn", "1"}},
       {"laswp", {"mn", "nk", "n", "1"}},
-      {"integrate", {"steps", "1"}},
+      {"integrate", {"steps"}},
   };
   auto it = forms.find(op);
   return it == forms.end() ? kNone : it->second;
@@ -54,7 +54,7 @@ std::vector<double> feature_values(const OperationCall& c) {
   if (c.op == "trsm") return {m * m * n, m * n, m * m, 1};
   if (c.op == "getrf") return {m * n * n, n * n * n, m * n, n * n, 1};
   if (c.op == "laswp") return {m * n, n * k, n, 1};
-  if (c.op == "integrate") return {c.steps, 1};
+  if (c.op == "integrate") return {c.steps};
   return {};
 }
 
@@ -86,18 +86,30 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
 }
 
 std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
-  const RunScale* nearest = nearest_ranks(run_scales, ranks, [&](const RunScale& s) { return s.app == app; });
-  if (!nearest) return {};
-  const int chosen = nearest->ranks;
-  // The location is the chosen rank count's (the median of its runs); the spread is pooled over every
-  // calibration run of the app, each relative to the median of its own rank count: a few runs per
-  // rank count show their level well, but their spread poorly.
+  // The location: the median of the calibration runs at `ranks`; between two calibrated counts, the
+  // line through their medians in log(ranks) (the ratio moves with the processes per core, which
+  // double from one count to the next; neither neighbour alone is that count's level); outside the
+  // calibrated counts, the nearest one's. The spread is pooled over every calibration run of the
+  // app, each relative to the median of its own rank count: a few runs per rank count show their
+  // level well, but their spread poorly.
   std::map<int, std::vector<double>> by_ranks;
   for (const auto& s : run_scales) {
     if (s.app == app) by_ranks[s.ranks].push_back(s.ratio);
   }
+  if (by_ranks.empty()) return {};
+  double level = 0;
+  const auto above = by_ranks.lower_bound(ranks);
+  if (above == by_ranks.end()) {
+    level = median(std::prev(above)->second);
+  } else if (above->first == ranks || above == by_ranks.begin()) {
+    level = median(above->second);
+  } else {
+    const auto below = std::prev(above);
+    const double t = std::log(static_cast<double>(ranks) / below->first) /
+                     std::log(static_cast<double>(above->first) / below->first);
+    level = median(below->second) + t * (median(above->second) - median(below->second));
+  }
   std::vector<double> out;
-  const double level = median(by_ranks[chosen]);
   for (const auto& [r, ratios] : by_ranks) {
     const double own = median(ratios);
     for (double x : ratios) out.push_back(level * x / own);

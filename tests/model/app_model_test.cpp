@@ -6,6 +6,7 @@
 #include "hetperf/model/app_model.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/statistics.hpp"
 
 using namespace hetperf;
 
@@ -29,7 +30,7 @@ TEST_CASE("model: an operation model's time is its form at the call's dimensions
   OperationModel m = gemm_model(1);
   CHECK(m.time_s({"gemm", 100, 100, 100}) == Approx(2e-11 * 1e6 + 1e-6));
   CHECK(feature_values({"laswp", 1000, 128, 128}) == std::vector<double>{128000, 16384, 128, 1});
-  CHECK(feature_values({"integrate", 0, 0, 0, 5e6}) == std::vector<double>{5e6, 1});
+  CHECK(feature_values({"integrate", 0, 0, 0, 5e6}) == std::vector<double>{5e6});
   CHECK(feature_values({"unknown", 1, 1, 1}).empty());
   m.coefficients_s = {-1, 0, 0, 0, 0};
   CHECK(m.time_s({"gemm", 10, 10, 10}) == 0);
@@ -131,8 +132,15 @@ TEST_CASE("model: whole-run ratios are centred on their rank count and spread as
   REQUIRE(one.size() == 5);
   CHECK(one.front() == Approx(1.1 * 0.8));
   CHECK(one.back() == Approx(1.1 * 1.2));
-  CHECK(a.scales("lu", 4).size() == 5);  // the nearest count below: 2 (median 2.5)
+  CHECK(a.scales("lu", 4).size() == 5);  // beyond the calibrated counts: the nearest, 2 (median 2.5)
   CHECK(a.scales("lu", 4)[2] == Approx(2.5));
-  CHECK(a.scales("integrate", 1) == std::vector<double>{0.5});  // the nearest above
+  CHECK(a.scales("integrate", 1) == std::vector<double>{0.5});  // below them: the smallest
   CHECK(a.scales("other", 1).empty());
+  // Between two calibrated counts, the level moves on a line in log(ranks): 8 is halfway (in log)
+  // from 2 to 32, so halfway from 2.5 to 4.5.
+  a.run_scales.push_back({"lu", 32, 4.5, "g"});
+  const auto eight = a.scales("lu", 8);
+  REQUIRE(eight.size() == 6);
+  CHECK(median(eight) == Approx(3.5));
+  CHECK(a.scales("lu", 32)[3] == Approx(4.5));
 }

@@ -40,7 +40,8 @@ struct OperationCall {
 //   getrf (m×n panel):                      mnn, nnn, mn, nn, 1
 //   laswp (k interchanges over n columns    mn, nk, n, 1
 //          whose pivots reach m rows):
-//   integrate (steps trapezium steps):      steps, 1
+//   integrate (steps trapezium steps):      steps (no constant: the loop has no set-up worth a
+//          term, and with the few lengths calibration runs use, a constant only fits their noise)
 // Unknown operation: empty.
 const std::vector<std::string>& operation_features(const std::string& op);
 std::vector<double> feature_values(const OperationCall& call);
@@ -123,8 +124,9 @@ struct AppModels {
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
   // The ratios a sampled run of `app` with `ranks` ranks draws from: centred on the median of the
-  // calibration runs of that rank count (else the nearest count below, else above), spread as every
-  // calibration run of the app around its own rank count's median; sorted; empty when there are none.
+  // calibration runs of that rank count (between two calibrated counts, interpolated in log(ranks);
+  // beyond them, the nearest count's), spread as every calibration run of the app around its own
+  // rank count's median; sorted; empty when there are none.
   std::vector<double> scales(const std::string& app, int ranks) const;
   // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;
