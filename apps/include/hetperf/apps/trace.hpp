@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,7 @@ struct TraceEvent {
 nlohmann::json to_json(const TraceEvent& e);
 
 // Whether an event computes (counts as useful work for the dynamic efficiency).
-bool is_compute(const std::string& op);
+bool is_compute(std::string_view op);
 
 struct IterationSummary {
   int iteration = 0;
