@@ -35,6 +35,23 @@ double median(std::vector<double> v) {
   return (*std::max_element(v.begin(), mid) + *mid) / 2;
 }
 
+double shorth_median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2 + 1, windows = v.size() - h + 1;
+  double shortest = v[h - 1] - v[0];
+  for (std::size_t i = 1; i < windows; ++i) shortest = std::min(shortest, v[i + h - 1] - v[i]);
+  // Halves equally short (to rounding: 1.1 − 1.0 and 1.2 − 1.1 differ in the last bits) all count:
+  // the median of their medians, so evenly spaced samples give their middle.
+  std::vector<double> centres;
+  for (std::size_t i = 0; i < windows; ++i) {
+    if (v[i + h - 1] - v[i] <= shortest + 1e-9 * std::fabs(shortest) + 1e-300) {
+      centres.push_back(median({v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(i + h)}));
+    }
+  }
+  return median(centres);
+}
+
 double quantile_nearest_rank(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   const auto rank = static_cast<std::size_t>(std::ceil(std::clamp(p, 0.0, 1.0) * static_cast<double>(v.size())));

@@ -123,10 +123,10 @@ struct AppModels {
   // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
-  // The ratios a sampled run of `app` with `ranks` ranks draws from: centred on the median of the
-  // calibration runs of that rank count (between two calibrated counts, interpolated in log(ranks);
-  // beyond them, the nearest count's), spread as every calibration run of the app around its own
-  // rank count's median; sorted; empty when there are none.
+  // The ratios a sampled run of `app` with `ranks` ranks draws from: centred on the shorth's median
+  // of the calibration runs of that rank count (between two calibrated counts, interpolated in
+  // log(ranks); beyond them, the nearest count's), spread as every calibration run of the app around
+  // its own rank count's; sorted; empty when there are none.
   std::vector<double> scales(const std::string& app, int ranks) const;
   // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;

@@ -31,6 +31,11 @@ double t_quantile_975(std::size_t df);
 
 // The one median of the tree: the middle sample, or the mean of the two middle ones; 0 for none.
 double median(std::vector<double> samples);
+// The median of the shortest half: of the ⌊n/2⌋ + 1 consecutive order statistics spanning the
+// shortest interval, their median (the shorth, Andrews et al. 1972: a mode-seeking location that a
+// right tail of up to half the samples does not move); with several halves equally short, the
+// median of their medians. 0 for none.
+double shorth_median(std::vector<double> samples);
 // The p-quantile (p in [0, 1]) by nearest rank: the smallest sample with at least a fraction p of the
 // samples at or below it; 0 for none.
 double quantile_nearest_rank(std::vector<double> samples, double p);
