@@ -87,7 +87,7 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
 
 std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
   // The location: the shorth's median of the calibration runs at `ranks`, their undisturbed level
-  // (with as many ranks as cores, preemption stalls runs in a heavy right tail: 11 of 18 short LU
+  // (with as many ranks as cores, preemption stalls runs in a heavy right tail: 10 of 18 short LU
   // runs on this VM once, and a plain median was a stalled run's). Between two calibrated counts, the
   // line through their levels in log(ranks) (the ratio moves with the processes per core, which
   // double from one count to the next; neither neighbour alone is that count's level); outside the

@@ -38,7 +38,7 @@ TEST_CASE("model: statistics: the shorth's median follows the densest half, not 
   CHECK(shorth_median({}) == 0);
   CHECK(shorth_median({3}) == 3);
   CHECK(shorth_median({1, 3}) == 2);  // h = 2: both
-  // The whole-run ratios of 2-rank LU calibration runs on this VM (docs/calibration.md): 11 of 18
+  // The whole-run ratios of 2-rank LU calibration runs on this VM (docs/calibration.md): 10 of 18
   // stalled by preemption; the median is a stalled run's, the shorth's the undisturbed runs'.
   const std::vector<double> ratios = {1.06, 1.09, 1.10, 1.12, 1.12, 1.13, 1.17, 1.20, 1.73,
                                       2.10, 2.45, 2.50, 2.52, 2.96, 3.12, 3.20, 3.30, 5.34};
