@@ -99,22 +99,23 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
     if (s.app == app) by_ranks[s.ranks].push_back(s.ratio);
   }
   if (by_ranks.empty()) return {};
+  std::map<int, double> levels;
+  for (const auto& [r, ratios] : by_ranks) levels[r] = shorth_median(ratios);
   double level = 0;
-  const auto above = by_ranks.lower_bound(ranks);
-  if (above == by_ranks.end()) {
-    level = shorth_median(std::prev(above)->second);
-  } else if (above->first == ranks || above == by_ranks.begin()) {
-    level = shorth_median(above->second);
+  const auto above = levels.lower_bound(ranks);
+  if (above == levels.end()) {
+    level = std::prev(above)->second;
+  } else if (above->first == ranks || above == levels.begin()) {
+    level = above->second;
   } else {
     const auto below = std::prev(above);
     const double t = std::log(static_cast<double>(ranks) / below->first) /
                      std::log(static_cast<double>(above->first) / below->first);
-    level = shorth_median(below->second) + t * (shorth_median(above->second) - shorth_median(below->second));
+    level = below->second + t * (above->second - below->second);
   }
   std::vector<double> out;
   for (const auto& [r, ratios] : by_ranks) {
-    const double own = shorth_median(ratios);
-    for (double x : ratios) out.push_back(level * x / own);
+    for (double x : ratios) out.push_back(level * x / levels[r]);
   }
   std::sort(out.begin(), out.end());
   return out;

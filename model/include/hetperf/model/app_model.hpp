@@ -128,7 +128,7 @@ struct AppModels {
   // log(ranks); beyond them, the nearest count's), spread as every calibration run of the app around
   // its own rank count's; sorted; empty when there are none.
   std::vector<double> scales(const std::string& app, int ranks) const;
-  // The message model for `ranks` ranks, chosen the same way; nullptr when there is none.
+  // The message model for `ranks` ranks, chosen as `find` chooses; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;
 };
 
