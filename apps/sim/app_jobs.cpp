@@ -442,8 +442,10 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const std::size_t c = jobs[j].mapping.front();
     const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
-    scales[j] = profile.computers[c].app_models.scales(jobs[j].kind == AppJob::Kind::kLu ? "lu" : "integrate",
-                                                        static_cast<int>(here));
+    const bool lu = jobs[j].kind == AppJob::Kind::kLu;
+    scales[j] = profile.computers[c].app_models.scales(lu ? "lu" : "integrate", static_cast<int>(here),
+                                                        lu ? jobs[j].lu.n : static_cast<double>(jobs[j].integrate.steps),
+                                                        lu ? to_string(jobs[j].lu.variant) : std::string());
     simulate = simulate || scales[j].empty();
   }
   const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
@@ -541,6 +543,8 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
       job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
       job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
       job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
+      job.lu.bcast = parse_lu_bcast(config.string_or("bcast", "sequential"));
+      job.lu.parallel_multiply = static_cast<int>(config.integer_or("parallel_multiply", 1, 1, 1 << 20));
       if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
       measured = summary.number("factorization_s", Range::kPositive);
     } else {
@@ -555,7 +559,11 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
     }
     job.mapping.assign(static_cast<std::size_t>(job.ranks * job.instances), computer);
     const double predicted = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
-    if (predicted > 0) out.push_back({app, job.ranks * job.instances, measured / predicted, file.string()});
+    const double size = app == "lu" ? job.lu.n : static_cast<double>(job.integrate.steps);
+    if (predicted > 0) {
+      out.push_back({app, job.ranks * job.instances, measured / predicted, file.string(), size,
+                     app == "lu" ? to_string(job.lu.variant) : std::string()});
+    }
   }
   return out;
 }

@@ -85,37 +85,55 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
   return nearest_ranks(operations, ranks, [&](const OperationModel& m) { return m.op == op; });
 }
 
-std::vector<double> AppModels::scales(const std::string& app, int ranks) const {
-  // The location: the shorth's median of the calibration runs at `ranks`, their undisturbed level
-  // (with as many ranks as cores, preemption stalls runs in a heavy right tail: 10 of 18 short LU
-  // runs on this VM once, and a plain median was a stalled run's). Between two calibrated counts, the
-  // line through their levels in log(ranks) (the ratio moves with the processes per core, which
-  // double from one count to the next; neither neighbour alone is that count's level); outside the
-  // calibrated counts, the nearest one's. The spread is pooled over every calibration run of the
-  // app, each relative to the level of its own rank count: a few runs per rank count show their
-  // level well, but their spread poorly.
-  std::map<int, std::vector<double>> by_ranks;
+namespace {
+
+// The value at `x` of the piecewise-linear curve through `levels` in log(x): between two keys, their
+// line; beyond them, the nearest one's value. `levels` is not empty; keys are positive, or 0 alone.
+double interpolate_log(const std::map<double, double>& levels, double x) {
+  const auto above = levels.lower_bound(x);
+  if (above == levels.end()) return std::prev(above)->second;
+  if (above->first == x || above == levels.begin() || x <= 0) return above->second;
+  const auto below = std::prev(above);
+  if (below->first <= 0) return above->second;
+  const double t = std::log(x / below->first) / std::log(above->first / below->first);
+  return below->second + t * (above->second - below->second);
+}
+
+}  // namespace
+
+std::vector<double> AppModels::scales(const std::string& app, int ranks, double size, const std::string& variant) const {
+  // The location: the shorth's median of the calibration runs of one rank count and size, their
+  // undisturbed level (with as many ranks as cores, preemption stalls runs in a heavy right tail: 10
+  // of 18 short LU runs on this VM once, and a plain median was a stalled run's). The level moves
+  // with the size: what the operation models miss weighs less in a larger LU, whose runs on this VM
+  // were predicted 4%, 6% and 9% long at n = 1536, 2048 and 3072 (one rank) with one level taken
+  // from n ≤ 1024 (results/vm at 7c9bec1). It moves with the processes per
+  // core too, which double from one rank count to the next; neither neighbour alone is a count's
+  // level, hence the lines in log(size) and log(ranks). The spread is pooled over every calibration
+  // run of the app, each relative to its own level: a few runs per level show the level well, but
+  // their spread poorly. And it moves with the variant where ranks outnumber cores: 4-rank LU on this
+  // VM was predicted 18% long (basic, the variant calibrated), 7% (flow control) and 5% short
+  // (pipelined) with one level; where a variant has its own calibration runs, it has its own levels.
+  const bool by_variant = !variant.empty() && std::any_of(run_scales.begin(), run_scales.end(), [&](const RunScale& s) {
+    return s.app == app && s.variant == variant;
+  });
+  std::map<int, std::map<double, std::vector<double>>> groups;  // ranks -> size -> ratios
   for (const auto& s : run_scales) {
-    if (s.app == app) by_ranks[s.ranks].push_back(s.ratio);
+    if (s.app == app && (!by_variant || s.variant == variant)) groups[s.ranks][s.size].push_back(s.ratio);
   }
-  if (by_ranks.empty()) return {};
-  std::map<int, double> levels;
-  for (const auto& [r, ratios] : by_ranks) levels[r] = shorth_median(ratios);
-  double level = 0;
-  const auto above = levels.lower_bound(ranks);
-  if (above == levels.end()) {
-    level = std::prev(above)->second;
-  } else if (above->first == ranks || above == levels.begin()) {
-    level = above->second;
-  } else {
-    const auto below = std::prev(above);
-    const double t = std::log(static_cast<double>(ranks) / below->first) /
-                     std::log(static_cast<double>(above->first) / below->first);
-    level = below->second + t * (above->second - below->second);
+  if (groups.empty()) return {};
+  std::map<int, std::map<double, double>> levels;
+  for (const auto& [r, by_size] : groups) {
+    for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);
   }
+  std::map<double, double> at_size;  // log(ranks) is interpolated as log of a double key
+  for (const auto& [r, by_size] : levels) at_size[r] = interpolate_log(by_size, size);
+  const double level = interpolate_log(at_size, ranks);
   std::vector<double> out;
-  for (const auto& [r, ratios] : by_ranks) {
-    for (double x : ratios) out.push_back(level * x / levels[r]);
+  for (const auto& [r, by_size] : groups) {
+    for (const auto& [z, ratios] : by_size) {
+      for (double x : ratios) out.push_back(level * x / levels[r][z]);
+    }
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -151,7 +169,10 @@ nlohmann::json to_json(const AppModels& models) {
   if (!models.run_scales.empty()) {
     out["run_scales"] = nlohmann::json::array();
     for (const auto& r : models.run_scales) {
-      out["run_scales"].push_back({{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}});
+      nlohmann::json j = {{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}};
+      if (r.size > 0) j["size"] = r.size;
+      if (!r.variant.empty()) j["variant"] = r.variant;
+      out["run_scales"].push_back(j);
     }
   }
   return out;
@@ -162,9 +183,11 @@ AppModels app_models_from_json(const JsonNode& node) {
   AppModels out;
   if (auto scales = node.optional("run_scales")) {
     for (const JsonNode& r : scales->items()) {
-      r.known_fields({"app", "ranks", "ratio", "trace"});
+      r.known_fields({"app", "ranks", "ratio", "trace", "size", "variant"});
       out.run_scales.push_back({r.choice("app", {"lu", "integrate"}), static_cast<int>(r.integer("ranks", 1, 1 << 20)),
-                                r.number("ratio", Range::kPositive), r.string_or("trace", "")});
+                                r.number("ratio", Range::kPositive), r.string_or("trace", ""),
+                                r.optional("size") ? r.number("size", Range::kPositive) : 0.0,
+                                r.optional("variant") ? r.choice("variant", {"basic", "pipelined", "flow_control"}) : ""});
     }
   }
   if (auto messages = node.optional("messages")) {

@@ -144,3 +144,37 @@ TEST_CASE("model: whole-run ratios are centred on their rank count and spread as
   CHECK(median(eight) == Approx(3.5));
   CHECK(a.scales("lu", 32)[3] == Approx(4.5));
 }
+
+TEST_CASE("model: whole-run ratios move with the problem size, on a line in log(size) between calibrated sizes") {
+  AppModels a;
+  // One rank at n = 1000 (level 1.2) and n = 4000 (level 1.0); two ranks at n = 1000 only (level 2).
+  a.run_scales = {{"lu", 1, 1.2, "a", 1000}, {"lu", 1, 1.2, "b", 1000}, {"lu", 1, 1.0, "c", 4000},
+                  {"lu", 1, 1.0, "d", 4000}, {"lu", 2, 2.0, "e", 1000}};
+  CHECK(median(a.scales("lu", 1, 2000)) == Approx(1.1));   // halfway in log(size)
+  CHECK(median(a.scales("lu", 1, 1000)) == Approx(1.2));
+  CHECK(median(a.scales("lu", 1, 500)) == Approx(1.2));    // below the calibrated sizes: the smallest's
+  CHECK(median(a.scales("lu", 1, 8000)) == Approx(1.0));   // above them: the largest's
+  CHECK(median(a.scales("lu", 2, 4000)) == Approx(2.0));   // a rank count with one size: its level anywhere
+  // Between the rank counts, the line in log(ranks) through each count's level at that size: 1.1 on
+  // one rank and 3 on four at n = 2000, so (1.1 + 3) / 2 on two; the 2-rank runs are removed first.
+  a.run_scales.pop_back();
+  a.run_scales.push_back({"lu", 4, 3.0, "f", 1000});
+  CHECK(median(a.scales("lu", 2, 2000)) == Approx(2.05));
+  // A variant with calibration runs of its own uses them alone; one without, every run of the app.
+  AppModels v;
+  v.run_scales = {{"lu", 4, 1.2, "a", 1000, "basic"}, {"lu", 4, 0.9, "b", 1000, "pipelined"},
+                  {"lu", 4, 0.9, "c", 1000, "pipelined"}};
+  CHECK(v.scales("lu", 4, 1000, "basic") == std::vector<double>{1.2});
+  CHECK(median(v.scales("lu", 4, 1000, "pipelined")) == Approx(0.9));
+  CHECK(v.scales("lu", 4, 1000, "flow_control").size() == 3);
+  CHECK(median(v.scales("lu", 4, 1000, "flow_control")) == Approx(0.9));  // the shorth's median of 0.9, 0.9, 1.2
+  // Runs without a size (an older profile) form one level that every size gets.
+  AppModels old;
+  old.run_scales = {{"lu", 1, 1.1, "a"}, {"lu", 1, 1.3, "b"}};
+  CHECK(median(old.scales("lu", 1, 3000)) == Approx(1.2));
+  // Each run is spread relative to its own level: five ratios, all at the queried level here.
+  const auto spread = a.scales("lu", 1, 4000);
+  REQUIRE(spread.size() == 5);
+  CHECK(spread.front() == Approx(1.0));
+  CHECK(spread.back() == Approx(1.0));
+}

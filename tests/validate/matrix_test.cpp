@@ -161,6 +161,23 @@ TEST_CASE("validate: calibration configurations are disjoint from the validated 
     const auto cal = calibration_matrix(o);
     const auto runs = validation_matrix(o, one_computer());
     REQUIRE_FALSE(cal.empty());
+    // The full matrix calibrates every variant it validates on every rank count it validates, on
+    // sizes both below and above the validated ones (the ratios are interpolated, not carried).
+    if (!quick) {
+      for (const auto& r : runs) {
+        if (r.group != "lu") continue;
+        const std::string v = to_string(r.job.lu.variant);
+        int below = 0, above = 0;
+        for (const auto& c : cal) {
+          const auto& a = c.arguments;
+          const auto variant = std::find(a.begin(), a.end(), "--variant");
+          if (c.ranks != r.ranks || a[0] != "lu" || (variant == a.end() ? "basic" : *(variant + 1)) != v) continue;
+          (std::stoi(a[2]) < r.job.lu.n ? below : above)++;
+        }
+        CHECK(below > 0);
+        CHECK(above > 0);
+      }
+    }
     for (const auto& c : cal) {
       for (const auto& r : runs) {
         const bool same_ranks = c.ranks == r.ranks;

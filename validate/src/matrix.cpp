@@ -55,7 +55,8 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   }
   std::vector<ValidationRun> runs;
   // The largest n is validation_lu_rows: the probe times the kernels at the LU's shapes in that many rows.
-  // Disjoint from calibration_matrix's n (768, 1024): the models are judged where they were not fitted.
+  // Disjoint from calibration_matrix's n (768, 1024, 2560, 3584; quick 768, 1024, 2048): the models
+  // are judged where they were not fitted.
   const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1536, 2048, 3072};
   const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
   std::vector<int> ranks = {1, o.cores, 2 * o.cores};  // alone, one per core, oversubscribed
@@ -130,21 +131,37 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
 
 std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o) {
   std::vector<CalibrationRun> out;
-  const std::vector<int> ns = o.quick ? std::vector<int>{768, 1024} : std::vector<int>{768, 1024};
+  // Sizes on both sides of the validated ones (1536; 1536-3072), none of them: the whole-run ratio
+  // moves with n (AppModels::scales), so it is interpolated between calibrated sizes rather than
+  // carried from small ones to large ones.
+  const std::vector<int> ns = o.quick ? std::vector<int>{768, 1024, 2048} : std::vector<int>{768, 1024, 2560, 3584};
   const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
   // 2C ranks: their traces fit no operation model (time-slicing), but their whole runs give the
   // run-level state of oversubscribed runs.
   std::vector<int> ranks = {1, o.cores, 2 * o.cores};
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  // Each variant in the full matrix: where ranks outnumber cores the model misses the variants by
+  // different amounts (AppModels::scales), so each gets its own whole-run ratios. The quick matrix
+  // calibrates the basic variant only, whose ratios then stand for all three.
+  const std::vector<LuVariant> variants = o.quick ? std::vector<LuVariant>{LuVariant::kBasic}
+                                                  : std::vector<LuVariant>{LuVariant::kBasic, LuVariant::kPipelined,
+                                                                           LuVariant::kFlowControl};
   for (int n : ns) {
     for (int r : rs) {
       for (int p : ranks) {
-        CalibrationRun c;
-        c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p);
-        c.ranks = p;
-        c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
-        c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks=" + std::to_string(p);
-        out.push_back(c);
+        for (LuVariant v : variants) {
+          CalibrationRun c;
+          c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p);
+          c.ranks = p;
+          c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
+          c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks=" + std::to_string(p);
+          if (v != LuVariant::kBasic) {
+            c.id += std::string("-") + to_string(v);
+            c.arguments.insert(c.arguments.end(), {"--variant", to_string(v)});
+            c.shape += std::string(" ") + to_string(v);
+          }
+          out.push_back(c);
+        }
       }
     }
   }

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <thread>
 
 #include "hetperf/calibrate/contention.hpp"
@@ -304,16 +306,13 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // Every calibration run against the prediction of its configuration: the run-level state.
     const std::size_t here = *profile.find(to.computer);
     profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, files);
-    for (const char* app : {"lu", "integrate"}) {
-      for (int ranks = 1; ranks <= 2 * cores; ++ranks) {
-        std::vector<double> r;
-        for (const auto& s : profile.computers[here].app_models.run_scales) {
-          if (s.app == app && s.ranks == ranks) r.push_back(s.ratio);
-        }
-        if (r.empty()) continue;
-        std::fprintf(stderr, "validate: %s on %d ranks: %zu calibration runs measured/predicted %.3f (median), %.3f to %.3f\n",
-                     app, ranks, r.size(), median(r), *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
-      }
+    std::map<std::tuple<std::string, int, double>, std::vector<double>> ratios;
+    for (const auto& s : profile.computers[here].app_models.run_scales) ratios[{s.app, s.ranks, s.size}].push_back(s.ratio);
+    for (const auto& [key, r] : ratios) {
+      const auto& [app, ranks, size] = key;
+      std::fprintf(stderr, "validate: %s on %d ranks, size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
+                   app.c_str(), ranks, size, r.size(), shorth_median(r), *std::min_element(r.begin(), r.end()),
+                   *std::max_element(r.begin(), r.end()));
     }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
     for (const auto& c : cal) calibration_list.push_back(c.shape);

@@ -110,6 +110,8 @@ struct RunScale {
   int ranks = 1;      // ranks of the run on the computer
   double ratio = 1;   // measured / predicted, > 0
   std::string trace;
+  double size = 0;    // the run's problem size: LU's n, integration's steps; 0: not recorded
+  std::string variant = {};  // LU's variant ("basic", "pipelined", "flow_control"); empty: none recorded
 };
 
 // The application-regime models of one computer.
@@ -123,11 +125,14 @@ struct AppModels {
   // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
-  // The ratios a sampled run of `app` with `ranks` ranks draws from: centred on the shorth's median
-  // of the calibration runs of that rank count (between two calibrated counts, interpolated in
-  // log(ranks); beyond them, the nearest count's), spread as every calibration run of the app around
-  // its own rank count's; sorted; empty when there are none.
-  std::vector<double> scales(const std::string& app, int ranks) const;
+  // The ratios a sampled run of `app` with `ranks` ranks, problem size `size` (0: unknown) and LU
+  // variant `variant` draws from: centred on the level of its rank count and size, spread as every
+  // calibration run it uses around its own level; sorted; empty when there are none. It uses the
+  // calibration runs of its variant when there are any, else all runs of the app. A level is the
+  // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
+  // count it follows the line through theirs in log(size), between two calibrated rank counts the
+  // line in log(ranks); beyond either range, the nearest calibrated one's.
+  std::vector<double> scales(const std::string& app, int ranks, double size = 0, const std::string& variant = {}) const;
   // The message model for `ranks` ranks, chosen as `find` chooses; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;
 };
