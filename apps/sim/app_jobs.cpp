@@ -443,9 +443,9 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
     const std::size_t c = jobs[j].mapping.front();
     const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
     const bool lu = jobs[j].kind == AppJob::Kind::kLu;
-    scales[j] = profile.computers[c].app_models.scales(lu ? "lu" : "integrate", static_cast<int>(here),
-                                                        lu ? jobs[j].lu.n : static_cast<double>(jobs[j].integrate.steps),
-                                                        lu ? to_string(jobs[j].lu.variant) : std::string());
+    scales[j] = profile.computers[c].app_models.scales(
+        lu ? "lu" : "integrate", static_cast<int>(here), lu ? jobs[j].lu.n : static_cast<double>(jobs[j].integrate.steps),
+        lu ? to_string(jobs[j].lu.variant) : integrate_regime(jobs[j].integrate.message_bytes, jobs[j].integrate.disk_bytes));
     simulate = simulate || scales[j].empty();
   }
   const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
@@ -518,6 +518,10 @@ nlohmann::json distribution_json(const std::vector<double>& samples, bool with_s
   return j;
 }
 
+std::string integrate_regime(std::uint64_t message_bytes, std::uint64_t disk_bytes) {
+  return "m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
+}
+
 std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
                                  const std::vector<std::filesystem::path>& traces) {
   const SimPlatform platform = sim_platform_from_profile(profile);
@@ -562,7 +566,8 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
     const double size = app == "lu" ? job.lu.n : static_cast<double>(job.integrate.steps);
     if (predicted > 0) {
       out.push_back({app, job.ranks * job.instances, measured / predicted, file.string(), size,
-                     app == "lu" ? to_string(job.lu.variant) : std::string()});
+                     app == "lu" ? to_string(job.lu.variant)
+                                 : integrate_regime(job.integrate.message_bytes, job.integrate.disk_bytes)});
     }
   }
   return out;

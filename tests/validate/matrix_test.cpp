@@ -178,6 +178,17 @@ TEST_CASE("validate: calibration configurations are disjoint from the validated 
         CHECK(above > 0);
       }
     }
+    // Every validated integration regime (message and disk sizes) has calibration runs of its own.
+    for (const auto& r : runs) {
+      if (r.job.kind != AppJob::Kind::kIntegrate) continue;
+      const std::string m = std::to_string(r.job.integrate.message_bytes), d = std::to_string(r.job.integrate.disk_bytes);
+      const bool found = std::any_of(cal.begin(), cal.end(), [&](const CalibrationRun& c) {
+        const auto& a = c.arguments;
+        const auto mi = std::find(a.begin(), a.end(), "--message-bytes"), di = std::find(a.begin(), a.end(), "--disk-bytes");
+        return mi != a.end() && di != a.end() && *(mi + 1) == m && *(di + 1) == d && c.ranks > 2;
+      });
+      CHECK(found);
+    }
     for (const auto& c : cal) {
       for (const auto& r : runs) {
         const bool same_ranks = c.ranks == r.ranks;

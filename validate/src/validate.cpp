@@ -306,13 +306,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // Every calibration run against the prediction of its configuration: the run-level state.
     const std::size_t here = *profile.find(to.computer);
     profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, files);
-    std::map<std::tuple<std::string, int, double>, std::vector<double>> ratios;
-    for (const auto& s : profile.computers[here].app_models.run_scales) ratios[{s.app, s.ranks, s.size}].push_back(s.ratio);
+    std::map<std::tuple<std::string, std::string, int, double>, std::vector<double>> ratios;
+    for (const auto& s : profile.computers[here].app_models.run_scales) {
+      ratios[{s.app, s.variant, s.ranks, s.size}].push_back(s.ratio);
+    }
     for (const auto& [key, r] : ratios) {
-      const auto& [app, ranks, size] = key;
-      std::fprintf(stderr, "validate: %s on %d ranks, size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
-                   app.c_str(), ranks, size, r.size(), shorth_median(r), *std::min_element(r.begin(), r.end()),
-                   *std::max_element(r.begin(), r.end()));
+      const auto& [app, variant, ranks, size] = key;
+      std::fprintf(stderr, "validate: %s %s on %d ranks, size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
+                   app.c_str(), variant.c_str(), ranks, size, r.size(), shorth_median(r),
+                   *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
     }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
     for (const auto& c : cal) calibration_list.push_back(c.shape);

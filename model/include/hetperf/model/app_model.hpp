@@ -111,7 +111,10 @@ struct RunScale {
   double ratio = 1;   // measured / predicted, > 0
   std::string trace;
   double size = 0;    // the run's problem size: LU's n, integration's steps; 0: not recorded
-  std::string variant = {};  // LU's variant ("basic", "pipelined", "flow_control"); empty: none recorded
+  // The run's regime within its app: LU's variant ("basic", "pipelined", "flow_control"); an
+  // integration's message and disk sizes ("m<bytes>-d<bytes>", apps' integrate_regime); empty: none
+  // recorded.
+  std::string variant = {};
 };
 
 // The application-regime models of one computer.
@@ -125,10 +128,10 @@ struct AppModels {
   // The model of `op` for `ranks` ranks computing at once: the one of that rank count, else of the
   // nearest one below it, else the smallest above; nullptr when `op` has none.
   const OperationModel* find(const std::string& op, int ranks) const;
-  // The ratios a sampled run of `app` with `ranks` ranks, problem size `size` (0: unknown) and LU
-  // variant `variant` draws from: centred on the level of its rank count and size, spread as every
-  // calibration run it uses around its own level; sorted; empty when there are none. It uses the
-  // calibration runs of its variant when there are any, else all runs of the app. A level is the
+  // The ratios a sampled run of `app` with `ranks` ranks, problem size `size` (0: unknown) and regime
+  // `variant` (RunScale::variant) draws from: centred on the level of its rank count and size, spread
+  // as every calibration run it uses around its own level; sorted; empty when there are none. It uses
+  // the calibration runs of its regime when there are any, else all runs of the app. A level is the
   // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
   // count it follows the line through theirs in log(size), between two calibrated rank counts the
   // line in log(ranks); beyond either range, the nearest calibrated one's.
