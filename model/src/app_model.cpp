@@ -87,15 +87,19 @@ const OperationModel* AppModels::find(const std::string& op, int ranks) const {
 
 namespace {
 
-// The value at `x` of the piecewise-linear curve through `levels` in log(x): between two keys, their
-// line; beyond them, the nearest one's value. `levels` is not empty; keys are positive, or 0 alone.
-double interpolate_log(const std::map<double, double>& levels, double x) {
+enum class Axis { kLog, kReciprocal };
+
+// The value at `x` of the piecewise-linear curve through `levels` in log(x) or in 1/x: between two
+// keys, their line; beyond them, the nearest one's value. `levels` is not empty; keys are positive,
+// or 0 alone.
+double interpolate(const std::map<double, double>& levels, double x, Axis axis) {
   const auto above = levels.lower_bound(x);
   if (above == levels.end()) return std::prev(above)->second;
   if (above->first == x || above == levels.begin() || x <= 0) return above->second;
   const auto below = std::prev(above);
   if (below->first <= 0) return above->second;
-  const double t = std::log(x / below->first) / std::log(above->first / below->first);
+  const double t = axis == Axis::kLog ? std::log(x / below->first) / std::log(above->first / below->first)
+                                      : (1 / x - 1 / below->first) / (1 / above->first - 1 / below->first);
   return below->second + t * (above->second - below->second);
 }
 
@@ -107,9 +111,13 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   // of 18 short LU runs on this VM once, and a plain median was a stalled run's). The level moves
   // with the size: what the operation models miss weighs less in a larger LU, whose runs on this VM
   // were predicted 4%, 6% and 9% long at n = 1536, 2048 and 3072 (one rank) with one level taken
-  // from n ≤ 1024 (results/vm at 7c9bec1). It moves with the processes per
-  // core too, which double from one rank count to the next; neither neighbour alone is a count's
-  // level, hence the lines in log(size) and log(ranks). The spread is pooled over every calibration
+  // from n ≤ 1024 (results/vm at 7c9bec1). Between two calibrated sizes the level is on their line in
+  // 1/size: a time the models miss that grows one power slower than the work (LU's O(n²) beside its
+  // O(n³); an integration's waits for the CPU, the same whatever its steps) makes the ratio
+  // a + b/size; loaded integrations measured 1.70 at 10^6 steps and 1.07 at 8·10^6, i.e. 1 + 0.7/size
+  // in millions. It moves with the processes per core too, which double from one rank count to the
+  // next; neither neighbour alone is a count's level, hence the line in log(ranks) between two
+  // calibrated counts. The spread is pooled over every calibration
   // run of the app, each relative to its own level: a few runs per level show the level well, but
   // their spread poorly. And it moves with the regime where ranks outnumber cores: 4-rank LU on this
   // VM was predicted 18% long (basic, the variant calibrated), 7% (flow control) and 5% short
@@ -129,8 +137,8 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
     for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);
   }
   std::map<double, double> at_size;  // log(ranks) is interpolated as log of a double key
-  for (const auto& [r, by_size] : levels) at_size[r] = interpolate_log(by_size, size);
-  const double level = interpolate_log(at_size, ranks);
+  for (const auto& [r, by_size] : levels) at_size[r] = interpolate(by_size, size, Axis::kReciprocal);
+  const double level = interpolate(at_size, ranks, Axis::kLog);
   std::vector<double> out;
   for (const auto& [r, by_size] : groups) {
     for (const auto& [z, ratios] : by_size) {

@@ -145,21 +145,29 @@ TEST_CASE("model: whole-run ratios are centred on their rank count and spread as
   CHECK(a.scales("lu", 32)[3] == Approx(4.5));
 }
 
-TEST_CASE("model: whole-run ratios move with the problem size, on a line in log(size) between calibrated sizes") {
+TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/size between calibrated sizes") {
   AppModels a;
   // One rank at n = 1000 (level 1.2) and n = 4000 (level 1.0); two ranks at n = 1000 only (level 2).
   a.run_scales = {{"lu", 1, 1.2, "a", 1000}, {"lu", 1, 1.2, "b", 1000}, {"lu", 1, 1.0, "c", 4000},
                   {"lu", 1, 1.0, "d", 4000}, {"lu", 2, 2.0, "e", 1000}};
-  CHECK(median(a.scales("lu", 1, 2000)) == Approx(1.1));   // halfway in log(size)
+  // 1/2000 is two thirds of the way from 1/1000 to 1/4000: 1.2 − (2/3)·0.2. A ratio 1 + c/size (a
+  // time missed per run that does not grow with the work) is on that line exactly.
+  CHECK(median(a.scales("lu", 1, 2000)) == Approx(1.2 - 0.2 * 2 / 3));
   CHECK(median(a.scales("lu", 1, 1000)) == Approx(1.2));
   CHECK(median(a.scales("lu", 1, 500)) == Approx(1.2));    // below the calibrated sizes: the smallest's
   CHECK(median(a.scales("lu", 1, 8000)) == Approx(1.0));   // above them: the largest's
   CHECK(median(a.scales("lu", 2, 4000)) == Approx(2.0));   // a rank count with one size: its level anywhere
   // Between the rank counts, the line in log(ranks) through each count's level at that size: 1.1 on
-  // one rank and 3 on four at n = 2000, so (1.1 + 3) / 2 on two; the 2-rank runs are removed first.
+  // one rank and 3 on four at n = 1600 (halfway in 1/size), so (1.1 + 3) / 2 on two; the 2-rank
+  // runs are removed first.
   a.run_scales.pop_back();
   a.run_scales.push_back({"lu", 4, 3.0, "f", 1000});
-  CHECK(median(a.scales("lu", 2, 2000)) == Approx(2.05));
+  CHECK(median(a.scales("lu", 1, 1600)) == Approx(1.1));
+  CHECK(median(a.scales("lu", 2, 1600)) == Approx((1.1 + 3) / 2));
+  // A ratio of the form 1 + c/size, calibrated at two sizes, is reproduced between them.
+  AppModels c;
+  c.run_scales = {{"integrate", 8, 1 + 0.7 / 1, "a", 1e6}, {"integrate", 8, 1 + 0.7 / 8, "b", 8e6}};
+  CHECK(median(c.scales("integrate", 8, 4e6)) == Approx(1 + 0.7 / 4));
   // A variant with calibration runs of its own uses them alone; one without, every run of the app.
   AppModels v;
   v.run_scales = {{"lu", 4, 1.2, "a", 1000, "basic"}, {"lu", 4, 0.9, "b", 1000, "pipelined"},

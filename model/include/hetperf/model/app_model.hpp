@@ -133,7 +133,7 @@ struct AppModels {
   // as every calibration run it uses around its own level; sorted; empty when there are none. It uses
   // the calibration runs of its regime when there are any, else all runs of the app. A level is the
   // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
-  // count it follows the line through theirs in log(size), between two calibrated rank counts the
+  // count it follows the line through theirs in 1/size, between two calibrated rank counts the
   // line in log(ranks); beyond either range, the nearest calibrated one's.
   std::vector<double> scales(const std::string& app, int ranks, double size = 0, const std::string& variant = {}) const;
   // The message model for `ranks` ranks, chosen as `find` chooses; nullptr when there is none.
