@@ -547,7 +547,7 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
       job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
       job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
       job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
-      job.lu.bcast = parse_lu_bcast(config.string_or("bcast", "sequential"));
+      job.lu.bcast = parse_lu_bcast(config.choice_or("bcast", "sequential", {"sequential", "tree", "ring"}));
       job.lu.parallel_multiply = static_cast<int>(config.integer_or("parallel_multiply", 1, 1, 1 << 20));
       if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
       measured = summary.number("factorization_s", Range::kPositive);

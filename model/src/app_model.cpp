@@ -117,13 +117,13 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   // a + b/size; loaded integrations measured 1.70 at 10^6 steps and 1.07 at 8·10^6, i.e. 1 + 0.7/size
   // in millions. It moves with the processes per core too, which double from one rank count to the
   // next; neither neighbour alone is a count's level, hence the line in log(ranks) between two
-  // calibrated counts. The spread is pooled over every calibration
-  // run of the app, each relative to its own level: a few runs per level show the level well, but
-  // their spread poorly. And it moves with the regime where ranks outnumber cores: 4-rank LU on this
+  // calibrated counts. And it moves with the regime where ranks outnumber cores: 4-rank LU on this
   // VM was predicted 18% long (basic, the variant calibrated), 7% (flow control) and 5% short
   // (pipelined) with one level, and integrations sending 64 KiB and writing 1 MiB 17-28% short with
   // the level of runs sending 32 bytes (each blocking step needs the process scheduled in again);
-  // where a regime has its own calibration runs, it has its own levels.
+  // where a regime has its own calibration runs, it has its own levels. The spread is pooled over
+  // every calibration run used, each relative to its own level: a few runs per level show the level
+  // well, but their spread poorly.
   const bool by_variant = !variant.empty() && std::any_of(run_scales.begin(), run_scales.end(), [&](const RunScale& s) {
     return s.app == app && s.variant == variant;
   });
@@ -136,7 +136,7 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   for (const auto& [r, by_size] : groups) {
     for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);
   }
-  std::map<double, double> at_size;  // log(ranks) is interpolated as log of a double key
+  std::map<double, double> at_size;  // rank count -> its level at `size`
   for (const auto& [r, by_size] : levels) at_size[r] = interpolate(by_size, size, Axis::kReciprocal);
   const double level = interpolate(at_size, ranks, Axis::kLog);
   std::vector<double> out;
