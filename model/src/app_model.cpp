@@ -89,6 +89,9 @@ namespace {
 
 enum class Axis { kLog, kReciprocal };
 
+// Runs of one rank count and size that make a level of their own (AppModels::scales).
+constexpr std::size_t kRunsPerLevel = 3;
+
 // The value at `x` of the piecewise-linear curve through `levels` in log(x) or in 1/x: between two
 // keys, their line; beyond them, the nearest one's value. `levels` is not empty; keys are positive,
 // or 0 alone.
@@ -132,6 +135,16 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
     if (s.app == app && (!by_variant || s.variant == variant)) groups[s.ranks][s.size].push_back(s.ratio);
   }
   if (groups.empty()) return {};
+  // A level of its own needs repeated runs of its size: a single run is its own level and would
+  // leave no spread. A rank count with a size of fewer than kRunsPerLevel runs has one level over
+  // all its sizes.
+  for (auto& [r, by_size] : groups) {
+    const bool thin = std::any_of(by_size.begin(), by_size.end(), [](const auto& g) { return g.second.size() < kRunsPerLevel; });
+    if (!thin || by_size.size() == 1) continue;
+    std::vector<double> all;
+    for (const auto& [z, ratios] : by_size) all.insert(all.end(), ratios.begin(), ratios.end());
+    by_size = {{0.0, all}};
+  }
   std::map<int, std::map<double, double>> levels;
   for (const auto& [r, by_size] : groups) {
     for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);

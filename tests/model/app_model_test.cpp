@@ -147,9 +147,11 @@ TEST_CASE("model: whole-run ratios are centred on their rank count and spread as
 
 TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/size between calibrated sizes") {
   AppModels a;
-  // One rank at n = 1000 (level 1.2) and n = 4000 (level 1.0); two ranks at n = 1000 only (level 2).
-  a.run_scales = {{"lu", 1, 1.2, "a", 1000}, {"lu", 1, 1.2, "b", 1000}, {"lu", 1, 1.0, "c", 4000},
-                  {"lu", 1, 1.0, "d", 4000}, {"lu", 2, 2.0, "e", 1000}};
+  // One rank at n = 1000 (level 1.2) and n = 4000 (level 1.0), three runs each; two ranks at n = 1000
+  // only (level 2).
+  a.run_scales = {{"lu", 1, 1.2, "a", 1000}, {"lu", 1, 1.2, "b", 1000}, {"lu", 1, 1.2, "b2", 1000},
+                  {"lu", 1, 1.0, "c", 4000}, {"lu", 1, 1.0, "d", 4000}, {"lu", 1, 1.0, "d2", 4000},
+                  {"lu", 2, 2.0, "e", 1000}};
   // 1/2000 is two thirds of the way from 1/1000 to 1/4000: 1.2 − (2/3)·0.2. A ratio 1 + c/size (a
   // time missed per run that does not grow with the work) is on that line exactly.
   CHECK(median(a.scales("lu", 1, 2000)) == Approx(1.2 - 0.2 * 2 / 3));
@@ -166,7 +168,10 @@ TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/si
   CHECK(median(a.scales("lu", 2, 1600)) == Approx((1.1 + 3) / 2));
   // A ratio of the form 1 + c/size, calibrated at two sizes, is reproduced between them.
   AppModels c;
-  c.run_scales = {{"integrate", 8, 1 + 0.7 / 1, "a", 1e6}, {"integrate", 8, 1 + 0.7 / 8, "b", 8e6}};
+  for (int k = 0; k < 3; ++k) {
+    c.run_scales.push_back({"integrate", 8, 1 + 0.7 / 1, "a", 1e6});
+    c.run_scales.push_back({"integrate", 8, 1 + 0.7 / 8, "b", 8e6});
+  }
   CHECK(median(c.scales("integrate", 8, 4e6)) == Approx(1 + 0.7 / 4));
   // A variant with calibration runs of its own uses them alone; one without, every run of the app.
   AppModels v;
@@ -176,13 +181,22 @@ TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/si
   CHECK(median(v.scales("lu", 4, 1000, "pipelined")) == Approx(0.9));
   CHECK(v.scales("lu", 4, 1000, "flow_control").size() == 3);
   CHECK(median(v.scales("lu", 4, 1000, "flow_control")) == Approx(0.9));  // the shorth's median of 0.9, 0.9, 1.2
+  // One run per size: a level per size would be that run alone and leave no spread, so the rank
+  // count has one level over its sizes (the shorth's median of all four) and their spread.
+  AppModels single;
+  single.run_scales = {{"integrate", 2, 1.0, "a", 1e5}, {"integrate", 2, 1.1, "b", 2e5},
+                       {"integrate", 2, 1.2, "c", 1.5e5}, {"integrate", 2, 1.3, "d", 3e5}};
+  const auto pooled = single.scales("integrate", 2, 2e5);
+  REQUIRE(pooled.size() == 4);
+  CHECK(pooled.front() < pooled.back());
+  CHECK(median(pooled) == Approx(1.15));
   // Runs without a size (an older profile) form one level that every size gets.
   AppModels old;
   old.run_scales = {{"lu", 1, 1.1, "a"}, {"lu", 1, 1.3, "b"}};
   CHECK(median(old.scales("lu", 1, 3000)) == Approx(1.2));
-  // Each run is spread relative to its own level: five ratios, all at the queried level here.
+  // Each run is spread relative to its own level: seven ratios, all at the queried level here.
   const auto spread = a.scales("lu", 1, 4000);
-  REQUIRE(spread.size() == 5);
+  REQUIRE(spread.size() == 7);
   CHECK(spread.front() == Approx(1.0));
   CHECK(spread.back() == Approx(1.0));
 }
