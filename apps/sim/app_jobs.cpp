@@ -134,6 +134,21 @@ void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<Op
   }
 }
 
+// What a job's whole-run ratios are keyed by (RunScale): its app, its problem size (LU's n,
+// integration's steps) and its regime (LU's variant; an integration's message and disk bytes as
+// "m<bytes>-d<bytes>", as "m32-d0").
+struct RunKey {
+  std::string app;
+  double size = 0;
+  std::string regime;
+};
+
+RunKey run_key(const AppJob& job) {
+  if (job.kind == AppJob::Kind::kLu) return {"lu", static_cast<double>(job.lu.n), to_string(job.lu.variant)};
+  return {"integrate", static_cast<double>(job.integrate.steps),
+          "m" + std::to_string(job.integrate.message_bytes) + "-d" + std::to_string(job.integrate.disk_bytes)};
+}
+
 }  // namespace
 
 KernelModels KernelModels::of(const Computer& c) {
@@ -442,10 +457,8 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const std::size_t c = jobs[j].mapping.front();
     const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
-    const bool lu = jobs[j].kind == AppJob::Kind::kLu;
-    scales[j] = profile.computers[c].app_models.scales(
-        lu ? "lu" : "integrate", static_cast<int>(here), lu ? jobs[j].lu.n : static_cast<double>(jobs[j].integrate.steps),
-        lu ? to_string(jobs[j].lu.variant) : integrate_regime(jobs[j].integrate.message_bytes, jobs[j].integrate.disk_bytes));
+    const RunKey key = run_key(jobs[j]);
+    scales[j] = profile.computers[c].app_models.scales(key.app, static_cast<int>(here), key.size, key.regime);
     simulate = simulate || scales[j].empty();
   }
   const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
@@ -518,10 +531,6 @@ nlohmann::json distribution_json(const std::vector<double>& samples, bool with_s
   return j;
 }
 
-std::string integrate_regime(std::uint64_t message_bytes, std::uint64_t disk_bytes) {
-  return "m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
-}
-
 std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
                                  const std::vector<std::filesystem::path>& traces) {
   const SimPlatform platform = sim_platform_from_profile(profile);
@@ -563,11 +572,9 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
     }
     job.mapping.assign(static_cast<std::size_t>(job.ranks * job.instances), computer);
     const double predicted = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
-    const double size = app == "lu" ? job.lu.n : static_cast<double>(job.integrate.steps);
     if (predicted > 0) {
-      out.push_back({app, job.ranks * job.instances, measured / predicted, file.string(), size,
-                     app == "lu" ? to_string(job.lu.variant)
-                                 : integrate_regime(job.integrate.message_bytes, job.integrate.disk_bytes)});
+      const RunKey key = run_key(job);
+      out.push_back({key.app, job.ranks * job.instances, measured / predicted, file.string(), key.size, key.regime});
     }
   }
   return out;

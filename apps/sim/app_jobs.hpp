@@ -114,10 +114,6 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
 SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
                                std::size_t count, std::uint64_t seed, unsigned threads);
 
-// The regime of an integration run for its whole-run ratios (RunScale::variant): "m<message bytes>-d<disk
-// bytes>", as "m32-d0".
-std::string integrate_regime(std::uint64_t message_bytes, std::uint64_t disk_bytes);
-
 // Whole-run ratios (hetperf/model/app_model.hpp RunScale): each real trace's measured time (LU's
 // factorisation, integration's mean response) over the point prediction of its configuration, all its
 // ranks on `computer` of `profile` (whose models were fitted on these traces). InputError naming the

@@ -112,7 +112,7 @@ struct RunScale {
   std::string trace;
   double size = 0;    // the run's problem size: LU's n, integration's steps; 0: not recorded
   // The run's regime within its app: LU's variant ("basic", "pipelined", "flow_control"); an
-  // integration's message and disk sizes ("m<bytes>-d<bytes>", apps' integrate_regime); empty: none
+  // integration's message and disk sizes ("m<bytes>-d<bytes>", apps/sim/app_jobs.cpp run_key); empty: none
   // recorded.
   std::string variant = {};
 };
