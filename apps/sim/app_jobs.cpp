@@ -135,8 +135,8 @@ void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<Op
 }
 
 // What a job's whole-run ratios are keyed by (RunScale): its app, its problem size (LU's n,
-// integration's steps) and its regime (LU's variant; an integration's message and disk bytes as
-// "m<bytes>-d<bytes>", as "m32-d0").
+// integration's steps) and its regime (LU's variant and block size as "<variant>/r<r>", as
+// "basic/r128"; an integration's message and disk bytes as "m<bytes>-d<bytes>", as "m32-d0").
 struct RunKey {
   std::string app;
   double size = 0;
@@ -144,7 +144,9 @@ struct RunKey {
 };
 
 RunKey run_key(const AppJob& job) {
-  if (job.kind == AppJob::Kind::kLu) return {"lu", static_cast<double>(job.lu.n), to_string(job.lu.variant)};
+  if (job.kind == AppJob::Kind::kLu) {
+    return {"lu", static_cast<double>(job.lu.n), std::string(to_string(job.lu.variant)) + "/r" + std::to_string(job.lu.r)};
+  }
   return {"integrate", static_cast<double>(job.integrate.steps),
           "m" + std::to_string(job.integrate.message_bytes) + "-d" + std::to_string(job.integrate.disk_bytes)};
 }

@@ -127,12 +127,20 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   // where a regime has its own calibration runs, it has its own levels. The spread is pooled over
   // every calibration run used, each relative to its own level: a few runs per level show the level
   // well, but their spread poorly.
-  const bool by_variant = !variant.empty() && std::any_of(run_scales.begin(), run_scales.end(), [&](const RunScale& s) {
-    return s.app == app && s.variant == variant;
-  });
+  // Within a family a regime is narrower still where ranks outnumber cores: on 4 ranks here, LU with
+  // r = 64 was predicted 4-22% long and with r = 256 2-25% short under one level per variant
+  // (results/vm at cab60db), so LU's regime holds its block size too. Its 3 runs per size are too
+  // few for levels of their own (one stalled run moved a 2-rank level by 35%), so the family's levels
+  // and spread stand, times the regime's correction per rank count: the shorth's median of its runs
+  // over the family's level at their size, pooled over its sizes (ratio = family level(ranks, size) ×
+  // regime correction(ranks) × noise). A regime without runs of its own takes its family's level
+  // (the variant's, whatever the block size), and a family without runs every run of the app.
+  const auto family = [](const std::string& v) { return v.substr(0, v.find('/')); };
+  const auto kin = [&](const RunScale& s) { return s.app == app && family(s.variant) == family(variant); };
+  const bool by_family = !variant.empty() && std::any_of(run_scales.begin(), run_scales.end(), kin);
   std::map<int, std::map<double, std::vector<double>>> groups;  // ranks -> size -> ratios
   for (const auto& s : run_scales) {
-    if (s.app == app && (!by_variant || s.variant == variant)) groups[s.ranks][s.size].push_back(s.ratio);
+    if (s.app == app && (!by_family || kin(s))) groups[s.ranks][s.size].push_back(s.ratio);
   }
   if (groups.empty()) return {};
   // A level of its own needs repeated runs of its size: a single run is its own level and would
@@ -151,7 +159,18 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   }
   std::map<double, double> at_size;  // rank count -> its level at `size`
   for (const auto& [r, by_size] : levels) at_size[r] = interpolate(by_size, size, Axis::kReciprocal);
-  const double level = interpolate(at_size, ranks, Axis::kLog);
+  double level = interpolate(at_size, ranks, Axis::kLog);
+  if (by_family && family(variant) != variant) {
+    std::map<int, std::vector<double>> relative;  // rank count -> the regime's runs over their family level
+    for (const auto& s : run_scales) {
+      if (s.app == app && s.variant == variant) {
+        relative[s.ranks].push_back(s.ratio / interpolate(levels[s.ranks], s.size, Axis::kReciprocal));
+      }
+    }
+    std::map<double, double> correction;
+    for (const auto& [r, v] : relative) correction[r] = shorth_median(v);
+    if (!correction.empty()) level *= interpolate(correction, ranks, Axis::kLog);
+  }
   std::vector<double> out;
   for (const auto& [r, by_size] : groups) {
     for (const auto& [z, ratios] : by_size) {

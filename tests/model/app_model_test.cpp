@@ -181,6 +181,25 @@ TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/si
   CHECK(median(v.scales("lu", 4, 1000, "pipelined")) == Approx(0.9));
   CHECK(v.scales("lu", 4, 1000, "flow_control").size() == 3);
   CHECK(median(v.scales("lu", 4, 1000, "flow_control")) == Approx(0.9));  // the shorth's median of 0.9, 0.9, 1.2
+  // A regime with a block size: its family's levels and spread (the variant's, any block size), times
+  // its own correction, the shorth's median of its runs over the family's level at their size; a
+  // regime without runs of its own, its family's level; a family without runs, every run of the app.
+  AppModels r;
+  for (int k = 0; k < 3; ++k) {
+    r.run_scales.push_back({"lu", 4, 1.2, "a", 1000, "basic/r64"});
+    r.run_scales.push_back({"lu", 4, 0.8, "b", 1000, "basic/r256"});
+    r.run_scales.push_back({"lu", 4, 0.7, "c", 1000, "pipelined/r64"});
+  }
+  const auto r64 = r.scales("lu", 4, 1000, "basic/r64"), r256 = r.scales("lu", 4, 1000, "basic/r256");
+  REQUIRE(r64.size() == 6);  // the family's spread
+  REQUIRE(r256.size() == 6);
+  CHECK(median(r64) / median(r256) == Approx(1.5));
+  CHECK(r64.back() / r64.front() == Approx(1.5));  // spread as the family's runs around its level
+  CHECK(median(r.scales("lu", 4, 1000, "basic/r128")) == Approx(median(r.scales("lu", 4, 1000, "basic"))));
+  CHECK(r.scales("lu", 4, 1000, "pipelined/r128") == std::vector<double>{0.7, 0.7, 0.7});
+  CHECK(r.scales("lu", 4, 1000, "pipelined/r64") == std::vector<double>{0.7, 0.7, 0.7});
+  CHECK(r.scales("lu", 4, 1000, "flow_control/r64").size() == 9);  // no family: all
+  CHECK(median(v.scales("lu", 4, 1000, "pipelined/r128")) == Approx(0.9));  // an older profile's variant
   // One run per size: a level per size would be that run alone and leave no spread, so the rank
   // count has one level over its sizes (the shorth's median of all four) and their spread.
   AppModels single;

@@ -111,9 +111,10 @@ struct RunScale {
   double ratio = 1;   // measured / predicted, > 0
   std::string trace;
   double size = 0;    // the run's problem size: LU's n, integration's steps; 0: not recorded
-  // The run's regime within its app: LU's variant ("basic", "pipelined", "flow_control"); an
-  // integration's message and disk sizes ("m<bytes>-d<bytes>", apps/sim/app_jobs.cpp run_key); empty: none
-  // recorded.
+  // The run's regime within its app: LU's variant and block size ("basic/r128"; profiles before
+  // block sizes were recorded hold the variant alone, "basic"); an integration's message and disk
+  // sizes ("m<bytes>-d<bytes>"); apps/sim/app_jobs.cpp run_key. Empty: none recorded. The part before
+  // a '/' is the regime's family.
   std::string variant = {};
 };
 
@@ -131,7 +132,8 @@ struct AppModels {
   // The ratios a sampled run of `app` with `ranks` ranks, problem size `size` (0: unknown) and regime
   // `variant` (RunScale::variant) draws from: centred on the level of its rank count and size, spread
   // as every calibration run it uses around its own level; sorted; empty when there are none. It uses
-  // the calibration runs of its regime when there are any, else all runs of the app. A rank count
+  // the calibration runs of its regime when there are any, else those of its family (RunScale::variant),
+  // else all runs of the app. A rank count
   // with fewer than 3 runs at one of its sizes has one level over all its sizes. A level is the
   // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
   // count it follows the line through theirs in 1/size, between two calibrated rank counts the
