@@ -1,6 +1,6 @@
 // `hetperf validate`: parses the options and prints the summary of the validate stage
-// (validate/include/hetperf/validate/validate.hpp), which predicts, then runs for real, the matrix of
-// LU and integration runs on this machine and writes the reports.
+// (validate/include/hetperf/validate/validate.hpp), which runs the matrix of LU and integration runs
+// on this machine with its calibration runs, predicts the matrix from those, and writes the reports.
 #include <cstdio>
 
 #include "checks.hpp"
@@ -14,7 +14,8 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   auto o = std::make_shared<validate::ValidateOptions>();
   o->command = command_line;
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Predict, then run for real, a matrix of LU and integration runs on this machine, and report the "
+      "validate", "Run a matrix of LU and integration runs on this machine for real, predict them from calibration runs "
+                  "disjoint from them, and report the "
                   "prediction errors (validation.csv, validation.md, pictures).");
   cmd->add_flag("--quick", o->quick, "A small matrix of a few minutes (for CI)");
   cmd->add_option("-p,--profile", o->profile,
@@ -41,6 +42,10 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       ->capture_default_str()
       ->check(positive_number());
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
+  cmd->add_option("--replay", o->replay,
+                  "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
+                  "fit its calibration traces and predict its measured runs again with this build, into --out")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")
       ->capture_default_str()

@@ -44,4 +44,12 @@ runs=$(($(wc -l <"$work/v/validation.csv") - 1))
 grep -q '"communication_cpu"' "$work/v/profile.json" || fail "profile lacks the calibrated communication terms"
 grep -q '"app_models"' "$work/v/profile.json" || fail "profile lacks the trace-calibrated operation models"
 grep -q '"coverage_80"' "$work/v/validation.json" || fail "validation.json lacks the coverage"
-echo "validate_quick: ok ($runs configurations)"
+# A replay runs nothing: it fits the recorded calibration traces again and predicts the recorded runs
+# with this build, which here is the same build, seed and traces: the same rows.
+"$hetperf" validate --replay "$work/v" --out "$work/r" --max-error 1e9 >"$work/replay.out" 2>"$work/replay.log" ||
+  fail "hetperf validate --replay exited $?: $(tail -3 "$work/replay.log")"
+cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "the replay's validation.csv differs: $(diff "$work/v/validation.csv" "$work/r/validation.csv" | head -4)"
+"$hetperf" validate --replay "$work/v" --out "$work/v" >/dev/null 2>"$work/same.log"
+[[ $? -eq 2 ]] && grep -q "is the replayed directory" "$work/same.log" || fail "--replay into its own directory: $(cat "$work/same.log")"
+cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "a refused replay changed the recorded reports"
+echo "validate_quick: ok ($runs configurations; the replay gives the same rows)"

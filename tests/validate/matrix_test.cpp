@@ -119,6 +119,14 @@ TEST_CASE("validate: the run order interleaves every configuration's repeats, th
   CHECK(count == std::vector<int>(5, 7));
   CHECK(order == run_order(5, 7, 42));
   CHECK(order != run_order(5, 7, 43));
+  CHECK(run_order(std::vector<int>(5, 7), 42) == order);
+  // Unequal repeats: each configuration as often as asked, interleaved.
+  const auto mixed = run_order({3, 7, 0, 1}, 42);
+  CHECK(mixed.size() == 11);
+  CHECK(std::count(mixed.begin(), mixed.end(), 0u) == 3);
+  CHECK(std::count(mixed.begin(), mixed.end(), 1u) == 7);
+  CHECK(std::count(mixed.begin(), mixed.end(), 2u) == 0);
+  CHECK(std::count(mixed.begin(), mixed.end(), 3u) == 1);
   // Not back to back: the first seven runs are not all of one configuration.
   CHECK(std::count(order.begin(), order.begin() + 7, order.front()) < 7);
 }

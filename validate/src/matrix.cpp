@@ -191,10 +191,16 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   // integrate-load at 10-100 instances and 4 or 2 million steps): with many processes per core every
   // blocking step (a rendezvous, a disk write) waits to be scheduled in again, which the ratios of runs
   // sending 32 bytes do not hold. That wait is the same whatever the steps, so the ratio falls with
-  // the steps (1.64 at 4 instances and 10^6 steps here): two lengths, around the matrix's, to
-  // interpolate between.
-  for (int instances : {4, 16}) {
-    for (std::uint64_t s : {1'000'000, 8'000'000}) {
+  // the steps (1.64 at 4 instances and 10^6 steps here): two lengths around the matrix's to
+  // interpolate between, and in the full matrix its own length too, since the loaded ratio is not on
+  // the line in 1/steps (16 instances: 1.79 at 10^6, 1.10 at 8·10^6; with the line's 1.20 at 4·10^6
+  // integrate-load was 11-20% short, results/vm at 0ced1d1). And 64 instances in the full matrix,
+  // whose 50 and 100 would otherwise take 16's level.
+  const std::vector<int> many = o.quick ? std::vector<int>{4, 16} : std::vector<int>{4, 16, 64};
+  const std::vector<std::uint64_t> lengths = o.quick ? std::vector<std::uint64_t>{1'000'000, 8'000'000}
+                                                     : std::vector<std::uint64_t>{1'000'000, 4'000'000, 8'000'000};
+  for (int instances : many) {
+    for (std::uint64_t s : lengths) {
       integrate(instances, s, 32, 0);
       integrate(instances, s, 65536, 1 << 20);
     }
@@ -203,9 +209,16 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
 }
 
 std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed) {
+  return run_order(std::vector<int>(configurations, repeats), seed);
+}
+
+std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_t seed) {
   std::vector<std::size_t> order;
-  for (int k = 0; k < repeats; ++k) {
-    for (std::size_t c = 0; c < configurations; ++c) order.push_back(c);
+  const int most = repeats.empty() ? 0 : *std::max_element(repeats.begin(), repeats.end());
+  for (int k = 0; k < most; ++k) {
+    for (std::size_t c = 0; c < repeats.size(); ++c) {
+      if (k < repeats[c]) order.push_back(c);
+    }
   }
   // Fisher-Yates with hetperf's own generator: the same order on every platform.
   Rng rng(seed);

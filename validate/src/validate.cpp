@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 #include <thread>
 
@@ -16,6 +18,7 @@
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/process.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/probes/cleanup.hpp"
@@ -195,12 +198,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   probes::install_cleanup_handlers();
   ValidateSummary summary;
   const fs::path out = o.out;
+  if (std::error_code ec; !o.replay.empty() && fs::equivalent(o.replay, out, ec)) {
+    throw InputError("validate: --out " + out.string() + " is the replayed directory; its reports would be overwritten");
+  }
   fs::create_directories(out);
   const int repeat = o.repeat > 0 ? o.repeat : 7;
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string bin = o.programs.empty() ? probes::executable_directory() : o.programs;
   for (const char* program : {"hetperf-lu", "hetperf-integrate"}) {
-    if (::access((bin + "/" + program).c_str(), X_OK) != 0) {
+    if (o.replay.empty() && ::access((bin + "/" + program).c_str(), X_OK) != 0) {
       throw EnvironmentError(bin + "/" + program + ": missing (build the targets hetperf-lu and hetperf-integrate)");
     }
   }
@@ -216,10 +222,29 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   } remove_scratch{scratch};
   const Runner runner(o);
 
-  summary.facts = {{"cores", cores}, {"repeats per run", repeat}, {"quick", o.quick}};
+  // A replay takes the matrix's shape (this machine's cores, quick or full) and the measurements
+  // from the recorded validation, and fits its calibration traces again.
+  const fs::path replay = o.replay;
+  std::optional<nlohmann::json> recorded;
+  int matrix_cores = cores;
+  bool quick = o.quick;
+  if (!replay.empty()) {
+    const fs::path file = replay / "validation.json";
+    recorded = read_json_file(file);
+    const JsonNode root(*recorded, file.string());
+    root.schema("validation", 2);
+    const JsonNode facts = root.object("facts");
+    matrix_cores = static_cast<int>(facts.integer("cores", 1, 1 << 20));
+    quick = facts.boolean_or("quick", false);
+  }
+  summary.facts = {{"cores", matrix_cores}, {"repeats per run", repeat}, {"quick", quick}};
   std::string profile_file = o.profile;
   Profile profile;
-  if (profile_file.empty()) {
+  if (!replay.empty()) {
+    // The recorded profile (probes and contention experiments); its trace models are fitted again.
+    profile_file = (out / "profile.json").string();
+    profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
+  } else if (profile_file.empty()) {
     profile_file = probe_and_calibrate(o, out).string();
     profile = read_profile(profile_file);
     calibrate::ContentionOptions co;
@@ -268,44 +293,105 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   summary.facts["profile"] = profile_file;
 
   ValidationMatrixOptions mo;
-  mo.quick = o.quick;
-  mo.cores = cores;
+  mo.quick = quick;
+  mo.cores = matrix_cores;
   mo.computer = o.computer;
   mo.lu_program = bin + "/hetperf-lu";
   mo.integrate_program = bin + "/hetperf-integrate";
   mo.scratch = scratch.string();
   std::vector<ValidationRun> runs = validation_matrix(mo, profile);
+  if (recorded) {
+    // The recorded programs' paths and scratch differ from this build's: the runs are matched by id.
+    const JsonNode root(*recorded, (replay / "validation.json").string());
+    std::map<std::string, JsonNode> by_id;
+    for (const JsonNode& r : root.array("runs")) by_id.emplace(r.string("id"), r);
+    for (auto& r : runs) {
+      auto found = by_id.find(r.id);
+      if (found == by_id.end()) root.field("runs").fail("a run with id \"" + r.id + "\" (the matrix of that validation)");
+      for (const JsonNode& x : found->second.array("samples_s", 1)) r.measured_samples_s.push_back(x.as_number(Range::kPositive));
+      if (auto it = found->second.optional("measured_iterations")) r.measured_iterations = it->value();
+    }
+  }
 
   // Calibration in the applications' own regime: traced runs of configurations disjoint from the
-  // matrix's, in a seeded random order, fitted into operation models (calibrate --trace).
+  // matrix's, fitted into operation models and whole-run ratios (calibrate --trace). They run
+  // interleaved with the matrix's runs in one seeded random order: the machine's state drifts over
+  // tens of minutes (a validation 70 minutes after its calibration measured the same configurations
+  // 4-10% longer, results/vm at 0ced1d1), and calibration runs taken in one window of it gave whole-run
+  // ratios that held neither that drift nor its spread. Interleaved, the calibration samples the
+  // states the validated runs meet. No prediction uses a validated run: the calibration traces alone
+  // are fitted, after the last run.
+  const bool calibrating = replay.empty() && o.profile.empty() && o.calibration_repeat > 0;
+  const std::vector<CalibrationRun> cal = calibrating ? calibration_matrix(mo) : std::vector<CalibrationRun>{};
   nlohmann::json calibration_list = nlohmann::json::array();
-  if (o.profile.empty() && o.calibration_repeat > 0) {
-    const std::vector<CalibrationRun> cal = calibration_matrix(mo);
-    const fs::path traces = out / "calibration-traces";
-    fs::remove_all(traces);
-    fs::create_directories(traces);
-    const std::vector<std::size_t> order = run_order(cal.size(), o.calibration_repeat, o.seed ^ 0xCA11B);
-    std::fprintf(stderr, "validate: %zu calibration runs (%zu configurations x %d, traced), after one warm-up run\n",
-                 order.size(), cal.size(), o.calibration_repeat);
-    runner.run(cal.front().ranks, cal.front().arguments);  // warm-up: caches, page tables, the launcher's files
-    std::vector<int> done(cal.size(), 0);
-    std::vector<fs::path> files;
-    for (std::size_t c : order) {
-      probes::throw_if_interrupted();
-      const fs::path trace = traces / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
-      std::vector<std::string> args = cal[c].arguments;
-      args.insert(args.end(), {"--trace", trace.string()});
-      runner.run(cal[c].ranks, args);
-      files.push_back(trace);
+  for (const auto& c : cal) calibration_list.push_back(c.shape);
+  std::vector<fs::path> traces;
+  if (!replay.empty() && fs::is_directory(replay / "calibration-traces")) {
+    for (const auto& e : fs::directory_iterator(replay / "calibration-traces")) {
+      if (e.path().extension() == ".json") traces.push_back(e.path());
     }
+    std::sort(traces.begin(), traces.end());
+    std::set<std::string> configurations;
+    for (const auto& t : traces) {
+      const std::string stem = t.stem().string();  // <configuration id>-<repeat>
+      configurations.insert(stem.substr(0, stem.rfind('-')));
+    }
+    for (const auto& c : configurations) calibration_list.push_back(c);
+    summary.facts["replayed"] = replay.string();
+  }
+  if (replay.empty()) {
+    const fs::path trace_dir = out / "calibration-traces";
+    if (calibrating) {
+      fs::remove_all(trace_dir);
+      fs::create_directories(trace_dir);
+    }
+    std::vector<int> repeats(runs.size(), repeat);
+    repeats.insert(repeats.end(), cal.size(), o.calibration_repeat);
+    const std::vector<std::size_t> order = run_order(repeats, o.seed);
+    std::fprintf(stderr, "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
+                 "in a seeded random order (seed %llu), after one warm-up run\n", order.size(), runs.size(), repeat,
+                 cal.size(), o.calibration_repeat, static_cast<unsigned long long>(o.seed));
+    runner.run(runs.front().ranks, runs.front().arguments);  // warm-up: caches, page tables, the launcher's files
+    std::vector<int> done(cal.size(), 0);
+    std::size_t step = 0;
+    for (std::size_t k : order) {
+      probes::throw_if_interrupted();
+      ++step;
+      if (k >= runs.size()) {
+        const std::size_t c = k - runs.size();
+        const fs::path trace = trace_dir / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
+        std::vector<std::string> args = cal[c].arguments;
+        args.insert(args.end(), {"--trace", trace.string()});
+        runner.run(cal[c].ranks, args);
+        traces.push_back(trace);
+        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[c].id.c_str());
+        continue;
+      }
+      auto& r = runs[k];
+      const bool lu = r.job.kind == AppJob::Kind::kLu;
+      std::vector<std::string> args = r.arguments;
+      const fs::path trace = scratch / "trace.json";
+      const bool first = r.measured_samples_s.empty();
+      if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
+      nlohmann::json j = runner.run(r.ranks, args);
+      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
+      if (r.group == "lu-removal" && first) {
+        r.measured_iterations = read_json_file(trace)["iterations"];
+        fs::remove(trace);
+      }
+      std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), r.id.c_str(), r.measured_samples_s.back());
+    }
+    std::sort(traces.begin(), traces.end());
+  }
+  if (!traces.empty()) {
     calibrate::TraceFitOptions to;
     to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
-    calibrate::TraceFit fit = calibrate::fit_traces(files, to);
+    calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
     // Every calibration run against the prediction of its configuration: the run-level state.
     const std::size_t here = *profile.find(to.computer);
-    profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, files);
+    profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, traces);
     std::map<std::tuple<std::string, std::string, int, double>, std::vector<double>> ratios;
     for (const auto& s : profile.computers[here].app_models.run_scales) {
       ratios[{s.app, s.variant, s.ranks, s.size}].push_back(s.ratio);
@@ -317,8 +403,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                    *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
     }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
-    for (const auto& c : cal) calibration_list.push_back(c.shape);
-    summary.facts["calibration runs per configuration"] = o.calibration_repeat;
+    summary.facts["calibration runs"] = traces.size();
   }
   summary.facts["calibration configurations"] = calibration_list;
   nlohmann::json validation_list = nlohmann::json::array();
@@ -327,7 +412,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   summary.facts["seed"] = o.seed;
   summary.facts["sampled predictions per configuration"] = o.samples;
 
-  // Every prediction is made before any real run: the point, and the distribution of `samples` draws.
+  // The predictions, from the profile and the calibration traces alone: the point, and the
+  // distribution of `samples` draws.
   std::vector<AppJob> all;
   for (const auto& r : runs) all.push_back(r.job);
   apps::SimPlatform platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed(all));
@@ -342,43 +428,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     r.predicted_p10_s = quantile_nearest_rank(r.predicted_samples_s, 0.10);
     r.predicted_p90_s = quantile_nearest_rank(r.predicted_samples_s, 0.90);
   }
-  std::fprintf(stderr, "validate: %zu configurations predicted (%d samples each); running each %d times in a seeded "
-               "random order (seed %llu), after one warm-up run\n", runs.size(), o.samples, repeat,
-               static_cast<unsigned long long>(o.seed));
-
-  // The repeats are interleaved over the whole matrix in a random order: the host's speed drifts over
-  // seconds to minutes (docs/validation.md), and a configuration's runs should sample that drift
-  // rather than land all in one slow or fast spell.
-  runner.run(runs.front().ranks, runs.front().arguments);  // warm-up, discarded
-  const std::vector<std::size_t> order = run_order(runs.size(), repeat, o.seed);
-  std::size_t step = 0;
-  for (std::size_t i : order) {
-    auto& r = runs[i];
-    const bool lu = r.job.kind == AppJob::Kind::kLu;
-    probes::throw_if_interrupted();
-    std::vector<std::string> args = r.arguments;
-    const fs::path trace = scratch / "trace.json";
-    const bool first = r.measured_samples_s.empty();
-    if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
-    nlohmann::json j = runner.run(r.ranks, args);
-    r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
-    if (r.group == "lu-removal" && first) {
-      r.measured_iterations = read_json_file(trace)["iterations"];
-      fs::remove(trace);
-    }
-    ++step;
-    const double x = r.measured_samples_s.back();
-    std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s  predicted %9.4f [%.4f, %.4f] s%s\n", step, order.size(),
-                 r.id.c_str(), x, r.predicted_s, r.predicted_p10_s, r.predicted_p90_s,
-                 x >= r.predicted_p10_s && x <= r.predicted_p90_s ? "" : "  outside");
-  }
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
     r.measured_s = median(r.measured_samples_s);
     const auto ci = median_ci95(r.measured_samples_s);
-    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%\n", i + 1,
-                 runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
-                 r.predicted_p90_s, 100 * r.error());
+    std::size_t inside = 0;
+    for (double x : r.measured_samples_s) inside += x >= r.predicted_p10_s && x <= r.predicted_p90_s;
+    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%  %zu/%zu inside\n",
+                 i + 1, runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
+                 r.predicted_p90_s, 100 * r.error(), inside, r.measured_samples_s.size());
   }
 
   // Reports: rendered first, then written atomically.

@@ -70,6 +70,9 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& op
 // shuffled by a generator seeded with `seed` (Hoefler and Belli: interleave configurations in a random,
 // recorded order rather than repeating back to back, so that a slow spell of the machine hits many).
 std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed);
+// The same with `repeats[c]` runs of configuration c (calibration and validated configurations in
+// one order); equal repeats give the order above.
+std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_t seed);
 
 // Figures that separate model bias from machine noise (issue 14), over configurations with several
 // measured runs and a predicted distribution each:

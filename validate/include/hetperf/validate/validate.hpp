@@ -1,8 +1,10 @@
 // The validate stage: predicted against measured on real runs of the applications on this machine
 // (seed 000/003 section 8 measured the DPS simulator the same way). Options in, a summary out: it
 // probes and calibrates this machine when no profile is given (calling the probes and calibrate
-// libraries), runs the contention experiments of calibrate/, predicts every run of the matrix before
-// running any, runs them under the MPI launcher in rounds, and writes the reports and pictures.
+// libraries), runs the contention experiments of calibrate/, then the traced calibration runs and
+// the matrix's runs interleaved in one seeded random order (so both sample the same states of the
+// machine), fits the calibration traces, predicts every run of the matrix from them alone, and
+// writes the reports and pictures.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,10 @@ struct ValidateOptions {
   int timeout_s = 900;             // seconds before a real run is given up (1 .. 86400)
   std::string command;             // recorded in the reports
   std::string programs;            // directory of hetperf-lu and hetperf-integrate; empty: beside this program
+  // A recorded validation's directory (its validation.json, profile.json and calibration-traces/):
+  // nothing is run; its calibration traces are fitted again and its measured runs predicted again
+  // with this build's models, so two models compare on the same measurements. Empty: run.
+  std::string replay;
 
   // False with the offending option, its value and the rule in `error` (Ceres' Options::IsValid).
   bool is_valid(std::string* error) const;
