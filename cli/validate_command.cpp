@@ -44,7 +44,8 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
   cmd->add_option("--replay", o->replay,
                   "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
-                  "fit its calibration traces and predict its measured runs again with this build, into --out")
+                  "fit its calibration traces and predict its measured runs again with this build (and this --samples and "
+                  "--seed), into --out")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
   cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")
