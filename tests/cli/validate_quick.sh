@@ -52,4 +52,13 @@ cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "the replay's v
 "$hetperf" validate --replay "$work/v" --out "$work/v" >/dev/null 2>"$work/same.log"
 [[ $? -eq 2 ]] && grep -q "is the replayed directory" "$work/same.log" || fail "--replay into its own directory: $(cat "$work/same.log")"
 cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "a refused replay changed the recorded reports"
+# A recorded validation that lacks one of the matrix's runs: one error naming the file and the JSON
+# path, exit 2, and no file written.
+mkdir "$work/short" && cp "$work/v/profile.json" "$work/short/"
+python3 -c 'import json, sys; v = json.load(open(sys.argv[1])); v["runs"] = v["runs"][1:]; json.dump(v, open(sys.argv[2], "w"))' \
+  "$work/v/validation.json" "$work/short/validation.json"
+"$hetperf" validate --replay "$work/short" --out "$work/short-out" >/dev/null 2>"$work/short.log"
+[[ $? -eq 2 ]] && grep -q 'short/validation.json: $.runs: expected a run with id' "$work/short.log" ||
+  fail "a replay of a validation without one of its runs: $(cat "$work/short.log")"
+[[ -z $(ls -A "$work/short-out" 2>/dev/null) ]] || fail "a refused replay wrote $(ls -A "$work/short-out")"
 echo "validate_quick: ok ($runs configurations; the replay gives the same rows)"

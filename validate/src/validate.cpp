@@ -201,9 +201,25 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   if (std::error_code ec; !o.replay.empty() && fs::equivalent(o.replay, out, ec)) {
     throw InputError("validate: --out " + out.string() + " is the replayed directory; its reports would be overwritten");
   }
-  fs::create_directories(out);
   const int repeat = o.repeat > 0 ? o.repeat : 7;
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // A replay takes the matrix's shape (the recorded machine's cores, quick or full) and the
+  // measurements from the recorded validation, read before anything is written, and fits its
+  // calibration traces again.
+  const fs::path replay = o.replay;
+  std::optional<nlohmann::json> recorded;
+  int matrix_cores = cores;
+  bool quick = o.quick;
+  if (!replay.empty()) {
+    const fs::path file = replay / "validation.json";
+    recorded = read_json_file(file);
+    const JsonNode root(*recorded, file.string());
+    root.schema("validation", 2);
+    const JsonNode facts = root.object("facts");
+    matrix_cores = static_cast<int>(facts.integer("cores", 1, 1 << 20));
+    quick = facts.boolean_or("quick", false);
+  }
+  fs::create_directories(out);
   const std::string bin = o.programs.empty() ? probes::executable_directory() : o.programs;
   for (const char* program : {"hetperf-lu", "hetperf-integrate"}) {
     if (o.replay.empty() && ::access((bin + "/" + program).c_str(), X_OK) != 0) {
@@ -222,21 +238,6 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   } remove_scratch{scratch};
   const Runner runner(o);
 
-  // A replay takes the matrix's shape (this machine's cores, quick or full) and the measurements
-  // from the recorded validation, and fits its calibration traces again.
-  const fs::path replay = o.replay;
-  std::optional<nlohmann::json> recorded;
-  int matrix_cores = cores;
-  bool quick = o.quick;
-  if (!replay.empty()) {
-    const fs::path file = replay / "validation.json";
-    recorded = read_json_file(file);
-    const JsonNode root(*recorded, file.string());
-    root.schema("validation", 2);
-    const JsonNode facts = root.object("facts");
-    matrix_cores = static_cast<int>(facts.integer("cores", 1, 1 << 20));
-    quick = facts.boolean_or("quick", false);
-  }
   summary.facts = {{"cores", matrix_cores}, {"repeats per run", repeat}, {"quick", quick}};
   std::string profile_file = o.profile;
   Profile profile;
@@ -402,9 +403,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                    app.c_str(), variant.c_str(), ranks, size, r.size(), shorth_median(r),
                    *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
     }
-    write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
     summary.facts["calibration runs"] = traces.size();
   }
+  // Written once the recorded runs have been read and the traces fitted (a replay writes it too).
+  if (!traces.empty() || !replay.empty()) write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
   summary.facts["calibration configurations"] = calibration_list;
   nlohmann::json validation_list = nlohmann::json::array();
   for (const auto& r : runs) validation_list.push_back(r.id);
