@@ -124,7 +124,7 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   // VM was predicted 18% long (basic, the variant calibrated), 7% (flow control) and 5% short
   // (pipelined) with one level, and integrations sending 64 KiB and writing 1 MiB 17-28% short with
   // the level of runs sending 32 bytes (each blocking step needs the process scheduled in again);
-  // where a regime has its own calibration runs, it has its own levels. The spread is pooled over
+  // where a family of regimes has its own calibration runs, it has its own levels. The spread is pooled over
   // every calibration run used, each relative to its own level: a few runs per level show the level
   // well, but their spread poorly.
   // Within a family a regime is narrower still where ranks outnumber cores: on 4 ranks here, LU with

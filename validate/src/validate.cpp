@@ -206,14 +206,13 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   // A replay takes the matrix's shape (the recorded machine's cores, quick or full) and the
   // measurements from the recorded validation, read before anything is written, and fits its
   // calibration traces again.
-  const fs::path replay = o.replay;
+  const fs::path replay = o.replay, recorded_file = replay / "validation.json";
   std::optional<nlohmann::json> recorded;
   int matrix_cores = cores;
   bool quick = o.quick;
   if (!replay.empty()) {
-    const fs::path file = replay / "validation.json";
-    recorded = read_json_file(file);
-    const JsonNode root(*recorded, file.string());
+    recorded = read_json_file(recorded_file);
+    const JsonNode root(*recorded, recorded_file.string());
     root.schema("validation", 2);
     const JsonNode facts = root.object("facts");
     matrix_cores = static_cast<int>(facts.integer("cores", 1, 1 << 20));
@@ -303,7 +302,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   std::vector<ValidationRun> runs = validation_matrix(mo, profile);
   if (recorded) {
     // The recorded programs' paths and scratch differ from this build's: the runs are matched by id.
-    const JsonNode root(*recorded, (replay / "validation.json").string());
+    const JsonNode root(*recorded, recorded_file.string());
     std::map<std::string, JsonNode> by_id;
     for (const JsonNode& r : root.array("runs")) by_id.emplace(r.string("id"), r);
     for (auto& r : runs) {

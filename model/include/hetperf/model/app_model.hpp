@@ -132,9 +132,10 @@ struct AppModels {
   // The ratios a sampled run of `app` with `ranks` ranks, problem size `size` (0: unknown) and regime
   // `variant` (RunScale::variant) draws from: centred on the level of its rank count and size, spread
   // as every calibration run it uses around its own level; sorted; empty when there are none. It uses
-  // the calibration runs of its regime when there are any, else those of its family (RunScale::variant),
-  // else all runs of the app. A rank count
-  // with fewer than 3 runs at one of its sizes has one level over all its sizes. A level is the
+  // the calibration runs of its regime's family (RunScale::variant) when there are any, else all runs
+  // of the app; a regime with runs of its own within a larger family has its level multiplied by its
+  // correction per rank count (the shorth's median of its runs over the family's level at their
+  // size). A rank count with fewer than 3 runs at one of its sizes has one level over all its sizes. A level is the
   // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
   // count it follows the line through theirs in 1/size, between two calibrated rank counts the
   // line in log(ranks); beyond either range, the nearest calibrated one's.
