@@ -137,18 +137,24 @@ void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<Op
 // What a job's whole-run ratios are keyed by (RunScale): its app, its problem size (LU's n,
 // integration's steps) and its regime (LU's variant and block size as "<variant>/r<r>", as
 // "basic/r128"; an integration's message and disk bytes as "m<bytes>-d<bytes>", as "m32-d0").
+// An integration's regime is measured over its reference, the same run without the load (the
+// default messages, nothing written): AppModels::scales with ExcessOver.
 struct RunKey {
   std::string app;
   double size = 0;
   std::string regime;
+  std::string reference = {};  // empty: none (LU)
 };
 
 RunKey run_key(const AppJob& job) {
   if (job.kind == AppJob::Kind::kLu) {
     return {"lu", static_cast<double>(job.lu.n), std::string(to_string(job.lu.variant)) + "/r" + std::to_string(job.lu.r)};
   }
+  const auto regime = [](std::uint64_t message_bytes, std::uint64_t disk_bytes) {
+    return "m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
+  };
   return {"integrate", static_cast<double>(job.integrate.steps),
-          "m" + std::to_string(job.integrate.message_bytes) + "-d" + std::to_string(job.integrate.disk_bytes)};
+          regime(job.integrate.message_bytes, job.integrate.disk_bytes), regime(IntegrateConfig{}.message_bytes, 0)};
 }
 
 }  // namespace
@@ -454,18 +460,27 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   }
   // Jobs whose computer has whole-run ratios for their app and rank count: the point prediction times
   // a ratio drawn per sample. The others: a simulation per sample drawing operation times.
+  // A regime with a reference (ExcessOver) needs the point prediction: its ratios are drawn again once
+  // that is known.
   std::vector<std::vector<double>> scales(jobs.size());
-  bool simulate = false;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
+  auto scales_of = [&](std::size_t j, double point_s) {
     const std::size_t c = jobs[j].mapping.front();
     const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
     const RunKey key = run_key(jobs[j]);
-    scales[j] = profile.computers[c].app_models.scales(key.app, static_cast<int>(here), key.size, key.regime);
+    return profile.computers[c].app_models.scales(key.app, static_cast<int>(here), key.size, key.regime,
+                                                  {key.reference, point_s});
+  };
+  bool simulate = false;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    scales[j] = scales_of(j, 0);
     simulate = simulate || scales[j].empty();
   }
   const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
   const AppPrediction point =
       any_scaled ? predict_app_jobs(sim_platform_from_profile(profile), profile, jobs, false) : AppPrediction{};
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (!scales[j].empty() && point.jobs[j].time_s > 0) scales[j] = scales_of(j, point.jobs[j].time_s);
+  }
   auto scaled = [&](std::size_t i) {
     Rng rng(seed ^ (0xD1B54A32D192ED03ULL * (first + i + 1)));
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -576,7 +591,8 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
     const double predicted = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
     if (predicted > 0) {
       const RunKey key = run_key(job);
-      out.push_back({key.app, job.ranks * job.instances, measured / predicted, file.string(), key.size, key.regime});
+      out.push_back({key.app, job.ranks * job.instances, measured / predicted, file.string(), key.size, key.regime,
+                     predicted});
     }
   }
   return out;

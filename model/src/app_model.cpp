@@ -106,9 +106,47 @@ double interpolate(const std::map<double, double>& levels, double x, Axis axis) 
   return below->second + t * (above->second - below->second);
 }
 
+using Groups = std::map<int, std::map<double, std::vector<double>>>;  // ranks -> size -> ratios
+using Levels = std::map<int, std::map<double, double>>;               // ranks -> size -> level
+
+// The ratios of the runs `keep` selects, by rank count and size. A level of its own needs repeated
+// runs of its size: a single run is its own level and would leave no spread. A rank count with a
+// size of fewer than kRunsPerLevel runs has one level over all its sizes (size key 0).
+template <class Keep>
+Groups group_runs(const std::vector<RunScale>& runs, Keep keep) {
+  Groups groups;
+  for (const auto& s : runs) {
+    if (keep(s)) groups[s.ranks][s.size].push_back(s.ratio);
+  }
+  for (auto& [r, by_size] : groups) {
+    const bool thin = std::any_of(by_size.begin(), by_size.end(), [](const auto& g) { return g.second.size() < kRunsPerLevel; });
+    if (!thin || by_size.size() == 1) continue;
+    std::vector<double> all;
+    for (const auto& [z, ratios] : by_size) all.insert(all.end(), ratios.begin(), ratios.end());
+    by_size = {{0.0, all}};
+  }
+  return groups;
+}
+
+Levels levels_of(const Groups& groups) {
+  Levels levels;
+  for (const auto& [r, by_size] : groups) {
+    for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);
+  }
+  return levels;
+}
+
+// The level at (ranks, size): each rank count's on its line in 1/size, then the line in log(ranks).
+double level_at(const Levels& levels, int ranks, double size) {
+  std::map<double, double> at_size;  // rank count -> its level at `size`
+  for (const auto& [r, by_size] : levels) at_size[r] = interpolate(by_size, size, Axis::kReciprocal);
+  return interpolate(at_size, ranks, Axis::kLog);
+}
+
 }  // namespace
 
-std::vector<double> AppModels::scales(const std::string& app, int ranks, double size, const std::string& variant) const {
+std::vector<double> AppModels::scales(const std::string& app, int ranks, double size, const std::string& variant,
+                                      const ExcessOver& excess) const {
   // The location: the shorth's median of the calibration runs of one rank count and size, their
   // undisturbed level (with as many ranks as cores, preemption stalls runs in a heavy right tail: 10
   // of 18 short LU runs on this VM once, and a plain median was a stalled run's). The level moves
@@ -137,44 +175,53 @@ std::vector<double> AppModels::scales(const std::string& app, int ranks, double 
   // (the variant's, whatever the block size), and a family without runs every run of the app.
   const auto family = [](const std::string& v) { return v.substr(0, v.find('/')); };
   const auto kin = [&](const RunScale& s) { return s.app == app && family(s.variant) == family(variant); };
+  const auto of_reference = [&](const RunScale& s) { return s.app == app && s.variant == excess.reference; };
   const bool by_family = !variant.empty() && std::any_of(run_scales.begin(), run_scales.end(), kin);
-  std::map<int, std::map<double, std::vector<double>>> groups;  // ranks -> size -> ratios
-  for (const auto& s : run_scales) {
-    if (s.app == app && (!by_family || kin(s))) groups[s.ranks][s.size].push_back(s.ratio);
-  }
+  // An integration's load adds a time, not a factor: with 64 KiB messages and 1 MiB synced writes,
+  // 4 and 16 instances here took 32-44 ms and 113-153 ms longer than without, at 10^6, 4·10^6 and
+  // 8·10^6 steps alike (results/vm at 72f6e9d), so their ratio fell from 2.0 to 1.15 as the steps
+  // grew, and a level per rank count from three runs followed their noise (64 instances: 1.29-1.42 at
+  // 4·10^6 steps; 50 and 100 instances then predicted 8.5% and 6.1% long). The time per rank, pooled
+  // over every size of a rank count, is the steadier quantity.
+  const bool by_reference = !excess.reference.empty() && excess.reference != variant &&
+                            std::any_of(run_scales.begin(), run_scales.end(), of_reference);
+  const Groups groups = group_runs(run_scales, [&](const RunScale& s) {
+    if (by_family) return kin(s);
+    return by_reference ? of_reference(s) : s.app == app;
+  });
   if (groups.empty()) return {};
-  // A level of its own needs repeated runs of its size: a single run is its own level and would
-  // leave no spread. A rank count with a size of fewer than kRunsPerLevel runs has one level over
-  // all its sizes.
-  for (auto& [r, by_size] : groups) {
-    const bool thin = std::any_of(by_size.begin(), by_size.end(), [](const auto& g) { return g.second.size() < kRunsPerLevel; });
-    if (!thin || by_size.size() == 1) continue;
-    std::vector<double> all;
-    for (const auto& [z, ratios] : by_size) all.insert(all.end(), ratios.begin(), ratios.end());
-    by_size = {{0.0, all}};
-  }
-  std::map<int, std::map<double, double>> levels;
-  for (const auto& [r, by_size] : groups) {
-    for (const auto& [z, ratios] : by_size) levels[r][z] = shorth_median(ratios);
-  }
-  std::map<double, double> at_size;  // rank count -> its level at `size`
-  for (const auto& [r, by_size] : levels) at_size[r] = interpolate(by_size, size, Axis::kReciprocal);
-  double level = interpolate(at_size, ranks, Axis::kLog);
+  const Levels levels = levels_of(groups);
+  double level = level_at(levels, ranks, size);
   if (by_family && family(variant) != variant) {
     std::map<int, std::vector<double>> relative;  // rank count -> the regime's runs over their family level
     for (const auto& s : run_scales) {
       if (s.app == app && s.variant == variant) {
-        relative[s.ranks].push_back(s.ratio / interpolate(levels[s.ranks], s.size, Axis::kReciprocal));
+        relative[s.ranks].push_back(s.ratio / interpolate(levels.at(s.ranks), s.size, Axis::kReciprocal));
       }
     }
     std::map<double, double> correction;
     for (const auto& [r, v] : relative) correction[r] = shorth_median(v);
     if (!correction.empty()) level *= interpolate(correction, ranks, Axis::kLog);
   }
+  if (by_family && by_reference && excess.point_s > 0) {
+    const Levels reference = levels_of(group_runs(run_scales, of_reference));
+    std::map<int, std::vector<double>> per_rank;  // rank count -> the variant's runs' time per rank over the reference
+    for (const auto& s : run_scales) {
+      if (s.app == app && s.variant == variant && s.predicted_s > 0) {
+        per_rank[s.ranks].push_back(s.predicted_s * (s.ratio - level_at(reference, s.ranks, s.size)) / s.ranks);
+      }
+    }
+    std::map<double, double> time_per_rank;
+    for (const auto& [r, v] : per_rank) time_per_rank[r] = shorth_median(v);
+    if (!time_per_rank.empty()) {
+      const double total = level_at(reference, ranks, size) + ranks * interpolate(time_per_rank, ranks, Axis::kLog) / excess.point_s;
+      if (total > 0) level = total;  // a load measured as a gain beyond the whole reference time: keep the ratio
+    }
+  }
   std::vector<double> out;
   for (const auto& [r, by_size] : groups) {
     for (const auto& [z, ratios] : by_size) {
-      for (double x : ratios) out.push_back(level * x / levels[r][z]);
+      for (double x : ratios) out.push_back(level * x / levels.at(r).at(z));
     }
   }
   std::sort(out.begin(), out.end());
@@ -214,6 +261,7 @@ nlohmann::json to_json(const AppModels& models) {
       nlohmann::json j = {{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}};
       if (r.size > 0) j["size"] = r.size;
       if (!r.variant.empty()) j["variant"] = r.variant;
+      if (r.predicted_s > 0) j["predicted_s"] = r.predicted_s;
       out["run_scales"].push_back(j);
     }
   }
@@ -225,11 +273,12 @@ AppModels app_models_from_json(const JsonNode& node) {
   AppModels out;
   if (auto scales = node.optional("run_scales")) {
     for (const JsonNode& r : scales->items()) {
-      r.known_fields({"app", "ranks", "ratio", "trace", "size", "variant"});
+      r.known_fields({"app", "ranks", "ratio", "trace", "size", "variant", "predicted_s"});
       out.run_scales.push_back({r.choice("app", {"lu", "integrate"}), static_cast<int>(r.integer("ranks", 1, 1 << 20)),
                                 r.number("ratio", Range::kPositive), r.string_or("trace", ""),
                                 r.optional("size") ? r.number("size", Range::kPositive) : 0.0,
-                                r.string_or("variant", "")});
+                                r.string_or("variant", ""),
+                                r.optional("predicted_s") ? r.number("predicted_s", Range::kPositive) : 0.0});
     }
   }
   if (auto messages = node.optional("messages")) {

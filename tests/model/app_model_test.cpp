@@ -103,6 +103,16 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   bad = j;
   bad["runs"][0]["factor"]["gemm"] = -1;
   fails(bad, "$.m.runs[0].factor.gemm");
+  // A whole-run ratio keeps the point prediction it is over; a negative one is named.
+  a.run_scales = {{"integrate", 8, 1.3, "t2.json", 1e6, "m65536-d1048576", 0.25}, {"lu", 1, 1.1, "t3.json"}};
+  const nlohmann::json k = to_json(a);
+  CHECK_FALSE(k["run_scales"][1].contains("predicted_s"));  // not recorded: not written
+  const AppModels c = app_models_from_json(JsonNode(k, "p.json", "$.m"));
+  CHECK(c.run_scales[0].predicted_s == 0.25);
+  CHECK(c.run_scales[1].predicted_s == 0);
+  bad = k;
+  bad["run_scales"][0]["predicted_s"] = -1;
+  fails(bad, "$.m.run_scales[0].predicted_s");
 }
 
 TEST_CASE("model: operation noise is a fixed function of the seed and the sample") {
@@ -218,4 +228,41 @@ TEST_CASE("model: whole-run ratios move with the problem size, on a line in 1/si
   REQUIRE(spread.size() == 7);
   CHECK(spread.front() == Approx(1.0));
   CHECK(spread.back() == Approx(1.0));
+}
+
+TEST_CASE("model: a regime over a reference regime adds its time per rank to the reference's level") {
+  // The reference (no load): level 1.0 on 8 ranks and 1.1 on 32, at 10^6 and 8·10^6 steps. The load
+  // costs 4 ms per rank on 8 ranks and 8 ms on 32, whatever the steps: its runs' ratios are the
+  // reference's plus ranks · e / predicted, so they fall as the steps (and the prediction) grow.
+  AppModels a;
+  const std::string load = "m65536-d1048576", none = "m32-d0";
+  auto add = [&](int ranks, double size, double reference, double per_rank_s, double predicted_s) {
+    for (int k = 0; k < 3; ++k) {
+      a.run_scales.push_back({"integrate", ranks, reference, "r", size, none, predicted_s});
+      a.run_scales.push_back({"integrate", ranks, reference + ranks * per_rank_s / predicted_s, "l", size, load, predicted_s});
+    }
+  };
+  add(8, 1e6, 1.0, 0.004, 0.1);
+  add(8, 8e6, 1.0, 0.004, 0.8);
+  add(32, 1e6, 1.1, 0.008, 0.4);
+  add(32, 8e6, 1.1, 0.008, 3.2);
+  // 16 ranks is halfway in log(ranks): reference level 1.05 and 6 ms per rank, over a 0.9 s prediction.
+  const auto loaded = a.scales("integrate", 16, 4e6, load, {none, 0.9});
+  REQUIRE(loaded.size() == 12);  // the load's runs: their spread (none here) around the level
+  CHECK(loaded.front() == Approx(1.05 + 16 * 0.006 / 0.9));
+  CHECK(loaded.back() == Approx(1.05 + 16 * 0.006 / 0.9));
+  // At a calibrated count and size, the runs' own level again.
+  CHECK(median(a.scales("integrate", 8, 1e6, load, {none, 0.1})) == Approx(1.32));
+  // Beyond the calibrated counts, the nearest count's time per rank, on this job's ranks.
+  CHECK(median(a.scales("integrate", 64, 8e6, load, {none, 6.4})) == Approx(1.1 + 64 * 0.008 / 6.4));
+  // Without the point prediction, or in a profile without predicted times, the load's own ratios.
+  CHECK(median(a.scales("integrate", 16, 4e6, load, {none, 0})) == Approx(median(a.scales("integrate", 16, 4e6, load))));
+  AppModels old = a;
+  for (auto& s : old.run_scales) s.predicted_s = 0;
+  CHECK(median(old.scales("integrate", 16, 4e6, load, {none, 0.9})) == Approx(median(a.scales("integrate", 16, 4e6, load))));
+  // The reference regime itself, and a regime without runs of its own: the reference's runs, not
+  // every run of the app.
+  CHECK(a.scales("integrate", 8, 1e6, none, {none, 0.1}) == std::vector<double>(12, 1.0));
+  CHECK(a.scales("integrate", 8, 1e6, "m1024-d0", {none, 0.1}) == std::vector<double>(12, 1.0));
+  CHECK(a.scales("integrate", 8, 1e6, "m1024-d0").size() == 24);  // no reference: every run of the app
 }

@@ -116,6 +116,17 @@ struct RunScale {
   // sizes ("m<bytes>-d<bytes>"); apps/sim/app_jobs.cpp run_key. Empty: none recorded. The part before
   // a '/' is the regime's family.
   std::string variant = {};
+  // The point prediction the ratio is over, seconds (the measured time is ratio × predicted_s); 0:
+  // not recorded (older profiles). A regime's time over its reference regime (AppModels::scales) needs it.
+  double predicted_s = 0;
+};
+
+// A regime whose cost over a reference regime of its app is a time of its own rather than a factor:
+// an integration's load (64 KiB messages above the eager limit, 1 MiB written and synced by every
+// worker) costs each process the same whatever its steps. `point_s` is the job's point prediction.
+struct ExcessOver {
+  std::string reference;  // the regime without the load (RunScale::variant), as "m32-d0"
+  double point_s = 0;
 };
 
 // The application-regime models of one computer.
@@ -139,7 +150,15 @@ struct AppModels {
   // shorth's median of the runs of one rank count and size; between two calibrated sizes of a rank
   // count it follows the line through theirs in 1/size, between two calibrated rank counts the
   // line in log(ranks); beyond either range, the nearest calibrated one's.
-  std::vector<double> scales(const std::string& app, int ranks, double size = 0, const std::string& variant = {}) const;
+  // With `excess` (and runs of both regimes, the variant's with their predicted_s), the level is the
+  // reference regime's level plus the variant's time per rank over it, divided by the job's point
+  // prediction: ratio level = reference level(ranks, size) + ranks · e(ranks) / point_s, where e of a
+  // calibrated rank count is the shorth's median, over the variant's runs of that count (any size), of
+  // predicted_s · (ratio − reference level at the run's size) / ranks, and between counts the line in
+  // log(ranks). The spread stays the variant's runs' around their own levels. A variant without runs
+  // of its own then draws from the reference regime's runs rather than every run of the app.
+  std::vector<double> scales(const std::string& app, int ranks, double size = 0, const std::string& variant = {},
+                             const ExcessOver& excess = {}) const;
   // The message model for `ranks` ranks, chosen as `find` chooses; nullptr when there is none.
   const MessageModel* find_messages(int ranks) const;
 };
