@@ -36,6 +36,7 @@ struct ProbeArgs {
   std::vector<std::uint64_t> blocks;
   std::uint64_t lu_rows = 0;
   double memory_limit = 0;
+  std::size_t memory_passes = 0;
   double swap = -1;
   bool no_confine = false;
   std::uint16_t serve = 0;
@@ -65,7 +66,11 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
   }
   if (m.memory) {
     os << "  memory  " << m.memory->confinement << ", swap " << m.memory->swap_mb << " MB"
-       << (m.memory->swap_measured ? "" : " (swap region not measured)") << "\n";
+       << (m.memory->swap_measured ? "" : " (swap region not measured)");
+    if (const auto passes = m.memory->settings.find("passes"); passes != m.memory->settings.end()) {
+      os << ", " << passes->dump() << (passes->dump() == "1" ? " ascent" : " ascents pooled");
+    }
+    os << "\n";
     // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
     for (const auto& p : m.memory->points) {
       const auto [low, high] = median_ci95(p.slowdown.samples);
@@ -165,6 +170,11 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->check(CLI::Range(16.0, 1e6));
   cmd->add_option("--swap", args->swap, "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--memory-passes", args->memory_passes,
+                  "Ascents through the memory curve's occupations, each point's rounds pooled over them, so that "
+                  "a slow spell of the machine moves a share of a point's rounds, not all (default: 3, or 2 "
+                  "with --quick)")
+      ->check(CLI::Range(1, 10));
   cmd->add_flag("--no-confine", args->no_confine,
                 "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
   auto* precision = cmd->add_option("--precision", args->precision, "Target 95% CI half-width relative to the mean (the median "
@@ -218,6 +228,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
         o.memory.swap_mb = args->memory_limit;
       }
       if (args->swap >= 0) o.memory.swap_mb = args->swap;
+      if (args->memory_passes > 0) o.memory.passes = args->memory_passes;
       o.memory.confine = !args->no_confine;
       o.net.hosts = args->hosts;
       o.net.mpiexec = args->mpiexec;

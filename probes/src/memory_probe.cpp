@@ -281,6 +281,7 @@ class PressureWatch {
       s.usage_mb = number("memory.usage_in_bytes") / kMiB;
       double memsw_mb = number("memory.memsw.usage_in_bytes") / kMiB;
       s.swap_mb = std::max(0.0, memsw_mb - s.usage_mb);
+      s.charged_mb = std::max(memsw_mb, s.usage_mb);
       std::string oom = cgroup_->read("memory.oom_control");
       s.under_oom = control_file_value(oom, "under_oom") != 0;
       s.oom_kills = control_file_value(oom, "oom_kill");
@@ -288,6 +289,7 @@ class PressureWatch {
     } else {
       s.usage_mb = number("memory.current") / kMiB;
       s.swap_mb = number("memory.swap.current") / kMiB;
+      s.charged_mb = s.usage_mb + s.swap_mb;
       std::string events = cgroup_->read("memory.events");
       s.oom_events = control_file_value(events, "oom");
       s.oom_kills = control_file_value(events, "oom_kill");
@@ -503,6 +505,7 @@ std::string MemoryProbeOptions::validate() const {
   }
   if (!(touches_per_page > 0 && touches_per_page <= 4)) return "touches per page must be in (0, 4]";
   if (!(warmup_touches_per_page >= 0 && warmup_touches_per_page <= 16)) return "warm-up touches per page must be in [0, 16]";
+  if (!(passes >= 1 && passes <= 10)) return "passes must be from 1 to 10";
   if (!(knee_slowdown > 0)) return "knee slowdown must be positive";
   if (!(max_slowdown > knee_slowdown)) return "max slowdown must exceed the knee slowdown";
   if (!(unconfined_fraction_of_available > 0 && unconfined_fraction_of_available <= 0.8)) {
@@ -648,12 +651,12 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                       " MB; swap region not measured");
   }
   m.swap_mb = swap_mb;
-  m.settings = {{"method", "peers touching random pages, random order per round (memory_probe.hpp)"},
+  m.settings = {{"method", "peers touching random pages, random order per round, ascents pooled (memory_probe.hpp)"},
                 {"limit_mb", o.limit_mb},         {"swap_file_mb", o.swap_mb},
                 {"step_fraction", o.step_fraction}, {"max_swap_fraction", o.max_swap_fraction},
                 {"reference_mb", o.reference_mb}, {"holder_mb", o.holder_mb},
                 {"touches_per_page", o.touches_per_page}, {"warmup_touches_per_page", o.warmup_touches_per_page},
-                {"seed", o.seed},
+                {"seed", o.seed}, {"passes", o.passes},
                 {"fill_mb_per_s", o.fill_mb_per_s}, {"swap_fill_mb_per_s", o.swap_fill_mb_per_s},
                 {"swap_safety_fraction", o.swap_safety_fraction},
                 {"knee_slowdown", o.knee_slowdown}, {"max_slowdown", o.max_slowdown},
@@ -753,77 +756,106 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   rounds.warmup = static_cast<std::size_t>(std::ceil(o.warmup_touches_per_page / o.touches_per_page));
   rounds.warmup_s = 0.25;  // and a quarter second: the processor may have slowed down during a fill
 
+  // Rounds per point and pass: the point's rule shared out over the passes, so that a point spans as
+  // many rounds and as much sampling time in all as one pass would give it.
+  const std::size_t passes = o.passes;
+  RepeatOptions pass_rounds = rounds;
+  pass_rounds.min_samples = std::max<std::size_t>(3, (o.repeat.min_samples + passes - 1) / passes);
+  pass_rounds.max_samples = std::max(pass_rounds.min_samples, (o.repeat.max_samples + passes - 1) / passes);
+  pass_rounds.time_cap_s = o.repeat.time_cap_s / static_cast<double>(passes);
+
   SampleSummary idle;
-  std::vector<double> idle_faults;
-  std::vector<SampleSummary> point_times;  // the reference's times per point
-  std::vector<double> unswapped;           // its times in rounds without a swap-in, below main memory
   try {
     // This VM's processor needs a few hundred milliseconds of work to reach full speed (docs/probes.md).
     RepeatOptions first = rounds;
     first.warmup_s = 1;
+    round_faults.clear();
     idle = repeat_until_precise(first, run_round);
     m.reference_idle_s = idle;
-    idle_faults = round_faults;
   } catch (const CurveStops& e) {
     throw EnvironmentError(std::string("memory probe: no reference time without load: ") + e.what());
   }
+  // What each occupation of the grid gathered over the passes.
+  struct Gathered {
+    std::vector<double> times;   // the reference's time per sampled round
+    std::vector<double> faults;  // its major faults in those rounds
+    std::vector<double> unswapped;  // its times in rounds without a swap-in, below main memory
+    double held_mb = 0;          // the occupation (the same in every pass)
+    double duration_s = 0;
+    double cgroup_major_faults = 0;
+    std::optional<CgroupMemoryState> after;  // the cgroup after the point's last pass
+  };
+  std::vector<Gathered> gathered(grid.size());
+  std::size_t grid_end = grid.size();  // lowered when α passes max_slowdown: later passes stop there too
   std::string curve_end = "the last occupation of the grid";
   bool complete = true;
+  std::size_t pass = 0;
+  auto points_reached = [&gathered] {
+    return std::count_if(gathered.begin(), gathered.end(), [](const Gathered& g) { return !g.times.empty(); });
+  };
   try {
-    for (double target : grid) {
-      const double point_start = monotonic_seconds();
-      if (o.on_step) {
-        o.on_step("occupation " + mb_text(target) + " MB of " + mb_text(grid.back()),
-                  static_cast<double>(m.points.size()) / static_cast<double>(grid.size()));
-      }
-      while (held_mb + 0.5 < target) {
-        const double chunk = std::min(o.holder_mb, target - held_mb);
-        if (cgroup) {
-          std::string why = occupation_stop_reason(watch.start(), watch.read(), chunk, main_mb, swap_mb,
-                                                   o.swap_safety_fraction);
-          if (!why.empty()) throw CurveStops(why + " (occupation " + mb_text(held_mb) + " MB)");
-        }
-        const bool into_swap = cgroup && held_mb + chunk > main_mb;
-        start_peer(chunk, into_swap ? o.swap_fill_mb_per_s : o.fill_mb_per_s);
+    for (; pass < passes; ++pass) {
+      if (pass > 0) {
+        // A new pass starts from the reference alone: every process ends (their memory and swap slots
+        // freed) and a new reference task starts, so that none of its pages is left in swap.
+        peers.clear();
+        held_mb = 0;
         watch.settle(2);
+        start_peer(o.reference_mb, o.fill_mb_per_s);
       }
-      const std::uint64_t faults_before = watch.read().major_faults;
-      round_faults = m.points.empty() ? idle_faults : std::vector<double>{};
-      SampleSummary t = m.points.empty() ? idle : repeat_until_precise(rounds, run_round);
-      const CgroupMemoryState after = watch.read();
-      bool all_alive = true;
-      for (const auto& peer : peers) all_alive = all_alive && alive(*peer.worker);
-      if (!all_alive) throw CurveStops("a process of the experiment died at " + mb_text(held_mb) + " MB occupied");
-      check();
-      // The reference's times of the sampled rounds, and the rounds without a swap-in below main
-      // memory: they make the baseline below.
-      point_times.push_back(t);
-      const bool below_main = !cgroup || held_mb < main_mb;
-      for (std::size_t r = 0; r < t.n && round_faults.size() >= t.n; ++r) {
-        if (below_main && round_faults[round_faults.size() - t.n + r] == 0) unswapped.push_back(t.samples[r]);
-      }
-      // α per round against the idle time for now (seed 001 eq. 3: TEM = TE·(1 + α)).
-      std::vector<double> alpha;
-      for (double v : t.samples) alpha.push_back(v / idle.median - 1);
-      SampleSummary a = summarize(alpha);
-      a.precise = t.precise;
-      MemoryPoint point{held_mb, a};
-      point.duration_s = monotonic_seconds() - point_start;
-      // The faults of the sampled rounds (the warm-up rounds come first).
-      if (round_faults.size() >= t.n) {
-        point.reference_major_faults =
-            median({round_faults.end() - static_cast<std::ptrdiff_t>(t.n), round_faults.end()});
-      }
-      if (cgroup) {
-        point.swap_used_mb = after.swap_mb;
-        point.cgroup_major_faults = static_cast<double>(after.major_faults - std::min(after.major_faults, faults_before));
-      }
-      m.points.push_back(point);
-      if (a.median > o.max_slowdown) {
-        curve_end = "slowdown above max_slowdown";
-        m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(a.median) +
-                          " exceeds the maximum " + std::to_string(o.max_slowdown));
-        break;
+      for (std::size_t i = 0; i < grid_end; ++i) {
+        const double target = grid[i];
+        const double point_start = monotonic_seconds();
+        if (o.on_step) {
+          o.on_step("pass " + std::to_string(pass + 1) + " of " + std::to_string(passes) + ": occupation " +
+                        mb_text(target) + " MB of " + mb_text(grid[grid_end - 1]),
+                    static_cast<double>(pass * grid.size() + i) / static_cast<double>(passes * grid.size()));
+        }
+        while (held_mb + 0.5 < target) {
+          const double chunk = std::min(o.holder_mb, target - held_mb);
+          if (cgroup) {
+            std::string why = occupation_stop_reason(watch.start(), watch.read(), chunk, main_mb, swap_mb,
+                                                     o.swap_safety_fraction);
+            if (!why.empty()) throw CurveStops(why + " (occupation " + mb_text(held_mb) + " MB)");
+          }
+          const bool into_swap = cgroup && held_mb + chunk > main_mb;
+          start_peer(chunk, into_swap ? o.swap_fill_mb_per_s : o.fill_mb_per_s);
+          watch.settle(2);
+        }
+        const std::uint64_t faults_before = watch.read().major_faults;
+        // The first point of the first pass, the reference alone, is the idle measurement above.
+        const bool is_idle = pass == 0 && i == 0;
+        if (!is_idle) round_faults.clear();
+        const SampleSummary t = is_idle ? idle : repeat_until_precise(pass_rounds, run_round);
+        const CgroupMemoryState after = watch.read();
+        bool all_alive = true;
+        for (const auto& peer : peers) all_alive = all_alive && alive(*peer.worker);
+        if (!all_alive) throw CurveStops("a process of the experiment died at " + mb_text(held_mb) + " MB occupied");
+        check();
+        Gathered& g = gathered[i];
+        g.held_mb = held_mb;
+        // The sampled rounds come last in round_faults (the warm-up rounds first).
+        const std::vector<double> faults(round_faults.end() - static_cast<std::ptrdiff_t>(t.n), round_faults.end());
+        const bool below_main = !cgroup || held_mb < main_mb;
+        for (std::size_t r = 0; r < t.n; ++r) {
+          g.times.push_back(t.samples[r]);
+          g.faults.push_back(faults[r]);
+          if (below_main && faults[r] == 0) g.unswapped.push_back(t.samples[r]);
+        }
+        g.duration_s += monotonic_seconds() - point_start;
+        if (cgroup) {
+          g.cgroup_major_faults +=
+              static_cast<double>(after.major_faults - std::min(after.major_faults, faults_before));
+          g.after = after;
+        }
+        if (t.median / idle.median - 1 > o.max_slowdown) {
+          curve_end = "slowdown above max_slowdown";
+          m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " +
+                            std::to_string(t.median / idle.median - 1) + " exceeds the maximum " +
+                            std::to_string(o.max_slowdown));
+          grid_end = i + 1;
+          break;
+        }
       }
     }
   } catch (const CurveStops& e) {
@@ -832,31 +864,44 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     // Out of memory: end the newest load process so that tasks waiting for memory can go on and the
     // clean-up below does not race the cgroup's reclaim.
     if (e.out_of_memory() && peers.size() > 1) peers.pop_back();
-    m.notes.push_back(std::string("curve incomplete: ") + e.what() + "; the " + std::to_string(m.points.size()) +
+    m.notes.push_back(std::string("curve incomplete: ") + e.what() + " in pass " + std::to_string(pass + 1) +
+                      " of " + std::to_string(passes) + "; the " + std::to_string(points_reached()) +
                       " points measured before are kept");
   } catch (const Interrupted&) {
     complete = false;
     curve_end = "interrupted by a signal";
-    m.notes.push_back("curve incomplete: interrupted by a signal at " + mb_text(held_mb) + " MB occupied; the " +
-                      std::to_string(m.points.size()) + " points measured before are kept");
+    m.notes.push_back("curve incomplete: interrupted by a signal at " + mb_text(held_mb) + " MB occupied in pass " +
+                      std::to_string(pass + 1) + " of " + std::to_string(passes) + "; the " +
+                      std::to_string(points_reached()) + " points measured before are kept");
   }
   // The baseline of α: the median of every round below main memory in which the reference waited for
-  // no swap-in (the first point, the reference alone, is among them). Those rounds are spread over the
-  // whole main-memory part of the curve (seconds) instead of the first tenth of a second, so the
-  // baseline follows the speed of a shared machine, whose load moved the reference-alone time by
-  // ±20% from run to run. A real trend below the limit stays a trend (α is one constant divisor away).
-  if (!unswapped.empty() && point_times.size() == m.points.size()) {
-    const double baseline_s = median(unswapped);
-    for (std::size_t i = 0; i < m.points.size(); ++i) {
-      std::vector<double> alpha;
-      for (double v : point_times[i].samples) alpha.push_back(v / baseline_s - 1);
-      SampleSummary a = summarize(alpha);
-      a.precise = point_times[i].precise;
-      m.points[i].slowdown = a;
+  // no swap-in, over all passes (the reference alone is among them). Those rounds are spread over the
+  // whole main-memory part of every pass instead of the first tenth of a second, so the baseline
+  // follows the speed of a shared machine, whose load moved the reference-alone time by ±20% from
+  // run to run. A real trend below the limit stays a trend (α is one constant divisor away).
+  std::vector<double> unswapped;
+  for (const Gathered& g : gathered) unswapped.insert(unswapped.end(), g.unswapped.begin(), g.unswapped.end());
+  const double baseline_s = median(unswapped);
+  m.settings["alpha_baseline_s"] = baseline_s;
+  m.settings["alpha_baseline_rounds"] = unswapped.size();
+  m.settings["alpha_baseline"] = "median reference time of the rounds below main memory without a swap-in";
+  m.settings["passes_done"] = complete ? passes : pass;
+  // A point is every pass's rounds at its occupation, pooled: α = t / t_0 − 1 per round (seed 001 eq. 3:
+  // TEM = TE·(1 + α)); it is precise when the pooled rounds meet the point's rule.
+  for (const Gathered& g : gathered) {
+    if (g.times.empty()) break;  // not reached by the first pass: the curve stops before it
+    std::vector<double> alpha;
+    for (double v : g.times) alpha.push_back(v / baseline_s - 1);
+    MemoryPoint point{g.held_mb, summarize(alpha)};
+    point.slowdown.precise = precise_enough(summarize(g.times), o.repeat);
+    point.reference_major_faults = median(g.faults);
+    point.duration_s = g.duration_s;
+    if (g.after) {
+      point.swap_used_mb = g.after->swap_mb;
+      point.charged_mb = g.after->charged_mb;
+      point.cgroup_major_faults = g.cgroup_major_faults;
     }
-    m.settings["alpha_baseline_s"] = baseline_s;
-    m.settings["alpha_baseline_rounds"] = unswapped.size();
-    m.settings["alpha_baseline"] = "median reference time of the rounds below main memory without a swap-in";
+    m.points.push_back(point);
   }
   m.settings["curve_complete"] = complete;
   m.settings["curve_end"] = curve_end;

@@ -129,6 +129,42 @@ TEST_CASE("probes: an interrupted memory probe keeps the points it measured, mar
   CHECK(leftovers() == 0);
 }
 
+TEST_CASE("probes: a memory curve's points pool their rounds over the passes", "[memory]") {
+  MemoryProbeOptions o = small_unconfined_curve(0.5);
+  o.passes = 2;
+  std::vector<std::string> steps;
+  o.on_step = [&](const std::string& what, double) { steps.push_back(what); };
+  MemoryMeasurement m = probe_memory(o);
+  CHECK(m.settings["passes"] == 2);
+  CHECK(m.settings["passes_done"] == 2);
+  CHECK(m.settings["curve_complete"] == true);
+  // Both occupations visited once per pass, in ascending order each time.
+  REQUIRE(steps.size() == 4);
+  CHECK_THAT(steps[0], Catch::StartsWith("pass 1 of 2: occupation 4 MB"));
+  CHECK_THAT(steps[2], Catch::StartsWith("pass 2 of 2: occupation 4 MB"));
+  REQUIRE(m.points.size() == 2);
+  // Each pass takes at least 3 rounds of every point (min_samples 3 shared out, at least 3 a pass).
+  for (const auto& p : m.points) CHECK(p.slowdown.n >= 6);
+  CHECK(leftovers() == 0);
+}
+
+TEST_CASE("probes: a memory probe interrupted in its second pass keeps the first pass's points", "[memory]") {
+  MemoryProbeOptions o = small_unconfined_curve(0.5);
+  o.passes = 2;
+  int steps = 0;
+  o.on_step = [&](const std::string&, double) {
+    if (++steps == 3) set_interrupted(true);  // the second pass's first occupation
+  };
+  MemoryMeasurement m = probe_memory(o);
+  set_interrupted(false);
+  CHECK(m.points.size() == 2);
+  CHECK(m.settings["curve_complete"] == false);
+  CHECK(m.settings["passes_done"] == 1);
+  REQUIRE_FALSE(m.notes.empty());
+  CHECK_THAT(m.notes.back(), Catch::Contains("pass 2 of 2") && Catch::Contains("2 points"));
+  CHECK(leftovers() == 0);
+}
+
 TEST_CASE("probes: a control file's key value lines are read by key", "[memory]") {
   const std::string oom = "oom_kill_disable 1\nunder_oom 0\noom_kill 3\n";
   CHECK(control_file_value(oom, "oom_kill") == 3);
@@ -172,6 +208,11 @@ TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
   MemoryProbeOptions o;
   o.limit_mb = 4;
   CHECK_THROWS_AS(probe_memory(o), InputError);
+  for (std::size_t passes : {0, 11}) {
+    MemoryProbeOptions p;
+    p.passes = passes;
+    CHECK_THAT(p.validate(), Catch::Contains("passes"));
+  }
 }
 
 TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee within 5% of L", "[memory][root]") {

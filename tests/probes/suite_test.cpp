@@ -58,6 +58,7 @@ TEST_CASE("probes: new optional measurement fields survive a write and read", "[
   m.host.cores = 1;
   MemoryMeasurement mem;
   mem.points = {{0, summarize({0.0, 0.01})}, {100, summarize({0.5, 0.6})}};
+  mem.points[1].charged_mb = 100.4;
   mem.reference_idle_s = summarize({0.01, 0.011});
   mem.knee_slowdown = 0.15;
   mem.knee_mb = 80;
@@ -81,6 +82,8 @@ TEST_CASE("probes: new optional measurement fields survive a write and read", "[
   Measurement back = measurement_from_json(to_json(m), "test");
   REQUIRE(back.memory);
   CHECK(*back.memory->knee_mb == 80);
+  CHECK_FALSE(back.memory->points[0].charged_mb);
+  CHECK(back.memory->points[1].charged_mb == 100.4);
   CHECK(back.memory->reference_idle_s->n == 2);
   REQUIRE(back.disk);
   REQUIRE(back.disk->buffer_sweep.size() == 1);

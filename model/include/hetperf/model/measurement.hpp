@@ -47,6 +47,9 @@ struct MemoryPoint {
   std::optional<double> cgroup_major_faults = {};     // "cgroup_major_faults": the cgroup's pgmajfault while
                                                  // the point was sampled (swap-ins of every process)
   std::optional<double> swap_used_mb = {};            // "swap_used_mb": swap in use after the point, MB
+  std::optional<double> charged_mb = {};              // "charged_mb": what the cgroup charged after the point
+                                                      // (memory + swap, with the kernel's own memory for the
+                                                      // processes: page tables, stacks), MB
   std::optional<double> duration_s = {};              // "duration_s": time spent on the point (raising the
                                                       // occupation, warm-up, sampling), s
 };

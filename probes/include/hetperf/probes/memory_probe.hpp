@@ -10,6 +10,13 @@
 // time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). α = t / t_0 − 1, t the reference's
 // time per round (median of several rounds after a warm-up), t_0 the median of its rounds below main
 // memory without a swap-in (alone, and with load processes while everything fits).
+// Passes: the grid is climbed `passes` times, each from the reference alone (every process ends and a
+// new reference starts between passes), and each point pools its rounds over the passes. Occupation
+// only grows within a climb, so points cannot be interleaved; climbing again is the nearest thing. It
+// is needed: near the knee the reference's swap-ins come in bursts tens of rounds long (the kernel
+// reclaims and reactivates pages in batches), and the swap device and memory speed drift over
+// seconds, so one climb's few rounds per point fell on one phase of each; single-climb curves of
+// three consecutive runs differed by up to 60% at a point (2 of 3 climbs pooled: 16%).
 // Before each of its bursts the CPU caches are swept, so that the reference runs cache-cold at every
 // occupation: otherwise α below the limit would measure how much of its memory stayed in the
 // last-level cache between rounds (alone it all does), not the occupation of main memory.
@@ -53,6 +60,10 @@ struct MemoryProbeOptions {
   double warmup_touches_per_page = 1;  // rounds discarded after each step: this many touches per page,
                                      // so that the pages resident reflect the rounds, not the step
   std::uint64_t seed = 1;            // the peers' random pages and each round's order
+  std::size_t passes = 3;            // ascents through the grid, each from the reference alone: a point's
+                                     // rounds are shared out over them and pooled, so that a slow spell of
+                                     // the shared machine (memory or swap device) during one ascent moves
+                                     // a third of its rounds, not all of them
   double cache_sweep_mb = -1;        // before the reference's burst the probe writes this much of its own
                                      // memory (outside the cgroup), so that the reference starts with
                                      // cold caches and TLB at every occupation and α measures memory
@@ -99,6 +110,8 @@ struct CgroupMemoryState {
   double usage_mb = 0;                // memory charged: v1 memory.usage_in_bytes, v2 memory.current
   double swap_mb = 0;                 // swap in use: the larger of the cgroup's share (v1 memsw - usage,
                                       // v2 memory.swap.current) and the swap file's used slots (/proc/swaps)
+  double charged_mb = 0;              // memory and swap charged: v1 memory.memsw.usage_in_bytes (usage alone
+                                      // without swap accounting), v2 memory.current + memory.swap.current
   double writeback_mb = 0;            // pages being written out (memory.stat writeback), MB
   bool under_oom = false;             // v1 memory.oom_control under_oom: a task waits for memory
   std::uint64_t oom_events = 0;       // v2 memory.events oom (v1: 0; under_oom stands for it)
