@@ -91,7 +91,7 @@ struct MemoryProbeOptions {
   static RepeatOptions default_repeat() {
     RepeatOptions r;
     r.min_samples = 9;
-    r.max_samples = 40;
+    r.max_samples = 400;
     r.target_relative_half_width = 0.1;
     r.time_cap_s = 5;
     r.statistic = RepeatStatistic::kMedian;
