@@ -1,12 +1,14 @@
 // Memory slowdown: linear below the knee, exponential beyond it (seed 001 eq. 3, Tables 2, 5, 6).
 #include "hetperf/calibrate/memory_slowdown_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "fit_input.hpp"
 #include "hetperf/calibrate/exponential_fit.hpp"
 #include "hetperf/calibrate/polynomial_fit.hpp"
+#include "hetperf/model/statistics.hpp"
 
 namespace hetperf::calibrate {
 namespace {
@@ -41,6 +43,17 @@ MemorySlowdownFitSummary fit_split(std::span<const double> x, std::span<const do
   }
   const FitParameter& slope = s.main.parameter("a_per_mb");
   s.main_flat = slope.ci95_low <= 0 && slope.ci95_high >= 0;
+  if (!options.alpha_standard_errors.empty() && split >= 3) {
+    double chi2 = 0;
+    for (std::size_t i = 0; i < split; ++i) {
+      const double z = (y[i] - s.main.predict(x[i])) / options.alpha_standard_errors[i];
+      chi2 += z * z;
+    }
+    const double dof = static_cast<double>(split - 2);
+    s.main_chi2 = chi2;
+    s.main_chi2_dof = dof;
+    s.main_lack_of_fit_p = chi_squared_upper_tail(chi2, dof);
+  }
   return s;
 }
 
@@ -80,6 +93,11 @@ MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> x, std::spa
   HETPERF_CHECK(options.is_valid(&error), "MemorySlowdownFitOptions: " + error);
   check_fit_input(options.name + ": memory slowdown", x, y, 3);
   const std::size_t n = x.size();
+  const auto& se = options.alpha_standard_errors;
+  HETPERF_CHECK(se.empty() || (se.size() == n && std::all_of(se.begin(), se.end(), [](double e) {
+                                 return e > 0 && std::isfinite(e);
+                               })),
+                "MemorySlowdownFitOptions: alpha_standard_errors: one positive finite number per point");
   if (options.knee_mb) {
     std::size_t split = 0;
     while (split < n && x[split] <= *options.knee_mb) ++split;

@@ -119,14 +119,20 @@ struct Builder {
   }
 
   void memory(const CalibrationInput& in, const MemoryMeasurement& mem, Computer& c) {
-    std::vector<double> x, y;
+    std::vector<double> x, y, se;
     for (std::size_t i = 0; i < mem.points.size(); ++i) {
       std::string path = "$.probes.memory.points[" + std::to_string(i) + "]";
       check_finite(in.file, path + ".occupied_mb", mem.points[i].occupied_mb);
       x.push_back(mem.points[i].occupied_mb);
       y.push_back(checked_central(in.file, path + ".slowdown", mem.points[i].slowdown));
+      // The median's standard error from its 95% order-statistic interval (samples kept in the file).
+      const auto [low, high] = median_ci95(mem.points[i].slowdown.samples);
+      se.push_back((high - low) / (2 * 1.96));
     }
     MemorySlowdownFitOptions o;
+    if (std::all_of(se.begin(), se.end(), [](double e) { return e > 0 && std::isfinite(e); })) {
+      o.alpha_standard_errors = se;
+    }
     o.name = c.name;
     // The knee the probe found in its data (where the reference first waited for swap-ins and α's
     // interval left the threshold) splits the curve; the emulated capacity where there is none.
@@ -141,14 +147,22 @@ struct Builder {
                         {"confinement", mem.confinement},
                         {"main", to_json(fit.main)},
                         {"main_flat", fit.main_flat}};
+    if (fit.main_lack_of_fit_p) {
+      j["main_lack_of_fit"] = {{"chi2", *fit.main_chi2},
+                               {"dof", *fit.main_chi2_dof},
+                               {"p", *fit.main_lack_of_fit_p},
+                               {"test", "Σ ((median α − line) / its standard error)², χ² on points − 2"}};
+    }
     if (mem.main_memory_mb) j["main_memory_mb"] = *mem.main_memory_mb;
     std::size_t split = 0;
     while (split < x.size() && x[split] <= fit.knee_mb) ++split;
     std::vector<double> x_main(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(split)),
         y_main(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(split));
     // A flat line (slope interval containing 0) is the honest result where the reference does not
-    // compete below the knee: its R² compares noise with noise and is not a poor fit.
-    record({fit.main, x_main, y_main, "occupied memory (MB)", "slowdown α (fraction)", false, !fit.main_flat});
+    // compete below the knee: its R² compares noise with noise and is not a poor fit. Nor is a line
+    // whose residuals the points' own noise explains (the lack-of-fit test), however small its R².
+    record({fit.main, x_main, y_main, "occupied memory (MB)", "slowdown α (fraction)", false,
+            !fit.main_flat && !fit.main_within_noise()});
     if (fit.swap) {
       j["swap"] = to_json(*fit.swap);
       j["swap_form"] = fit.swap_form;

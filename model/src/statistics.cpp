@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
 #include "hetperf/model/error.hpp"
@@ -127,6 +128,10 @@ SampleSummary sample_summary_from_json(const JsonNode& node) {
     for (const JsonNode& x : samples->items()) s.samples.push_back(x.as_number());
   }
   return s;
+}
+
+double chi_squared_upper_tail(double x, double dof) {
+  return boost::math::cdf(boost::math::complement(boost::math::chi_squared(dof), std::max(0.0, x)));
 }
 
 }  // namespace hetperf

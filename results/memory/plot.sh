@@ -24,6 +24,9 @@ c = f["swap"]["parameters"]["c"]["value"]; d = f["swap"]["parameters"]["d_per_mb
 with open("fit.gp", "w") as out:
     out.write(f'knee = {f["knee_mb"]}\nlimit = {m["main_memory_mb"]}\na = {a}\nb = {b}\nc = {c}\nd = {d}\n')
     out.write(f'r2main = {f["main"]["r2"]}\nr2swap = {f["swap"]["r2"]}\n')
+    slope = f["main"]["parameters"]["a_per_mb"]["ci95"]
+    out.write(f'mainflat = {1 if f.get("main_flat") else 0}\nslopelo = {slope[0]}\nslopehi = {slope[1]}\n')
+    out.write(f'lofp = {f.get("main_lack_of_fit", {}).get("p", -1)}\n')
 with open("table.dat", "w") as out:  # what SlowdownFunction::alpha interpolates beyond the knee
     out.write("# occupied_mb alpha\n")
     out.write(f'{f["knee_mb"]:.2f} {max(0.0, a * f["knee_mb"] + b):.4f}\n')
@@ -45,7 +48,7 @@ set label "cgroup limit" at limit, graph 0.5 right offset -0.5,0 tc rgb "gray40"
 set xrange [0:*]
 plot "curve.dat" using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb "black" title "measured points", \
      "table.dat" using 1:2 with lines lw 2 lc rgb "dark-green" title "table beyond the knee (interpolated by the simulator)", \
-     [0:knee] a*x + b with lines lw 2 lc rgb "blue" title sprintf("flat line below the knee (slope interval contains 0, R² %.2f)", r2main), \
+     [0:knee] a*x + b with lines lw 2 lc rgb "blue" title (mainflat ? sprintf("flat line below the knee (slope interval contains 0, R² %.2f)", r2main) : sprintf("line below the knee (slope %.4f..%.4f per MB, R² %.2f, lack-of-fit p %.2f)", slopelo, slopehi, r2main, lofp)), \
      [knee:*] c*exp(d*x) with lines dt 2 lc rgb "red" title sprintf("exponential fit, R² %.2f: replaced by the table", r2swap)
 GP
 echo "wrote $(pwd)/memory-curve.png"

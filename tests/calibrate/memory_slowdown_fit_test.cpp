@@ -154,3 +154,32 @@ TEST_CASE("calibrate: memory slowdown fit reports a flat main part and keeps a c
   CHECK(seed.swap_form == "exponential");
   CHECK(seed.function().virtual_table.empty());
 }
+
+TEST_CASE("calibrate: memory slowdown fit tests the line's lack of fit against the points' own noise") {
+  // A probe's main-memory part: a slope of 0.001 per MB under noise of standard error 0.05 per
+  // point. Its R² is low (the slope explains little of the noise), yet the residuals are what the
+  // noise explains: no lack of fit.
+  std::vector<double> x, y;
+  const double noise[] = {0.04, -0.06, 0.02, -0.03, 0.05, -0.04, 0.01, 0.03, -0.05, 0.02, -0.01, 0.0};
+  for (int i = 0; i < 12; ++i) x.push_back(16 + 10 * i), y.push_back(0.001 * x.back() - 0.1 + noise[i]);
+  for (double v : {131.0, 140.0, 160.0, 180.0}) x.push_back(v), y.push_back(200 * (1 - 128 / v));
+  MemorySlowdownFitOptions o;
+  o.name = "vm";
+  o.knee_mb = 128;
+  MemorySlowdownFitSummary unknown = fit_memory_slowdown(x, y, o);
+  CHECK_FALSE(unknown.main_lack_of_fit_p);  // no standard errors: no test
+  CHECK_FALSE(unknown.main_within_noise());
+  o.alpha_standard_errors.assign(x.size(), 0.05);
+  MemorySlowdownFitSummary s = fit_memory_slowdown(x, y, o);
+  CHECK(s.main.r2 < 0.9);
+  REQUIRE(s.main_lack_of_fit_p);
+  CHECK(*s.main_chi2_dof == 10);
+  CHECK(*s.main_lack_of_fit_p > 0.1);
+  CHECK(s.main_within_noise());
+  // The same points with standard errors ten times smaller: the residuals are no longer noise.
+  o.alpha_standard_errors.assign(x.size(), 0.005);
+  MemorySlowdownFitSummary tight = fit_memory_slowdown(x, y, o);
+  REQUIRE(tight.main_lack_of_fit_p);
+  CHECK(*tight.main_lack_of_fit_p < 0.01);
+  CHECK_FALSE(tight.main_within_noise());
+}

@@ -355,6 +355,47 @@ TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile; bind nam
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("calibrate: a main-memory line within its points' noise is no poor fit, whatever its R²") {
+  SyntheticOptions o;
+  o.machine = "vm";
+  Measurement m = synthetic_measurement(o);
+  MemoryMeasurement& mem = *m.memory;
+  mem.points.clear();
+  mem.main_memory_mb = 128;
+  // Each point: 9 rounds spread ±0.1 around a line rising 0.001 per MB (0.12 over the main memory).
+  const double spread[] = {-0.1, -0.075, -0.05, -0.025, 0, 0.025, 0.05, 0.075, 0.1};
+  const double offset[] = {0.03, -0.04, 0.02, -0.02, 0.04, -0.03, 0.01, 0.0};
+  auto main_point = [&](int i, double scale) {
+    const double x = 16.0 + 14 * i;
+    std::vector<double> rounds;
+    for (double d : spread) rounds.push_back(0.001 * x + offset[i] + scale * d);
+    return MemoryPoint{x, summarize(rounds)};
+  };
+  for (int i = 0; i < 8; ++i) mem.points.push_back(main_point(i, 1));
+  for (double v : {131.0, 140.0, 160.0, 180.0, 200.0, 220.0}) {
+    mem.points.push_back({v, summarize({200 * (1 - 128 / v), 210 * (1 - 128 / v)})});
+  }
+  mem.knee_mb = 129;
+  CalibrationInput in;
+  in.file = "vm.json";
+  in.measurement = m;
+  Calibration cal = calibrate_platform({in}, {"test"});
+  const auto& fits = cal.profile.computers[0].fits["memory_slowdown"];
+  CHECK(fits["main_flat"] == false);
+  CHECK(fits["main"]["r2"].get<double>() < 0.9);
+  REQUIRE(fits.contains("main_lack_of_fit"));
+  CHECK(fits["main_lack_of_fit"]["p"].get<double>() >= 0.01);
+  for (const auto& w : cal.profile.warnings) CHECK_THAT(w, !Catch::Contains("main memory"));
+  // The same medians from rounds a hundred times tighter: the residuals exceed the points' noise.
+  for (int i = 0; i < 8; ++i) mem.points[static_cast<std::size_t>(i)] = main_point(i, 0.01);
+  in.measurement = m;
+  Calibration tight = calibrate_platform({in}, {"test"});
+  CHECK(tight.profile.computers[0].fits["memory_slowdown"]["main_lack_of_fit"]["p"].get<double>() < 0.01);
+  bool warned = false;
+  for (const auto& w : tight.profile.warnings) warned = warned || w.find("poor fit: vm: memory slowdown, main memory") != std::string::npos;
+  CHECK(warned);
+}
+
 TEST_CASE("calibrate: a flat main-memory curve is no poor fit, and a measured swap table is kept and read back") {
   SyntheticOptions o;
   o.machine = "vm";

@@ -112,6 +112,15 @@ TEST_CASE("model: statistics: a summary round-trips through JSON") {
   CHECK(back.samples == s.samples);
 }
 
+TEST_CASE("model: statistics: the chi-squared upper tail matches the standard table") {
+  // χ²(10): the 0.99 quantile is 23.209, the median 9.342 (Abramowitz and Stegun, Table 26.8).
+  CHECK(chi_squared_upper_tail(23.209, 10) == Approx(0.01).epsilon(1e-3));
+  CHECK(chi_squared_upper_tail(9.342, 10) == Approx(0.5).epsilon(1e-3));
+  CHECK(chi_squared_upper_tail(0, 3) == 1);
+  // χ²(2) is exponential with mean 2: P(X >= x) = e^(-x/2).
+  CHECK(chi_squared_upper_tail(4, 2) == Approx(std::exp(-2.0)));
+}
+
 TEST_CASE("model: statistics: the median's interval uses the order statistics of the sign test") {
   // Standard table of distribution-free 95% median intervals: n = 10 -> (x2, x9), n = 20 -> (x6, x15).
   std::vector<double> ten = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};

@@ -5,6 +5,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "hetperf/calibrate/fit_summary.hpp"
 #include "hetperf/model/unimpp.hpp"
@@ -19,6 +20,9 @@ struct MemorySlowdownFitOptions {
                                        // proportional to the time; the swap region spans decades)
   double table_below_r2 = 0.9;         // an exponential with a lower R² is replaced by the measured
                                        // points beyond the knee (the table), in [0, 1]
+  std::vector<double> alpha_standard_errors;  // each point's standard error of α (its median's 95%
+                                       // order-statistic interval / 3.92), one per point, all > 0; empty:
+                                       // unknown, and no lack-of-fit test
 
   bool is_valid(std::string* error) const;
 };
@@ -30,6 +34,12 @@ struct MemorySlowdownFitSummary {
   FitSummary main;                    // α = a·x + b for x <= knee, parameters a_per_mb, b
   bool main_flat = false;             // the slope's 95% interval contains 0: α is flat below the knee
                                       // (R² then says nothing: there is no trend to explain)
+  // Lack of fit of the line against the points' own noise: χ² = Σ (residual / standard error)² on
+  // (points − 2) degrees of freedom, and its p-value. A line whose residuals are what the points' own
+  // spread explains fits, whatever its R² (a slope of 0.001 per MB explains little of the noise and
+  // is still the right line). Absent without standard errors or with fewer than 3 points.
+  std::optional<double> main_chi2, main_chi2_dof, main_lack_of_fit_p;
+  bool main_within_noise() const { return main_lack_of_fit_p && *main_lack_of_fit_p >= 0.01; }
   std::optional<FitSummary> swap;     // α = c·e^(d·x) for x > knee, parameters c, d_per_mb; absent
                                       // when no point lies beyond the knee
   std::vector<unimpp::SlowdownPoint> swap_table;  // the points beyond the knee, when the exponential's

@@ -60,6 +60,9 @@ SampleSummary summarize(std::vector<double> samples);
 // such j exists and the interval is [min, max]. Empty samples: {0, 0}.
 std::pair<double, double> median_ci95(std::vector<double> samples);
 
+// P(X >= x) for X ~ χ²(dof) (Boost.Math's chi_squared): the p-value of a χ² statistic. dof > 0, x >= 0.
+double chi_squared_upper_tail(double x, double dof);
+
 // Summary JSON: {"n", "mean", "median", "stddev", "ci95": [low, high], "precise", "samples": [...]}.
 nlohmann::json to_json(const SampleSummary& s, bool with_samples = true);
 
