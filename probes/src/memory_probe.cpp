@@ -112,8 +112,8 @@ double child_clock() {
 
 // Nanoseconds this process has waited runnable for a CPU (second field of /proc/self/schedstat), or
 // -1 when the kernel does not provide it. Parsed by hand: the child sticks to async-signal-safe calls.
-long long run_queue_wait_ns() {
-  int fd = ::open("/proc/self/schedstat", O_RDONLY | O_CLOEXEC);
+long long run_queue_wait_ns(const char* path = "/proc/self/schedstat") {
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   char b[128] = {};
   ssize_t n = ::read(fd, b, sizeof b - 1);
@@ -450,6 +450,44 @@ class CacheSweep {
 };
 
 
+// The same-round control: the probe's own resident copy of the reference task's work (as many
+// random page touches over as many pages, each written once per cache line), timed right after the
+// reference's burst on the same CPU, cache-cold like it (the sweep and the load processes' bursts came
+// between its rounds). It is outside the cgroup and never swaps, so its time is the reference's time
+// without memory pressure at that moment: the machine's speed in that round, whatever other tenants
+// do to the memory system or the processor.
+class ControlTask {
+ public:
+  ControlTask(std::size_t bytes, std::size_t touches, std::uint64_t seed, bool exclude_waiting)
+      : bytes_(bytes), touches_(touches), x_(seed | 1), exclude_waiting_(exclude_waiting) {
+    void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw EnvironmentError(std::string("memory probe: control buffer: ") + std::strerror(errno));
+    ::madvise(m, bytes_, MADV_NOHUGEPAGE);  // small pages, as the reference task's
+    p_ = static_cast<char*>(m);
+    for (std::size_t i = 0; i < bytes_; i += kPage) p_[i] = 1;
+  }
+  ~ControlTask() { ::munmap(p_, bytes_); }
+  ControlTask(const ControlTask&) = delete;
+  ControlTask& operator=(const ControlTask&) = delete;
+  // Seconds of one burst, less run-queue waits as the reference's (occupant_main).
+  double burst() {
+    const double t0 = child_clock();
+    // This thread's own waits: the probe may have other threads.
+    const long long w0 = exclude_waiting_ ? run_queue_wait_ns("/proc/thread-self/schedstat") : -1;
+    touch_random_pages(p_, bytes_ / kPage, touches_, x_);
+    const long long w1 = w0 >= 0 ? run_queue_wait_ns("/proc/thread-self/schedstat") : -1;
+    double dt = child_clock() - t0;
+    if (w1 >= w0 && w0 >= 0) dt -= 1e-9 * static_cast<double>(w1 - w0);
+    return dt;
+  }
+
+ private:
+  std::size_t bytes_, touches_;
+  std::uint64_t x_;
+  bool exclude_waiting_;
+  char* p_ = nullptr;
+};
+
 // Pins the calling thread to one CPU while it lives (the previous mask is restored): the cache sweep
 // must run on the reference task's CPU to evict that core's private caches and TLB as well.
 class PinnedThread {
@@ -716,6 +754,10 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     held_mb += mb;
   };
   start_peer(o.reference_mb, o.fill_mb_per_s);
+  const auto reference_bytes = static_cast<std::size_t>(o.reference_mb * kMiB) / kPage * kPage;
+  ControlTask control(reference_bytes,
+                      static_cast<std::size_t>(std::ceil(o.touches_per_page * static_cast<double>(reference_bytes / kPage))),
+                      next_seed(), exclude_waiting);
 
   // One round: every peer makes its burst of touches, the reference at a random place among the load
   // processes (std::shuffle of all peers). The load processes before it run together, then the
@@ -723,6 +765,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // overlap on the swap device, and the reference competes with the pages they touched, not with them
   // for the CPUs or the device while it is timed.
   std::vector<double> round_faults;   // the reference's major faults per round of the current point
+  std::vector<double> round_controls;  // the control's time per round of the current point
   auto bursts = [&](const std::vector<std::size_t>& group) {
     std::vector<BurstReply> replies(group.size());
     for (std::size_t i : group) {
@@ -748,6 +791,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     bursts({order.begin(), order.begin() + static_cast<std::ptrdiff_t>(at)});
     sweep.run();
     const BurstReply r = bursts({0}).front();
+    round_controls.push_back(control.burst());
     bursts({order.begin() + static_cast<std::ptrdiff_t>(at) + 1, order.end()});
     round_faults.push_back(r.major_faults);
     return r.seconds;
@@ -770,6 +814,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     RepeatOptions first = rounds;
     first.warmup_s = 1;
     round_faults.clear();
+    round_controls.clear();
     idle = repeat_until_precise(first, run_round);
     m.reference_idle_s = idle;
   } catch (const CurveStops& e) {
@@ -779,7 +824,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   struct Gathered {
     std::vector<double> times;   // the reference's time per sampled round
     std::vector<double> faults;  // its major faults in those rounds
-    std::vector<double> unswapped;  // its times in rounds without a swap-in, below main memory
+    std::vector<double> controls;  // the control's time in those rounds
+    bool below_main = false;     // the occupation fits in main memory
     double held_mb = 0;          // the occupation (the same in every pass)
     double duration_s = 0;
     double cgroup_major_faults = 0;
@@ -825,7 +871,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         const std::uint64_t faults_before = watch.read().major_faults;
         // The first point of the first pass, the reference alone, is the idle measurement above.
         const bool is_idle = pass == 0 && i == 0;
-        if (!is_idle) round_faults.clear();
+        if (!is_idle) round_faults.clear(), round_controls.clear();
         const SampleSummary t = is_idle ? idle : repeat_until_precise(pass_rounds, run_round);
         const CgroupMemoryState after = watch.read();
         bool all_alive = true;
@@ -834,14 +880,15 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         check();
         Gathered& g = gathered[i];
         g.held_mb = held_mb;
-        // The sampled rounds come last in round_faults (the warm-up rounds first).
-        const std::vector<double> faults(round_faults.end() - static_cast<std::ptrdiff_t>(t.n), round_faults.end());
-        const bool below_main = !cgroup || held_mb < main_mb;
-        for (std::size_t r = 0; r < t.n; ++r) {
-          g.times.push_back(t.samples[r]);
-          g.faults.push_back(faults[r]);
-          if (below_main && faults[r] == 0) g.unswapped.push_back(t.samples[r]);
-        }
+        // The sampled rounds come last in round_faults and round_controls (the warm-up rounds first).
+        const auto sampled = [&t](const std::vector<double>& v) {
+          return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(t.n), v.end());
+        };
+        const std::vector<double> faults = sampled(round_faults), controls = sampled(round_controls);
+        g.below_main = !cgroup || held_mb < main_mb;
+        g.times.insert(g.times.end(), t.samples.begin(), t.samples.end());
+        g.faults.insert(g.faults.end(), faults.begin(), faults.end());
+        g.controls.insert(g.controls.end(), controls.begin(), controls.end());
         g.duration_s += monotonic_seconds() - point_start;
         if (cgroup) {
           g.cgroup_major_faults +=
@@ -874,24 +921,38 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                       std::to_string(pass + 1) + " of " + std::to_string(passes) + "; the " +
                       std::to_string(points_reached()) + " points measured before are kept");
   }
-  // The baseline of α: the median of every round below main memory in which the reference waited for
-  // no swap-in, over all passes (the reference alone is among them). Those rounds are spread over the
-  // whole main-memory part of every pass instead of the first tenth of a second, so the baseline
-  // follows the speed of a shared machine, whose load moved the reference-alone time by ±20% from
-  // run to run. A real trend below the limit stays a trend (α is one constant divisor away).
-  std::vector<double> unswapped;
-  for (const Gathered& g : gathered) unswapped.insert(unswapped.end(), g.unswapped.begin(), g.unswapped.end());
-  const double baseline_s = median(unswapped);
+  // α per round (seed 001 eq. 3: TEM = TE·(1 + α)): the reference's time beyond what it would have
+  // taken resident in that same round, over its time without memory pressure:
+  //   α = (t − k·c) / t_0,   t_0 = k · median(c),
+  // c the control's time in the round (every round of every point and climb for the median), k the
+  // reference's time over the control's in the rounds below main memory without a swap-in (their
+  // median ratio: two processes on one CPU, alike but not the same). The same-round control takes
+  // the machine's speed in that round out of the excess: the resident touches of a round in a slow
+  // spell of the memory system are slow for the control too (one run's reference took 0.80 ms a round
+  // in its first climb and 0.55 ms in its second). Below main memory α is flat unless the occupation
+  // itself slows the reference (its page tables, its TLB), which it does not do to the control. t_0
+  // is the run's typical speed, as every other figure of a probe is its median.
+  std::vector<double> ratios, all_controls;
+  for (const Gathered& g : gathered) {
+    all_controls.insert(all_controls.end(), g.controls.begin(), g.controls.end());
+    for (std::size_t r = 0; r < g.times.size(); ++r) {
+      if (g.below_main && g.faults[r] == 0 && g.controls[r] > 0) ratios.push_back(g.times[r] / g.controls[r]);
+    }
+  }
+  const double k = ratios.empty() ? 1.0 : median(ratios);
+  const double baseline_s = k * median(all_controls);
+  m.settings["alpha"] = "(t - k c) / t_0: reference time t less k times the same-round control's c, over t_0";
   m.settings["alpha_baseline_s"] = baseline_s;
-  m.settings["alpha_baseline_rounds"] = unswapped.size();
-  m.settings["alpha_baseline"] = "median reference time of the rounds below main memory without a swap-in";
+  m.settings["alpha_baseline"] = "t_0 = k times the median of the control's time over every round";
+  m.settings["control_ratio"] = k;
+  m.settings["control_ratio_rounds"] = ratios.size();
   m.settings["passes_done"] = complete ? passes : pass;
-  // A point is every pass's rounds at its occupation, pooled: α = t / t_0 − 1 per round (seed 001 eq. 3:
-  // TEM = TE·(1 + α)); it is precise when the pooled rounds meet the point's rule.
+  // A point is every pass's rounds at its occupation, pooled; it is precise when the pooled rounds of
+  // the reference's time meet the point's rule.
   for (const Gathered& g : gathered) {
     if (g.times.empty()) break;  // not reached by the first pass: the curve stops before it
     std::vector<double> alpha;
-    for (double v : g.times) alpha.push_back(v / baseline_s - 1);
+    for (std::size_t r = 0; r < g.times.size(); ++r) alpha.push_back((g.times[r] - k * g.controls[r]) / baseline_s);
     MemoryPoint point{g.held_mb, summarize(alpha)};
     point.slowdown.precise = precise_enough(summarize(g.times), o.repeat);
     point.reference_major_faults = median(g.faults);

@@ -7,9 +7,11 @@
 // Every page of the occupation is then equally likely to be touched next, whatever the process, so
 // while x fits in main memory no touch faults and α is flat; beyond the limit L a touch finds its page
 // resident with probability about L/x whatever the kernel's replacement policy, and the reference's
-// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). α = t / t_0 − 1, t the reference's
-// time per round (median of several rounds after a warm-up), t_0 the median of its rounds below main
-// memory without a swap-in (alone, and with load processes while everything fits).
+// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). Per round α = (t − k·c) / t_0: t the
+// reference's time, c that of a same-round control (the probe's own resident copy of the reference's
+// work, timed right after it on its CPU: the machine's speed in that round), k their ratio below main
+// memory without swap-ins, t_0 = k · the median control time; a point's figure is the median α of its
+// rounds after a warm-up.
 // Passes: the grid is climbed `passes` times, each from the reference alone (every process ends and a
 // new reference starts between passes), and each point pools its rounds over the passes. Occupation
 // only grows within a climb, so points cannot be interleaved; climbing again is the nearest thing. It
