@@ -39,6 +39,17 @@ CalibrationInput load(const std::filesystem::path& dir, const std::string& name,
   return load_measurement(dir / name);
 }
 
+// The synthetic measurement of a computer "vm" whose memory curve a test fills: no points yet,
+// 128 MB of (emulated) main memory.
+Measurement vm_with_empty_memory_curve() {
+  SyntheticOptions o;
+  o.machine = "vm";
+  Measurement m = synthetic_measurement(o);
+  m.memory->points.clear();
+  m.memory->main_memory_mb = 128;
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("calibrate: profile builder turns noise-free seed machines into their sextuple and slowdown functions") {
@@ -356,12 +367,8 @@ TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile; bind nam
 }
 
 TEST_CASE("calibrate: a main-memory line within its points' noise is no poor fit, whatever its R²") {
-  SyntheticOptions o;
-  o.machine = "vm";
-  Measurement m = synthetic_measurement(o);
+  Measurement m = vm_with_empty_memory_curve();
   MemoryMeasurement& mem = *m.memory;
-  mem.points.clear();
-  mem.main_memory_mb = 128;
   // Each point: 9 rounds spread ±0.1 around a line rising 0.001 per MB (0.12 over the main memory).
   const double spread[] = {-0.1, -0.075, -0.05, -0.025, 0, 0.025, 0.05, 0.075, 0.1};
   const double offset[] = {0.03, -0.04, 0.02, -0.02, 0.04, -0.03, 0.01, 0.0};
@@ -397,13 +404,9 @@ TEST_CASE("calibrate: a main-memory line within its points' noise is no poor fit
 }
 
 TEST_CASE("calibrate: a flat main-memory curve is no poor fit, and a measured swap table is kept and read back") {
-  SyntheticOptions o;
-  o.machine = "vm";
-  Measurement m = synthetic_measurement(o);
+  Measurement m = vm_with_empty_memory_curve();
   // The probe's shape on this VM: flat below a 128 MB limit, c·(1 − L/x) beyond it.
   MemoryMeasurement& mem = *m.memory;
-  mem.points.clear();
-  mem.main_memory_mb = 128;
   const double noise[] = {0.02, -0.03, 0.01, -0.01, 0.03, -0.02, 0.0, 0.01};
   for (int i = 0; i < 8; ++i) mem.points.push_back({16.0 + 14 * i, summarize({noise[i]})});
   for (double v : {131.0, 140.0, 160.0, 180.0, 200.0, 220.0}) mem.points.push_back({v, summarize({200 * (1 - 128 / v)})});
