@@ -110,9 +110,10 @@ double child_clock() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Nanoseconds this process has waited runnable for a CPU (second field of /proc/self/schedstat), or
-// -1 when the kernel does not provide it. Parsed by hand: the child sticks to async-signal-safe calls.
-long long run_queue_wait_ns(const char* path = "/proc/self/schedstat") {
+// Nanoseconds a task has waited runnable for a CPU (second field of its schedstat file: /proc/self/
+// or /proc/thread-self/schedstat), or -1 when the kernel does not provide it. Parsed by hand: the
+// child sticks to async-signal-safe calls.
+long long run_queue_wait_ns(const char* path) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
   char b[128] = {};
@@ -174,6 +175,22 @@ void touch_random_pages(char* p, std::size_t pages, std::size_t touches, std::ui
   }
 }
 
+// Seconds that `touches` random page touches take (touch_random_pages), less the time spent waiting
+// runnable for a CPU when `schedstat` names this task's schedstat file (nullptr: wall time): on a
+// shared host other people's processes would otherwise dominate the figure, while stalls on memory
+// (page faults, swap I/O, reclaim) stay in it. The clock is read outside the schedstat reads: a wait
+// between them and the clock can only add to the time, so it never undercounts the task's own.
+// Async-signal-safe.
+double timed_touches(char* p, std::size_t pages, std::size_t touches, std::uint64_t& x, const char* schedstat) {
+  const double t0 = child_clock();
+  const long long w0 = schedstat ? run_queue_wait_ns(schedstat) : -1;
+  touch_random_pages(p, pages, touches, x);
+  const long long w1 = w0 >= 0 ? run_queue_wait_ns(schedstat) : -1;
+  double dt = child_clock() - t0;
+  if (w1 >= w0 && w0 >= 0) dt -= 1e-9 * static_cast<double>(w1 - w0);
+  return dt;
+}
+
 long major_faults_now() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
@@ -203,15 +220,8 @@ long major_faults_now() {
     char c = 0;
     if (::read(go_fd, &c, 1) != 1) ::_exit(0);
     const long f0 = major_faults_now();
-    // Clock outside the schedstat reads: a wait between them and the clock can only add to dt, so the
-    // difference never undercounts the task's own time.
-    const double t0 = child_clock();
-    const long long w0 = exclude_waiting ? run_queue_wait_ns() : -1;
-    touch_random_pages(p, pages, touches, x);
-    const long long w1 = w0 >= 0 ? run_queue_wait_ns() : -1;
     BurstReply r;
-    r.seconds = child_clock() - t0;
-    if (w1 >= w0 && w0 >= 0) r.seconds -= 1e-9 * static_cast<double>(w1 - w0);
+    r.seconds = timed_touches(p, pages, touches, x, exclude_waiting ? "/proc/self/schedstat" : nullptr);
     r.major_faults = static_cast<double>(major_faults_now() - f0);
     if (::write(ready_fd, &r, sizeof r) != sizeof r) ::_exit(1);
   }
@@ -469,16 +479,10 @@ class ControlTask {
   ~ControlTask() { ::munmap(p_, bytes_); }
   ControlTask(const ControlTask&) = delete;
   ControlTask& operator=(const ControlTask&) = delete;
-  // Seconds of one burst, less run-queue waits as the reference's (occupant_main).
+  // Seconds of one burst, less run-queue waits as the reference's (occupant_main); this thread's own
+  // waits, since the probe may have other threads.
   double burst() {
-    const double t0 = child_clock();
-    // This thread's own waits: the probe may have other threads.
-    const long long w0 = exclude_waiting_ ? run_queue_wait_ns("/proc/thread-self/schedstat") : -1;
-    touch_random_pages(p_, bytes_ / kPage, touches_, x_);
-    const long long w1 = w0 >= 0 ? run_queue_wait_ns("/proc/thread-self/schedstat") : -1;
-    double dt = child_clock() - t0;
-    if (w1 >= w0 && w0 >= 0) dt -= 1e-9 * static_cast<double>(w1 - w0);
-    return dt;
+    return timed_touches(p_, bytes_ / kPage, touches_, x_, exclude_waiting_ ? "/proc/thread-self/schedstat" : nullptr);
   }
 
  private:
@@ -710,7 +714,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   PressureWatch watch(cgroup.get(), swap_path, o.out_of_memory_grace_s);
   auto check = [&watch] { watch.check(); };
 
-  const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns() >= 0;
+  const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns("/proc/self/schedstat") >= 0;
   m.settings["reference_time"] = exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
   std::mt19937_64 order_rng(o.seed);
   const double sweep_mb = o.cache_sweep_mb >= 0 ? o.cache_sweep_mb : std::min(256.0, 2 * largest_cache_mb());
