@@ -193,6 +193,13 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
     if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+  // Every rank enters MPI_Finalize together. MPICH 4.0's ch4:ucx finalize closes its UCX endpoints,
+  // progresses them until closed, then waits in a PMI barrier that no longer progresses UCX; a rank
+  // that gets there first can leave a late peer's close unfinished for ever. On a testbed whose
+  // second computer is capped at 50% (docs/testbed.md) that hang took 5 of 30 runs of a bare
+  // MPI_Init/MPI_Bcast/MPI_Finalize, none of 40 with this barrier (later MPICH moved its PMI barrier
+  // before the close for this reason, pmodels/mpich#6596).
+  MPI_Barrier(comm);
   MPI_Finalize();
   return status;
 }

@@ -257,6 +257,9 @@ int main(int argc, char** argv) {
     if (!loggp.is_null()) out["loggp"] = loggp;
     std::printf("%s\n", out.dump().c_str());
   }
+  // Both ranks enter MPI_Finalize together: MPICH 4.0 with UCX can hang otherwise when one rank is on a
+  // capped computer (apps/mpi/mpi_runtime.cpp, finish_run).
+  MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return 0;
 }
