@@ -140,6 +140,17 @@ const RunUsageMeter& run_meter() {
   return meter;
 }
 [[maybe_unused]] const RunUsageMeter& kStartMeter = run_meter();
+
+// Every rank enters MPI_Finalize together. MPICH 4.0's ch4:ucx finalize closes its UCX endpoints,
+// progresses them until closed, then waits in a PMI barrier that no longer progresses UCX; a rank
+// that gets there first can leave a late peer's close unfinished for ever. On a testbed whose second
+// computer is capped at 50% (docs/testbed.md) that hang took 5 of 30 runs of a bare
+// MPI_Init/MPI_Bcast/MPI_Finalize, none of 40 with this barrier (later MPICH moved its PMI barrier
+// before the close for this reason, pmodels/mpich#6596).
+void finalize_together(MPI_Comm comm) {
+  MPI_Barrier(comm);
+  MPI_Finalize();
+}
 }  // namespace
 
 // This run's usage: rank 0's wall time, the CPU time of all ranks, the host's busy and steal shares.
@@ -193,14 +204,7 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
     if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);
-  // Every rank enters MPI_Finalize together. MPICH 4.0's ch4:ucx finalize closes its UCX endpoints,
-  // progresses them until closed, then waits in a PMI barrier that no longer progresses UCX; a rank
-  // that gets there first can leave a late peer's close unfinished for ever. On a testbed whose
-  // second computer is capped at 50% (docs/testbed.md) that hang took 5 of 30 runs of a bare
-  // MPI_Init/MPI_Bcast/MPI_Finalize, none of 40 with this barrier (later MPICH moved its PMI barrier
-  // before the close for this reason, pmodels/mpich#6596).
-  MPI_Barrier(comm);
-  MPI_Finalize();
+  finalize_together(comm);
   return status;
 }
 
@@ -212,7 +216,7 @@ std::optional<int> parse_on_all_ranks(CLI::App& app, int argc, char** argv) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) app.exit(e);
-    MPI_Finalize();
+    finalize_together(MPI_COMM_WORLD);
     return e.get_exit_code() == 0 ? 0 : 2;
   }
 }
@@ -221,7 +225,7 @@ void fail_on_all_ranks(MPI_Comm comm, const std::string& message) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) std::fprintf(stderr, "error: %s\n", message.c_str());
-  MPI_Finalize();
+  finalize_together(comm);
   std::exit(2);
 }
 

@@ -26,6 +26,13 @@
 
 namespace {
 
+// Both ranks enter MPI_Finalize together: MPICH 4.0 with UCX can hang otherwise when one rank is on a
+// capped computer (apps/mpi/mpi_runtime.cpp, finalize_together).
+void finalize_together() {
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Finalize();
+}
+
 std::vector<std::uint64_t> parse_sizes(const char* text) {
   std::vector<std::uint64_t> sizes;
   std::string s(text);
@@ -202,19 +209,19 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
-      MPI_Finalize();
+      finalize_together();
       return 2;
     }
   }
   if (size != 2) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: expected exactly 2 ranks (mpiexec -n 2), got %d\n", size);
-    MPI_Finalize();
+    finalize_together();
     return 2;
   }
   std::string error = repeat.validate();
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: %s\n", error.c_str());
-    MPI_Finalize();
+    finalize_together();
     return 2;
   }
   char host[MPI_MAX_PROCESSOR_NAME] = {};
@@ -257,9 +264,6 @@ int main(int argc, char** argv) {
     if (!loggp.is_null()) out["loggp"] = loggp;
     std::printf("%s\n", out.dump().c_str());
   }
-  // Both ranks enter MPI_Finalize together: MPICH 4.0 with UCX can hang otherwise when one rank is on a
-  // capped computer (apps/mpi/mpi_runtime.cpp, finish_run).
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Finalize();
+  finalize_together();
   return 0;
 }
