@@ -17,6 +17,7 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
+#include "hetperf/model/mpi_finalize.hpp"
 #include "hetperf/model/run_usage.hpp"
 
 namespace hetperf::apps {
@@ -141,16 +142,6 @@ const RunUsageMeter& run_meter() {
 }
 [[maybe_unused]] const RunUsageMeter& kStartMeter = run_meter();
 
-// Every rank enters MPI_Finalize together. MPICH 4.0's ch4:ucx finalize closes its UCX endpoints,
-// progresses them until closed, then waits in a PMI barrier that no longer progresses UCX; a rank
-// that gets there first can leave a late peer's close unfinished for ever. On a testbed whose second
-// computer is capped at 50% (docs/testbed.md) that hang took 5 of 30 runs of a bare
-// MPI_Init/MPI_Bcast/MPI_Finalize, none of 40 with this barrier (later MPICH moved its PMI barrier
-// before the close for this reason, pmodels/mpich#6596).
-void finalize_together(MPI_Comm comm) {
-  MPI_Barrier(comm);
-  MPI_Finalize();
-}
 }  // namespace
 
 // This run's usage: rank 0's wall time, the CPU time of all ranks, the host's busy and steal shares.
@@ -204,7 +195,7 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
     if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);
-  finalize_together(comm);
+  finalize_together(comm, status);
   return status;
 }
 
@@ -216,8 +207,9 @@ std::optional<int> parse_on_all_ranks(CLI::App& app, int argc, char** argv) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) app.exit(e);
-    finalize_together(MPI_COMM_WORLD);
-    return e.get_exit_code() == 0 ? 0 : 2;
+    const int status = e.get_exit_code() == 0 ? 0 : 2;
+    finalize_together(MPI_COMM_WORLD, status);
+    return status;
   }
 }
 
@@ -225,7 +217,7 @@ void fail_on_all_ranks(MPI_Comm comm, const std::string& message) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   if (rank == 0) std::fprintf(stderr, "error: %s\n", message.c_str());
-  finalize_together(comm);
+  finalize_together(comm, 2);
   std::exit(2);
 }
 

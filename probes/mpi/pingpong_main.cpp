@@ -22,15 +22,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/model/mpi_finalize.hpp"
 #include "hetperf/probes/repeat.hpp"
 
 namespace {
 
-// Both ranks enter MPI_Finalize together: MPICH 4.0 with UCX can hang otherwise when one rank is on a
-// capped computer (apps/mpi/mpi_runtime.cpp, finalize_together).
-void finalize_together() {
-  MPI_Barrier(MPI_COMM_WORLD);
-  MPI_Finalize();
+// Every exit ends through hetperf::finalize_together (hetperf/model/mpi_finalize.hpp): across a capped
+// testbed computer a bare MPI_Finalize can hang with MPICH 4.0.
+int finalize_together(int status) {
+  hetperf::finalize_together(MPI_COMM_WORLD, status);
+  return status;
 }
 
 std::vector<std::uint64_t> parse_sizes(const char* text) {
@@ -209,20 +210,17 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
-      finalize_together();
-      return 2;
+      return finalize_together(2);
     }
   }
   if (size != 2) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: expected exactly 2 ranks (mpiexec -n 2), got %d\n", size);
-    finalize_together();
-    return 2;
+    return finalize_together(2);
   }
   std::string error = repeat.validate();
   if (!error.empty()) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: %s\n", error.c_str());
-    finalize_together();
-    return 2;
+    return finalize_together(2);
   }
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
@@ -264,6 +262,5 @@ int main(int argc, char** argv) {
     if (!loggp.is_null()) out["loggp"] = loggp;
     std::printf("%s\n", out.dump().c_str());
   }
-  finalize_together();
-  return 0;
+  return finalize_together(0);
 }

@@ -1,0 +1,57 @@
+// How hetperf's MPI programs end (header only, for programs built with MPI; the model library itself
+// never includes it).
+//
+// MPICH 4.0's ch4:ucx MPI_Finalize closes every UCX endpoint, progresses them until they are closed,
+// and only then waits in a PMI barrier that no longer progresses UCX (later MPICH moved that barrier
+// before the close for this reason, pmodels/mpich#6596). Across a testbed computer capped at 50%
+// (docs/testbed.md) runs hung there for ever: one rank in the PMI read, its peer polling UCX.
+//  - An MPI_Barrier right before MPI_Finalize, so that the ranks enter it together, took the hang of a
+//    bare MPI_Init/MPI_Bcast/MPI_Finalize from 5 of 30 runs to none of 40, but short ping-pong runs
+//    with 4 MiB messages still hung in 3 of 30.
+//  - Entering MPI_Finalize rank after rank, 20 ms apart, still hung 3 of 60 of those: not only closes
+//    that cross in flight.
+// A watchdog that ended a hung MPI_Finalize after 10 s (a busy rank first) still left mpiexec saying
+// 255 in 6 of 20 hung runs, and with more ranks hydra's abort lost the result. So when the ranks span
+// several hosts they do not call MPI_Finalize at all: after the closing collective every message has
+// been received and every result printed and written; each rank flushes, waits kLeaveDelayMs so that
+// every peer is out of its last MPI call, and leaves with _exit. hydra returns the ranks' status.
+// Leaving at once after the collective made a peer still inside it see the connection drop and exit 1
+// (6 of 40 runs); with the delay, 0 of 40, and no hang (ten 1 MiB ping-pongs between a and b of the
+// duo testbed, whose MPI_Finalize hung 19 of 40). A rank that leaves alone while others sit in
+// MPI_Finalize hangs the run: every rank must end this way. On one host (shared memory; never seen to
+// hang) they call MPI_Finalize as usual.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+
+namespace hetperf {
+
+inline constexpr int kLeaveDelayMs = 200;
+
+// Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across
+// hosts it ends the process too, with `status`; on one host it returns after MPI_Finalize.
+inline void finalize_together(MPI_Comm comm, int status) {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  const std::uint64_t mine = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
+  std::uint64_t lowest = 0, highest = 0;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);  // also the barrier
+  MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
+  std::fflush(nullptr);
+  if (lowest != highest) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(kLeaveDelayMs));
+    std::_Exit(status);
+  }
+  MPI_Finalize();
+}
+
+}  // namespace hetperf
