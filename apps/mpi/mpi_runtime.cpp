@@ -3,9 +3,11 @@
 
 #include <cblas.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <lapacke.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -153,13 +155,38 @@ nlohmann::json run_usage(MPI_Comm comm) {
   return to_json(u);
 }
 
+// The CPUs this process may run on (its affinity mask: a cpuset cgroup, a testbed computer's cores,
+// taskset), not the machine's: inside a one-core testbed computer hardware_concurrency() says 2.
+unsigned usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 nlohmann::json run_facts(MPI_Comm comm) {
-  int size = 0;
+  int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
-  unsigned cores = std::thread::hardware_concurrency();
+  const unsigned cores = usable_cores();
+  // Every rank's host and cores (collective): a run across hosts (a testbed, a cluster) is fitted
+  // per host (calibrate --trace), each rank's calls under the computer it ran on.
+  std::vector<char> hosts(rank == 0 ? static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME : 1);
+  std::vector<unsigned> rank_cores(rank == 0 ? static_cast<std::size_t>(size) : 1);
+  MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+  MPI_Gather(&cores, 1, MPI_UNSIGNED, rank_cores.data(), 1, MPI_UNSIGNED, 0, comm);
+  if (rank != 0) return nlohmann::json::object();
+  nlohmann::json rank_hosts = nlohmann::json::array();
+  nlohmann::json host_cores = nlohmann::json::object();
+  for (int r = 0; r < size; ++r) {
+    const char* h = hosts.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
+    const std::string name(h, strnlen(h, MPI_MAX_PROCESSOR_NAME));
+    rank_hosts.push_back(name);
+    host_cores[name] = rank_cores[static_cast<std::size_t>(r)];
+  }
   char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int vlen = 0;
   MPI_Get_library_version(version, &vlen);
@@ -169,6 +196,8 @@ nlohmann::json run_facts(MPI_Comm comm) {
           {"cores", cores},
           {"ranks", size},
           {"oversubscribed", static_cast<unsigned>(size) > cores},
+          {"rank_hosts", rank_hosts},
+          {"host_cores", host_cores},
           {"mpi_library", v},
           {"blas", openblas_get_config()},
           {"blas_threads", openblas_get_num_threads()},
@@ -181,9 +210,11 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
   MPI_Comm_rank(comm, &rank);
   int status = ok ? 0 : 1;
   const nlohmann::json usage = run_usage(comm);  // collective: every rank
+  // Collective too, on every rank whatever its arguments (hetperf-integrate passes the trace file to
+  // rank 0 only).
+  nlohmann::json facts = run_facts(comm);
   if (rank == 0) {
     if (!trace_file.empty()) {
-      nlohmann::json facts = run_facts(comm);
       facts["usage"] = usage;
       nlohmann::json trace = {{"schema", "hetperf.trace/1"}, {"app", app}, {"backend", "mpi"}, {"config", config},
                               {"run", facts}, {"summary", summary}};

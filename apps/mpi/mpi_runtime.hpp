@@ -46,7 +46,9 @@ class MpiRuntime final : public Runtime {
 // Collects every rank's trace on rank 0 as JSON: [{"rank": r, "events": [...]}, ...] (empty elsewhere).
 nlohmann::json gather_traces(const MpiRuntime& rt);
 
-// Facts about the run's host and MPI set-up recorded in every trace.
+// Facts about the run's hosts and MPI set-up recorded in every trace: rank 0's host and usable cores
+// (its CPU affinity), and every rank's host ("rank_hosts") and each host's cores ("host_cores").
+// Collective: every rank calls it; the facts are on rank 0 (an empty object elsewhere).
 nlohmann::json run_facts(MPI_Comm comm);
 
 // Ends a run: on rank 0 writes the trace (hetperf.trace/1: app, backend, config, run facts, summary

@@ -463,9 +463,12 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   // A regime with a reference (ExcessOver) needs the point prediction: its ratios are drawn again once
   // that is known.
   std::vector<std::vector<double>> scales(jobs.size());
-  auto scales_of = [&](std::size_t j, double point_s) {
+  // Whole-run ratios were measured with every rank on one computer (run_scales): a job across
+  // computers is simulated, each computer's operations drawn from its own models.
+  auto scales_of = [&](std::size_t j, double point_s) -> std::vector<double> {
     const std::size_t c = jobs[j].mapping.front();
     const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
+    if (static_cast<std::size_t>(here) != jobs[j].mapping.size()) return {};
     const RunKey key = run_key(jobs[j]);
     return profile.computers[c].app_models.scales(key.app, static_cast<int>(here), key.size, key.regime,
                                                   {key.reference, point_s});
@@ -558,7 +561,14 @@ std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
     const std::string app = root.choice("app", {"lu", "integrate"});
     const JsonNode config = root.object("config");
     const JsonNode summary = root.object("summary");
-    const int ranks = static_cast<int>(root.object("run").integer("ranks", 1, 1 << 20));
+    const JsonNode run = root.object("run");
+    const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
+    // A run across hosts has no whole-run ratio of one computer (its operations are fitted per host).
+    if (const auto hosts = run.optional("rank_hosts")) {
+      std::set<std::string> distinct;
+      for (const JsonNode& h : hosts->items()) distinct.insert(h.as_string());
+      if (distinct.size() > 1) continue;
+    }
     AppJob job;
     job.name = "calibration";
     double measured = 0;

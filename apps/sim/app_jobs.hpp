@@ -116,8 +116,10 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
 
 // Whole-run ratios (hetperf/model/app_model.hpp RunScale): each real trace's measured time (LU's
 // factorisation, integration's mean response) over the point prediction of its configuration, all its
-// ranks on `computer` of `profile` (whose models were fitted on these traces). InputError naming the
-// file and field for a trace without its configuration or summary.
+// ranks on `computer` of `profile` (whose models were fitted on these traces); a trace whose ranks ran
+// on several hosts (run.rank_hosts) has none and is skipped. InputError naming the file and field for
+// a trace without its configuration or summary. sample_app_jobs draws these ratios only for jobs with
+// every rank on one computer.
 std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
                                  const std::vector<std::filesystem::path>& traces);
 

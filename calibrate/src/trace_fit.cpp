@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <string>
 #include <tuple>
 
 #include <Eigen/Dense>
@@ -162,28 +165,58 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
     const std::string host = run.string("host");
     const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
     const int cores = static_cast<int>(run.integer("cores", 1, 1 << 20));
-    run_file[f] = file;
-    run_computer[f] = o.computer.empty() ? host : o.computer;
-    out.traces_of[run_computer[f]].push_back(files[f]);
-    if (ranks > cores) {
-      out.notes.push_back(file + ": " + std::to_string(ranks) + " ranks on " + std::to_string(cores) +
-                          " cores: its kernel times include the ranks' time-slicing, which the simulator's processor "
-                          "sharing models on top; not fitted");
-      continue;
+    // Every rank's host, when the trace records them (a run across hosts): each rank's calls go to
+    // the computer it ran on, keyed by the ranks on that computer. Older traces: all on `host`.
+    std::vector<std::string> rank_host(static_cast<std::size_t>(ranks), host);
+    std::map<std::string, int> on_host, cores_of;
+    if (const auto listed = run.optional("rank_hosts")) {
+      const std::vector<JsonNode> names = listed->items();
+      if (names.size() != rank_host.size()) {
+        run.field("rank_hosts").fail("one host per rank (" + std::to_string(ranks) + "), got " + std::to_string(names.size()));
+      }
+      for (std::size_t r = 0; r < names.size(); ++r) rank_host[r] = names[r].as_string();
     }
+    const auto host_cores = run.optional("host_cores");
+    for (const auto& h : rank_host) {
+      ++on_host[h];
+      cores_of[h] = host_cores ? static_cast<int>(host_cores->integer(h, 1, 1 << 20)) : cores;
+    }
+    const bool across = on_host.size() > 1;
+    auto computer_of = [&](const std::string& h) { return o.computer.empty() || across ? h : o.computer; };
+    if (across && !o.computer.empty()) {
+      out.notes.push_back(file + ": ranks on " + std::to_string(on_host.size()) + " hosts: each rank's calls fitted under "
+                          "its own host, not under " + o.computer);
+    }
+    run_file[f] = file;
+    run_computer[f] = computer_of(host);
+    for (const auto& [h, n] : on_host) out.traces_of[computer_of(h)].push_back(files[f]);
     std::size_t unusable = 0;
+    std::set<std::string> sliced;
     for (const auto& rank : trace.ranks) {
+      if (rank.rank < 0 || rank.rank >= ranks) root.field("ranks").fail("ranks 0 to " + std::to_string(ranks - 1));
+      const std::string& h = rank_host[static_cast<std::size_t>(rank.rank)];
+      if (on_host[h] > cores_of[h]) {
+        sliced.insert(h);  // time-slicing: the simulator's processor sharing models it on top
+        continue;
+      }
       for (const auto& e : rank.events) {
         if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
         if (!(e.end_s > e.start_s)) {
           ++unusable;  // below the clock's resolution: no relative error can be taken
           continue;
         }
-        groups[{run_computer[f], e.op, ranks}].push_back(Call{operation_call(e), e.end_s - e.start_s, f});
+        groups[{computer_of(h), e.op, on_host[h]}].push_back(Call{operation_call(e), e.end_s - e.start_s, f});
       }
     }
+    for (const auto& h : sliced) {
+      out.notes.push_back(file + ": " + std::to_string(on_host[h]) + " ranks on " + std::to_string(cores_of[h]) + " cores of " +
+                          h + ": its kernel times include the ranks' time-slicing, which the simulator's processor "
+                          "sharing models on top; not fitted");
+    }
     if (unusable > 0) out.notes.push_back(file + ": " + std::to_string(unusable) + " calls of zero duration not fitted");
-    if (ranks > 1) {
+    // Messages within one host only: hosts keep their own clock origins (MpiRuntime), so a send and
+    // its receive on two hosts cannot be compared; between computers the network model holds.
+    if (ranks > 1 && !across && ranks <= cores) {
       const std::vector<Message> messages = matched_messages(trace, f);
       auto& group = message_groups[{run_computer[f], ranks}];
       group.insert(group.end(), messages.begin(), messages.end());
