@@ -328,7 +328,7 @@ TEST_CASE("calibrate: kernels timed at the LU's shapes get a model of their own,
                         Catch::Contains("one model per kernel and rows"));
 }
 
-TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile; bind names what a workload lacks") {
+TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile and bind names what a workload lacks") {
   SyntheticOptions o;
   o.machine = "c1";
   CalibrationInput in = input(o);

@@ -259,7 +259,7 @@ TEST_CASE("simulator: generators produce the requested count or stop at the hori
   CHECK(last_e / 1999 == Approx(2.0).epsilon(0.08));  // mean inter-arrival time
 }
 
-TEST_CASE("simulator: the same workload and seed give byte-identical output; another seed changes it") {
+TEST_CASE("simulator: the same workload and seed give byte-identical output and another seed changes it") {
   Profile profile = read_profile(std::string(HETPERF_SOURCE_DIR) + "/examples/integration/c3c4.json");
   Workload w = read_workload(std::string(HETPERF_SOURCE_DIR) + "/examples/workloads/quickstart.json");
   sim::SimulationOptions random;
