@@ -3,6 +3,7 @@
 
 #include "hetperf/probes/kernel_probe.hpp"
 
+#include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -61,7 +62,14 @@ HostInfo collect_host_info() {
   ::gethostname(name, sizeof name - 1);
   h.hostname = name;
   h.cpu_model = cpu_model();
-  h.cores = static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  // The CPUs this process may run on (its affinity: a cpuset cgroup, a testbed computer's cores,
+  // taskset), not all the machine's: inside a one-core testbed computer the online count said 2, and
+  // the profile then ran two ranks of that computer at once where they share one core.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  h.cores = ::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0
+                ? CPU_COUNT(&set)
+                : static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
   h.memory_bytes = meminfo_kib("MemTotal") * 1024;
   h.swap_bytes = meminfo_kib("SwapTotal") * 1024;
   struct utsname u {};

@@ -16,7 +16,7 @@ class JsonNode;
 struct HostInfo {
   std::string hostname;
   std::string cpu_model;
-  int cores = 0;                       // online logical CPUs
+  int cores = 0;                       // logical CPUs this process may run on (its affinity)
   std::uint64_t memory_bytes = 0;      // MemTotal
   std::uint64_t swap_bytes = 0;        // SwapTotal
   std::string kernel;                  // uname -sr
