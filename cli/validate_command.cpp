@@ -2,6 +2,7 @@
 // (validate/include/hetperf/validate/validate.hpp), which runs the matrix of LU and integration runs
 // on this machine with its calibration runs, predicts the matrix from those, and writes the reports.
 #include <cstdio>
+#include <cstdlib>
 
 #include "checks.hpp"
 #include "commands.hpp"
@@ -48,6 +49,14 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
                   "--seed), into --out")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
+  cmd->add_option("--testbed", o->testbed,
+                  "A testbed spec (hetperf testbed): bring it up, probe and calibrate its computers inside them, run the "
+                  "matrix across its fastest and slowest computer, take it down (root; docs/testbed.md)")
+      ->check(CLI::ExistingFile);
+  if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) o->testbed_state_dir = dir;
+  cmd->add_option("--testbed-state-dir", o->testbed_state_dir,
+                  "State directory of the testbed (as `hetperf testbed --state-dir`; env HETPERF_TESTBED_STATE_DIR)")
+      ->capture_default_str();
   cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")
       ->capture_default_str()
       ->check(CLI::Range(1, 86400));

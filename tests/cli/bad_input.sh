@@ -76,4 +76,10 @@ grep -qF 'm.json: $.host.cores: expected an integer in [1' stderr.txt || fail "b
 "$hetperf" schedule --processors 0 --swf absent.swf 2>stderr.txt
 [[ $? -eq 2 ]] || fail "--processors 0: wrong exit code"
 grep -qx -- "--processors: expected a positive number, got 0" stderr.txt || fail "--processors 0 message: $(cat stderr.txt)"
+# A testbed the validation cannot run across (one computer): refused before anything is made.
+printf '{"schema": "hetperf.testbed/1", "name": "one", "computers": [{"name": "a", "cores": [0], "memory_mb": 256, "link": {"rate_mbit": 100}}]}' >tb.json
+"$hetperf" validate --testbed tb.json --out vt 2>stderr.txt
+[[ $? -eq 2 ]] || fail "validate --testbed of one computer: wrong exit code"
+grep -qF 'tb.json: $.computers: expected at least two computers' stderr.txt || fail "validate --testbed message: $(cat stderr.txt)"
+[[ ! -e vt ]] || fail "validate made its output directory despite the error"
 echo "bad_input: ok"

@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/validate/matrix.hpp"
@@ -205,4 +208,67 @@ TEST_CASE("validate: calibration configurations are disjoint from the validated 
       }
     }
   }
+}
+
+TEST_CASE("validate: the testbed matrix runs across both computers, with the mappings, removals and workers it names") {
+  Profile p;
+  for (const char* name : {"fast", "slow"}) {
+    Computer c;
+    c.name = name;
+    c.cores = 1;
+    p.computers.push_back(c);
+  }
+  ValidationMatrixOptions o;
+  o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
+  for (bool quick : {false, true}) {
+    o.quick = quick;
+    const auto runs = testbed_matrix(o, p, "fast", "slow");
+    CHECK(runs.size() >= (quick ? 8u : 20u));  // issue 15: at least 20 configurations
+    std::set<std::string> ids, groups;
+    bool cyclic = false, block = false;
+    for (const auto& r : runs) {
+      CHECK(ids.insert(r.id).second);
+      groups.insert(r.group);
+      REQUIRE(static_cast<int>(r.hosts.size()) == r.ranks);
+      REQUIRE(r.job.mapping.size() == r.hosts.size());
+      for (std::size_t i = 0; i < r.hosts.size(); ++i) CHECK(p.computers[r.job.mapping[i]].name == r.hosts[i]);
+      // Every run spans both computers.
+      CHECK(std::count(r.hosts.begin(), r.hosts.end(), "fast") > 0);
+      CHECK(std::count(r.hosts.begin(), r.hosts.end(), "slow") > 0);
+      cyclic = cyclic || r.hosts == std::vector<std::string>{"fast", "slow", "fast", "slow"};
+      block = block || (r.hosts == std::vector<std::string>{"fast", "fast", "slow", "slow"} && r.job.lu.remove == 0);
+      // A removal takes the highest-numbered ranks: exactly the slow computer's.
+      if (r.job.kind == AppJob::Kind::kLu && r.job.lu.remove > 0) {
+        CHECK(r.group == "lu-removal");
+        CHECK(std::count(r.hosts.begin(), r.hosts.end(), "slow") == r.job.lu.remove);
+        for (int k = r.ranks - r.job.lu.remove; k < r.ranks; ++k) CHECK(r.hosts[static_cast<std::size_t>(k)] == "slow");
+      }
+      if (r.job.kind == AppJob::Kind::kIntegrate) {
+        CHECK(r.job.integrate.disk_bytes == 0);  // the computers share the host's disk
+        CHECK(r.ranks == 2 * r.job.instances);
+        if (r.job.instances >= 2) {
+          std::set<std::string> workers;
+          for (int i = 0; i < r.job.instances; ++i) workers.insert(r.hosts[static_cast<std::size_t>(2 * i + 1)]);
+          CHECK(workers.size() == 2);  // workers on both kinds of computer
+        }
+      }
+    }
+    CHECK(cyclic);
+    CHECK(block);
+    CHECK(groups == std::set<std::string>{"lu", "lu-mapping", "lu-removal", "integrate", "integrate-load"});
+    // Its calibration runs are across the same computers, at sizes the matrix does not validate.
+    const auto cal = testbed_calibration_matrix(o, "fast", "slow");
+    REQUIRE_FALSE(cal.empty());
+    for (const auto& c : cal) {
+      CHECK(static_cast<int>(c.hosts.size()) == c.ranks);
+      for (const auto& r : runs) {
+        const auto& a = r.arguments;
+        const auto& b = c.arguments;
+        if (a[0] != b[0]) continue;
+        const std::string key = a[0] == "lu" ? "--n" : "--steps";
+        CHECK(*(std::find(a.begin(), a.end(), key) + 1) != *(std::find(b.begin(), b.end(), key) + 1));
+      }
+    }
+  }
+  CHECK_THROWS_WITH(testbed_matrix(o, p, "fast", "elsewhere"), Catch::Contains("'elsewhere' is not in the profile"));
 }

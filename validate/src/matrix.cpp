@@ -208,6 +208,132 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   return out;
 }
 
+namespace {
+
+std::vector<std::size_t> mapping_of(const Profile& profile, const std::vector<std::string>& hosts) {
+  std::vector<std::size_t> mapping;
+  for (const auto& h : hosts) {
+    auto found = profile.find(h);
+    if (!found) throw InputError("validate: testbed computer '" + h + "' is not in the profile");
+    mapping.push_back(*found);
+  }
+  return mapping;
+}
+
+std::vector<std::string> lu_arguments(const ValidationMatrixOptions& o, int n, int r, LuVariant v) {
+  return {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
+}
+
+// Instances whose master and worker alternate: (f, s), (s, f), (f, s), ...
+std::vector<std::string> alternating(int instances, const std::string& f, const std::string& s) {
+  std::vector<std::string> hosts;
+  for (int i = 0; i < instances; ++i) {
+    hosts.push_back(i % 2 == 0 ? f : s);
+    hosts.push_back(i % 2 == 0 ? s : f);
+  }
+  return hosts;
+}
+
+}  // namespace
+
+std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, const Profile& profile, const std::string& f,
+                                          const std::string& s) {
+  std::vector<ValidationRun> runs;
+  auto add = [&](ValidationRun run, const std::vector<std::string>& hosts) {
+    run.hosts = hosts;
+    run.ranks = static_cast<int>(hosts.size());
+    run.job.name = run.id;
+    run.job.mapping = mapping_of(profile, hosts);
+    runs.push_back(std::move(run));
+  };
+  auto lu = [&](const std::string& id, const std::string& group, const std::vector<std::string>& hosts, int n, int r,
+                LuVariant v, int remove, int after) {
+    ValidationRun run;
+    run.id = id;
+    run.group = group;
+    run.job = lu_job(id, static_cast<int>(hosts.size()), n, r, v, remove, after, 0);
+    run.arguments = lu_arguments(o, n, r, v);
+    if (remove) {
+      run.arguments.insert(run.arguments.end(), {"--remove", std::to_string(remove), "--after-iteration", std::to_string(after)});
+    }
+    add(std::move(run), hosts);
+  };
+  const std::string tag = "-" + f + s;
+  // One rank on each computer: the basic flow graph and its two variants; also with rank 0 on the slow one.
+  const std::vector<int> ns = o.quick ? std::vector<int>{1024} : std::vector<int>{1024, 1536};
+  const std::vector<int> rs = o.quick ? std::vector<int>{64} : std::vector<int>{64, 128};
+  for (int n : ns) {
+    for (int r : rs) {
+      for (LuVariant v : {LuVariant::kBasic, LuVariant::kPipelined, LuVariant::kFlowControl}) {
+        lu("lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + to_string(v) + tag, "lu", {f, s}, n, r, v, 0, -1);
+      }
+    }
+  }
+  lu("lu-n1536-r128-basic-" + s + f, "lu", {s, f}, 1536, 128, LuVariant::kBasic, 0, -1);
+  // Four ranks, two on each computer: cyclic and block mappings.
+  for (int r : o.quick ? std::vector<int>{128} : std::vector<int>{64, 128}) {
+    lu("lu-n1536-r" + std::to_string(r) + "-p4-cyclic" + tag, "lu-mapping", {f, s, f, s}, 1536, r, LuVariant::kBasic, 0, -1);
+    lu("lu-n1536-r" + std::to_string(r) + "-p4-block" + tag, "lu-mapping", {f, f, s, s}, 1536, r, LuVariant::kBasic, 0, -1);
+  }
+  // The slow computer's ranks leave (the highest-numbered ranks are removed, so they are placed last).
+  lu("lu-n1536-r128-basic" + tag + "-remove1@3", "lu-removal", {f, s}, 1536, 128, LuVariant::kBasic, 1, 3);
+  if (!o.quick) {
+    lu("lu-n1536-r128-pipelined" + tag + "-remove1@3", "lu-removal", {f, s}, 1536, 128, LuVariant::kPipelined, 1, 3);
+    lu("lu-n1536-r128-p4-block" + tag + "-remove2@5", "lu-removal", {f, f, s, s}, 1536, 128, LuVariant::kBasic, 2, 5);
+  }
+  // Integration: masters and workers on both kinds of computer; 32-byte and 64 KiB results.
+  const std::uint64_t steps = 4'000'000;
+  for (std::uint64_t bytes : {std::uint64_t{32}, std::uint64_t{65536}}) {
+    for (int instances : o.quick ? std::vector<int>{2} : std::vector<int>{1, 2, 4}) {
+      ValidationRun run;
+      const bool load = bytes != 32;
+      run.id = "integrate-" + std::to_string(instances) + (load ? "-load" : "") + tag;
+      run.group = load ? "integrate-load" : "integrate";
+      run.job.kind = AppJob::Kind::kIntegrate;
+      run.job.instances = instances;
+      run.job.ranks = 2;
+      run.job.integrate.steps = steps;
+      run.job.integrate.message_bytes = bytes;
+      run.job.integrate.disk_bytes = 0;
+      run.arguments = {o.integrate_program, "--instances", std::to_string(instances), "--steps", std::to_string(steps),
+                       "--message-bytes", std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch};
+      add(std::move(run), alternating(instances, f, s));
+    }
+  }
+  return runs;
+}
+
+std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& o, const std::string& f,
+                                                       const std::string& s) {
+  std::vector<CalibrationRun> out;
+  // n on both sides of the matrix's 1024 and 1536, none of them; the matrix's block widths.
+  const std::vector<int> ns = o.quick ? std::vector<int>{768, 1280} : std::vector<int>{768, 1280, 2048};
+  for (int n : ns) {
+    for (int r : {64, 128}) {
+      CalibrationRun c;
+      c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + f + s;
+      c.ranks = 2;
+      c.hosts = {f, s};
+      c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
+      c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks on " + f + "," + s;
+      out.push_back(c);
+    }
+  }
+  for (std::uint64_t steps : {std::uint64_t{1'000'000}, std::uint64_t{2'000'000}}) {
+    for (const auto& hosts : {std::vector<std::string>{f, s}, std::vector<std::string>{s, f}}) {
+      CalibrationRun c;
+      c.id = "cal-integrate-1-" + std::to_string(steps) + "-" + hosts[0] + hosts[1];
+      c.ranks = 2;
+      c.hosts = hosts;
+      c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(steps), "--message-bytes", "32",
+                     "--disk-bytes", "0", "--scratch", o.scratch};
+      c.shape = "integrate 1 instance, " + std::to_string(steps) + " steps, master on " + hosts[0] + ", worker on " + hosts[1];
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed) {
   return run_order(std::vector<int>(configurations, repeats), seed);
 }

@@ -24,6 +24,7 @@
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/net_probe.hpp"
 #include "hetperf/probes/probe_suite.hpp"
+#include "hetperf/validate/testbed.hpp"
 
 namespace hetperf::validate {
 namespace {
@@ -51,15 +52,32 @@ class Runner {
  public:
   explicit Runner(const ValidateOptions& o) : o_(o) {}
 
-  std::vector<std::string> launch(int ranks, const std::vector<std::string>& args) const {
-    std::vector<std::string> argv = {"timeout", std::to_string(o_.timeout_s), o_.mpiexec, "-n", std::to_string(ranks)};
+  // Ranks placed on a testbed's computers go through MPICH's hydra and hetperf's launcher, which
+  // finds the computers in `state_dir`.
+  void use_testbed(std::string launcher, std::string state_dir) {
+    launcher_ = std::move(launcher);
+    state_dir_ = std::move(state_dir);
+  }
+
+  std::vector<std::string> launch(int ranks, const std::vector<std::string>& args,
+                                  const std::vector<std::string>& hosts = {}) const {
+    std::vector<std::string> argv = {"timeout", std::to_string(o_.timeout_s)};
+    if (!hosts.empty()) {
+      std::string list;
+      for (const auto& h : hosts) list += (list.empty() ? "" : ",") + h;
+      argv.insert(argv.end(), {"env", "HETPERF_TESTBED_STATE_DIR=" + state_dir_, o_.mpiexec, "-launcher", "rsh",
+                               "-launcher-exec", launcher_, "-hosts", list});
+    } else {
+      argv.push_back(o_.mpiexec);
+    }
+    argv.insert(argv.end(), {"-n", std::to_string(ranks)});
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
 
   // One launch of `mpiexec -n ranks args...` to its end; its summary line.
-  nlohmann::json run(int ranks, const std::vector<std::string>& args) const {
-    const auto argv = launch(ranks, args);
+  nlohmann::json run(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& hosts = {}) const {
+    const auto argv = launch(ranks, args, hosts);
     CommandResult r = probes::run_capturing_stdout(argv);
     if (r.status != 0) {
       throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " +
@@ -96,6 +114,7 @@ class Runner {
 
  private:
   const ValidateOptions& o_;
+  std::string launcher_, state_dir_;
 };
 
 double summary_number(const nlohmann::json& j, const char* key) {
@@ -125,6 +144,112 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   write_json_file(measurement, to_json(m));
   calibrate::Calibration cal = calibrate::calibrate_platform({calibrate::load_measurement(measurement)}, {o.command});
   write_json_file(profile, to_json(cal.profile));
+  return profile;
+}
+
+// A testbed brought up for a validation and taken down when it ends, also on an error or a SIGINT
+// (after a kill -9, `hetperf testbed down` with the same state directory removes it).
+struct TestbedSession {
+  TestbedSpec spec;
+  TestbedOptions options;
+  bool up = false;
+  std::size_t fast = 0, slow = 1;  // the two computers the matrix runs across
+
+  TestbedSession() = default;
+  TestbedSession(const TestbedSession&) = delete;
+  TestbedSession& operator=(const TestbedSession&) = delete;
+  ~TestbedSession() { down(); }
+
+  void down() {
+    if (!up) return;
+    up = false;
+    try {
+      const TestbedDownSummary d = testbed_down(spec.name, options);
+      for (const auto& p : d.problems) std::fprintf(stderr, "validate: testbed down: %s\n", p.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "validate: testbed down failed: %s (run `hetperf testbed --state-dir %s down --name %s`)\n",
+                   e.what(), options.state_dir.c_str(), spec.name.c_str());
+    }
+  }
+  const std::string& fast_name() const { return spec.computers[fast].name; }
+  const std::string& slow_name() const { return spec.computers[slow].name; }
+};
+
+// The fastest computer (CPU share times cores; the first on a tie) and the slowest other one.
+void choose_fast_and_slow(TestbedSession& t, const std::string& file) {
+  const auto& cs = t.spec.computers;
+  if (cs.size() < 2) {
+    throw InputError("validate: " + file + ": $.computers: expected at least two computers (the matrix runs across two), got " +
+                     std::to_string(cs.size()));
+  }
+  auto capacity = [&](std::size_t i) { return cs[i].cpu_share * static_cast<double>(cs[i].cores.size()); };
+  t.fast = 0;
+  for (std::size_t i = 1; i < cs.size(); ++i) {
+    if (capacity(i) > capacity(t.fast)) t.fast = i;
+  }
+  t.slow = t.fast == 0 ? 1 : 0;
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    if (i != t.fast && capacity(i) < capacity(t.slow)) t.slow = i;
+  }
+}
+
+// Probes the testbed's two computers inside them (cpu with the kernels at the LU's shapes; the MPI
+// ping-pong from each to the other, through the shaped links) and calibrates one profile of both
+// into `dir`. Records the ground truth the spec set against what the profile recovered in `facts`.
+fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSession& t, const std::string& bin,
+                                     const fs::path& dir, nlohmann::json& facts) {
+  std::vector<calibrate::CalibrationInput> inputs;
+  std::string blocks;
+  for (int b : validation_kernel_blocks(true)) blocks += (blocks.empty() ? "" : ",") + std::to_string(b);
+  for (std::size_t i : {t.fast, t.slow}) {
+    const std::string& c = t.spec.computers[i].name;
+    const std::string& peer = t.spec.computers[i == t.fast ? t.slow : t.fast].name;
+    const fs::path file = dir / ("measurement-" + c + ".json");
+    const std::vector<std::string> argv = {
+        bin + "/hetperf", "testbed", "--state-dir", o.testbed_state_dir, "exec", "--testbed", t.spec.name, c, "--",
+        "env", "HYDRA_LAUNCHER=rsh", "HYDRA_LAUNCHER_EXEC=" + bin + "/hetperf-testbed-launcher",
+        "HETPERF_TESTBED_STATE_DIR=" + o.testbed_state_dir, bin + "/hetperf", "probe", "--quick", "--only", "cpu,net",
+        "--hosts", c + "," + peer, "--mpiexec", o.mpiexec, "--sizes", "0,32,1024,32768,262144,1048576,4194304",
+        "--blocks", blocks, "--lu-rows", std::to_string(validation_lu_rows(false)), "--machine", c, "-o", file.string()};
+    std::fprintf(stderr, "validate: probing testbed computer %s inside it (cpu; net to %s)\n", c.c_str(), peer.c_str());
+    const CommandResult r = probes::run_capturing_stdout(argv);
+    probes::throw_if_interrupted();
+    if (r.status != 0) {
+      throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " + std::to_string(r.status));
+    }
+    inputs.push_back(calibrate::load_measurement(file));
+  }
+  const fs::path profile = dir / "profile.json";
+  calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {o.command});
+  write_json_file(profile, to_json(cal.profile));
+  // Ground truth: capacity relative to the fast computer against the CPU caps, bandwidth against the
+  // slower tbf rate of the pair.
+  const Profile& p = cal.profile;
+  const auto& fc = t.spec.computers[t.fast];
+  const auto& sc = t.spec.computers[t.slow];
+  const double expected = sc.cpu_share / fc.cpu_share;
+  const double measured = p.computers[*p.find(sc.name)].mips / p.computers[*p.find(fc.name)].mips;
+  facts["testbed capacity " + sc.name + "/" + fc.name] = {{"cpu caps", expected}, {"calibrated MIPS ratio", measured}};
+  std::fprintf(stderr, "validate: ground truth: capacity %s/%s %.3f (CPU caps %.3f)\n", sc.name.c_str(), fc.name.c_str(),
+               measured, expected);
+  // The bandwidth large messages get: the slope of the largest messages' regime (the one-line fit over
+  // all sizes bends to the small messages' times, which the capped computer's throttling inflates),
+  // and each probe's own figure (its largest message over its one-way time, TCP payload).
+  for (const auto& pair : p.network.pairs) {
+    const double rate = std::min(fc.link.rate_mbit, sc.link.rate_mbit);
+    const double mbit = pair.regimes.empty() || !(pair.regimes.back().seconds_per_byte > 0)
+                            ? pair.bandwidth_bytes_per_s * 8 / 1e6
+                            : 8 / pair.regimes.back().seconds_per_byte / 1e6;
+    nlohmann::json entry = {{"tbf rate", rate}, {"calibrated, largest messages' regime", mbit}};
+    for (const auto& input : inputs) {
+      if (input.measurement.net && input.measurement.net->bandwidth_bytes_per_s) {
+        entry["probe from " + input.measurement.machine] = *input.measurement.net->bandwidth_bytes_per_s * 8 / 1e6;
+      }
+    }
+    facts["testbed bandwidth " + pair.hosts[0] + "<->" + pair.hosts[1] + ", Mbit/s"] = entry;
+    std::fprintf(stderr, "validate: ground truth: bandwidth %s<->%s %.1f Mbit/s for large messages (tbf %.0f)\n",
+                 pair.hosts[0].c_str(), pair.hosts[1].c_str(), mbit, rate);
+  }
   return profile;
 }
 
@@ -218,6 +343,19 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     matrix_cores = static_cast<int>(facts.integer("cores", 1, 1 << 20));
     quick = facts.boolean_or("quick", false);
   }
+  // A testbed: its computers are where the ranks go (a replay takes the recorded pair).
+  TestbedSession testbed;
+  std::optional<std::pair<std::string, std::string>> across;  // (fast, slow) computer names
+  if (recorded && recorded->at("facts").contains("testbed computers")) {
+    const JsonNode pair = JsonNode(*recorded, recorded_file.string()).object("facts").object("testbed computers");
+    across = {pair.string("fast"), pair.string("slow")};
+  } else if (!o.testbed.empty() && replay.empty()) {
+    testbed.spec = read_testbed_spec(o.testbed);
+    testbed.options.state_dir = o.testbed_state_dir;
+    testbed.options.command = o.command;
+    choose_fast_and_slow(testbed, o.testbed);
+    across = {testbed.fast_name(), testbed.slow_name()};
+  }
   fs::create_directories(out);
   const std::string bin = o.programs.empty() ? probes::executable_directory() : o.programs;
   for (const char* program : {"hetperf-lu", "hetperf-integrate"}) {
@@ -235,15 +373,35 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       fs::remove_all(dir, ec);
     }
   } remove_scratch{scratch};
-  const Runner runner(o);
+  Runner runner(o);
+  if (!o.testbed.empty() && replay.empty()) {
+    if (::access((bin + "/hetperf-testbed-launcher").c_str(), X_OK) != 0) {
+      throw EnvironmentError(bin + "/hetperf-testbed-launcher: missing (build the target hetperf)");
+    }
+    std::fprintf(stderr, "validate: bringing testbed '%s' up from %s\n", testbed.spec.name.c_str(), o.testbed.c_str());
+    const TestbedUpSummary up = testbed_up(testbed.spec, testbed.options);
+    testbed.up = true;
+    std::fprintf(stderr, "%s\n", up.brief_report().c_str());
+    runner.use_testbed(bin + "/hetperf-testbed-launcher", o.testbed_state_dir);
+  }
 
   summary.facts = {{"cores", matrix_cores}, {"repeats per run", repeat}, {"quick", quick}};
+  if (across) {
+    summary.facts["testbed computers"] = {{"fast", across->first}, {"slow", across->second}};
+    if (testbed.up) summary.facts["testbed"] = to_json(testbed.spec);
+    else if (recorded->at("facts").contains("testbed")) summary.facts["testbed"] = recorded->at("facts").at("testbed");
+  }
   std::string profile_file = o.profile;
   Profile profile;
   if (!replay.empty()) {
     // The recorded profile (probes and contention experiments); its trace models are fitted again.
     profile_file = (out / "profile.json").string();
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
+  } else if (profile_file.empty() && testbed.up) {
+    // One core per computer, each its own cgroup: the one-machine contention experiments do not
+    // apply; the calibration traces are taken across the computers.
+    profile_file = probe_and_calibrate_testbed(o, testbed, bin, out, summary.facts).string();
+    profile = read_profile(profile_file);
   } else if (profile_file.empty()) {
     profile_file = probe_and_calibrate(o, out).string();
     profile = read_profile(profile_file);
@@ -299,7 +457,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   mo.lu_program = bin + "/hetperf-lu";
   mo.integrate_program = bin + "/hetperf-integrate";
   mo.scratch = scratch.string();
-  std::vector<ValidationRun> runs = validation_matrix(mo, profile);
+  std::vector<ValidationRun> runs =
+      across ? testbed_matrix(mo, profile, across->first, across->second) : validation_matrix(mo, profile);
   if (recorded) {
     // The recorded programs' paths and scratch differ from this build's: the runs are matched by id.
     const JsonNode root(*recorded, recorded_file.string());
@@ -322,7 +481,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   // states the validated runs meet. No prediction uses a validated run: the calibration traces alone
   // are fitted, after the last run.
   const bool calibrating = replay.empty() && o.profile.empty() && o.calibration_repeat > 0;
-  const std::vector<CalibrationRun> cal = calibrating ? calibration_matrix(mo) : std::vector<CalibrationRun>{};
+  const std::vector<CalibrationRun> cal = !calibrating ? std::vector<CalibrationRun>{}
+                                          : across     ? testbed_calibration_matrix(mo, across->first, across->second)
+                                                       : calibration_matrix(mo);
   nlohmann::json calibration_list = nlohmann::json::array();
   for (const auto& c : cal) calibration_list.push_back(c.shape);
   std::vector<fs::path> traces;
@@ -351,7 +512,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     std::fprintf(stderr, "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
                  "in a seeded random order (seed %llu), after one warm-up run\n", order.size(), runs.size(), repeat,
                  cal.size(), o.calibration_repeat, static_cast<unsigned long long>(o.seed));
-    runner.run(runs.front().ranks, runs.front().arguments);  // warm-up: caches, page tables, the launcher's files
+    runner.run(runs.front().ranks, runs.front().arguments, runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
     std::vector<int> done(cal.size(), 0);
     std::size_t step = 0;
     for (std::size_t k : order) {
@@ -362,7 +523,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
         const fs::path trace = trace_dir / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
         std::vector<std::string> args = cal[c].arguments;
         args.insert(args.end(), {"--trace", trace.string()});
-        runner.run(cal[c].ranks, args);
+        runner.run(cal[c].ranks, args, cal[c].hosts);
         traces.push_back(trace);
         std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[c].id.c_str());
         continue;
@@ -373,7 +534,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       const fs::path trace = scratch / "trace.json";
       const bool first = r.measured_samples_s.empty();
       if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
-      nlohmann::json j = runner.run(r.ranks, args);
+      nlohmann::json j = runner.run(r.ranks, args, r.hosts);
       r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
       if (r.group == "lu-removal" && first) {
         r.measured_iterations = read_json_file(trace)["iterations"];
@@ -383,14 +544,17 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     }
     std::sort(traces.begin(), traces.end());
   }
+  testbed.down();  // every real run is done
   if (!traces.empty()) {
     calibrate::TraceFitOptions to;
-    to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
+    // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
+    if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
-    // Every calibration run against the prediction of its configuration: the run-level state.
-    const std::size_t here = *profile.find(to.computer);
+    // Every calibration run against the prediction of its configuration: the run-level state. Runs
+    // across a testbed's computers have none (apps::run_scales): their jobs are simulated per sample.
+    const std::size_t here = across ? 0 : *profile.find(to.computer);
     profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, traces);
     std::map<std::tuple<std::string, std::string, int, double>, std::vector<double>> ratios;
     for (const auto& s : profile.computers[here].app_models.run_scales) {

@@ -21,6 +21,7 @@ struct ValidationRun {
   apps::AppJob job;            // what is predicted (one job alone on the computer)
   std::vector<std::string> arguments;  // of the real program after `mpiexec -n ranks`, program first
   int ranks = 1;
+  std::vector<std::string> hosts;  // a testbed's computer of every rank (mpiexec -hosts); empty: this machine
   // Filled in by the run:
   double predicted_s = 0;        // the predicted median (of the sampled distribution; the point without samples)
   double point_s = 0;            // the point prediction (no noise)
@@ -63,8 +64,23 @@ struct CalibrationRun {
   int ranks = 1;
   std::vector<std::string> arguments;  // without --trace
   std::string shape;                   // "lu n=768 r=128", to show disjointness in the report
+  std::vector<std::string> hosts = {}; // a testbed's computer of every rank; empty: this machine
 };
 std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& options);
+
+// The matrix across a testbed's computers (issue 15): `fast` and `slow` name two of its computers (the
+// slow one's ranks are the ones removed), each with one core. LU with one rank on each (both orders,
+// the three variants, two n and r), four ranks mapped cyclically (f,s,f,s) and by blocks (f,f,s,s),
+// removal of the slow computer's ranks, and integration instances whose masters and workers alternate
+// between the two (workers on both kinds of computer), without and with 64 KiB messages across the
+// link. Nothing writes to disk (the computers share the host's disk). Quick: a subset.
+std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& options, const Profile& profile,
+                                          const std::string& fast, const std::string& slow);
+// Its calibration runs, traced and disjoint from it: LU with one rank on each computer at other n,
+// and one integration instance each way (master on one computer, worker on the other) at other step
+// counts. Every rank's calls are fitted under its own computer (run.rank_hosts).
+std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& options, const std::string& fast,
+                                                       const std::string& slow);
 
 // The order of the real runs: every (configuration, repeat) pair of `configurations` × `repeats`,
 // shuffled by a generator seeded with `seed` (Hoefler and Belli: interleave configurations in a random,

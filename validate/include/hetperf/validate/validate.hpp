@@ -38,6 +38,12 @@ struct ValidateOptions {
   // nothing is run; its calibration traces are fitted again and its measured runs predicted again
   // with this build's models, so two models compare on the same measurements. Empty: run.
   std::string replay;
+  // A testbed spec (hetperf.testbed/1): bring it up, probe every computer inside it (cpu, and the net
+  // between the two computers the matrix uses), calibrate one profile of them, run testbed_matrix
+  // across them with testbed_calibration_matrix's traced runs, take it down. Needs root. Empty: this
+  // machine. With --replay: the recorded testbed validation's matrix.
+  std::string testbed;
+  std::string testbed_state_dir = "/run/hetperf-testbed";  // as `hetperf testbed --state-dir`
 
   // False with the offending option, its value and the rule in `error` (Ceres' Options::IsValid).
   bool is_valid(std::string* error) const;
