@@ -3,16 +3,13 @@
 
 #include <cblas.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <lapacke.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "hetperf/apps/integrate.hpp"
@@ -33,14 +30,7 @@ MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir) : comm_
   // 0's origin, so that their traces line up to the microsecond and a message's send and receive can
   // be compared (calibrate --trace), rather than differ by the barrier's release skew. Ranks on
   // several hosts keep their own origins.
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  const std::uint64_t mine = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
-  std::uint64_t lowest = 0, highest = 0;
-  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm_);
-  MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm_);
-  if (lowest == highest) MPI_Bcast(&t0_, 1, MPI_DOUBLE, 0, comm_);
+  if (ranks_on_one_host(comm_)) MPI_Bcast(&t0_, 1, MPI_DOUBLE, 0, comm_);
 }
 
 void MpiRuntime::run(Task& task) {
@@ -143,7 +133,6 @@ const RunUsageMeter& run_meter() {
   return meter;
 }
 [[maybe_unused]] const RunUsageMeter& kStartMeter = run_meter();
-
 }  // namespace
 
 // This run's usage: rank 0's wall time, the CPU time of all ranks, the host's busy and steal shares.
@@ -155,15 +144,6 @@ nlohmann::json run_usage(MPI_Comm comm) {
   return to_json(u);
 }
 
-// The CPUs this process may run on (its affinity mask: a cpuset cgroup, a testbed computer's cores,
-// taskset), not the machine's: inside a one-core testbed computer hardware_concurrency() says 2.
-unsigned usable_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 nlohmann::json run_facts(MPI_Comm comm) {
   int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
@@ -171,7 +151,7 @@ nlohmann::json run_facts(MPI_Comm comm) {
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
-  const unsigned cores = usable_cores();
+  const auto cores = static_cast<unsigned>(usable_cpus());
   // Every rank's host and cores (collective): a run across hosts (a testbed, a cluster) is fitted
   // per host (calibrate --trace), each rank's calls under the computer it ran on.
   std::vector<char> hosts(rank == 0 ? static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME : 1);

@@ -1,6 +1,10 @@
 // HostInfo <-> JSON.
 #include "hetperf/model/host.hpp"
 
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 
@@ -36,6 +40,13 @@ HostInfo host_info_from_json(const JsonNode& node) {
     for (const JsonNode& n : notes->items()) h.notes.push_back(n.as_string());
   }
   return h;
+}
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
 std::optional<std::uint64_t> available_memory_bytes() {

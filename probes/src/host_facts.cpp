@@ -3,7 +3,6 @@
 
 #include "hetperf/probes/kernel_probe.hpp"
 
-#include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -62,14 +61,9 @@ HostInfo collect_host_info() {
   ::gethostname(name, sizeof name - 1);
   h.hostname = name;
   h.cpu_model = cpu_model();
-  // The CPUs this process may run on (its affinity: a cpuset cgroup, a testbed computer's cores,
-  // taskset), not all the machine's: inside a one-core testbed computer the online count said 2, and
-  // the profile then ran two ranks of that computer at once where they share one core.
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  h.cores = ::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0
-                ? CPU_COUNT(&set)
-                : static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
+  // The CPUs the probe may run on: with the online count a one-core testbed computer got two cores
+  // in its profile, and two ranks of it ran at once in the model where they share one core.
+  h.cores = usable_cpus();
   h.memory_bytes = meminfo_kib("MemTotal") * 1024;
   h.swap_bytes = meminfo_kib("SwapTotal") * 1024;
   struct utsname u {};

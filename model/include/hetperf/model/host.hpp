@@ -35,6 +35,11 @@ HostInfo host_info_from_json(const JsonNode& node);
 // unknown.
 std::optional<std::uint64_t> available_memory_bytes();
 
+// The logical CPUs this process may run on: its affinity (a cpuset cgroup, a testbed computer's
+// cores, taskset), not all the machine's (inside a one-core testbed computer the online count says 2);
+// the online count where the affinity cannot be read. At least 1.
+int usable_cpus();
+
 // Current UTC time as ISO 8601 ("2026-11-21T14:16:00Z"). Not used inside the simulator.
 std::string utc_now_iso8601();
 

@@ -56,18 +56,24 @@ inline void tell_pmi_finalized() {
   }
 }
 
-// Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across
-// hosts it ends the process too, with `status`; on one host it returns after MPI_Finalize.
-inline void finalize_together(MPI_Comm comm, int status) {
+// Whether every rank of `comm` runs on one host (by processor name). Collective.
+inline bool ranks_on_one_host(MPI_Comm comm) {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(name, &length);
   const std::uint64_t mine = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
   std::uint64_t lowest = 0, highest = 0;
-  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);  // also the barrier
+  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);
   MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
+  return lowest == highest;
+}
+
+// Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across
+// hosts it ends the process too, with `status`; on one host it returns after MPI_Finalize.
+inline void finalize_together(MPI_Comm comm, int status) {
+  const bool one_host = ranks_on_one_host(comm);  // also the barrier
   std::fflush(nullptr);
-  if (lowest != highest) {
+  if (!one_host) {
     std::this_thread::sleep_for(std::chrono::milliseconds(kLeaveDelayMs));
     tell_pmi_finalized();
     std::_Exit(status);
