@@ -26,11 +26,14 @@ MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir) : comm_
   MPI_Comm_size(comm_, &size_);
   MPI_Barrier(comm_);
   t0_ = MPI_Wtime();
-  // Ranks of one host read one clock (MPICH's MPI_Wtime is the host's monotonic clock): they take rank
-  // 0's origin, so that their traces line up to the microsecond and a message's send and receive can
-  // be compared (calibrate --trace), rather than differ by the barrier's release skew. Ranks on
-  // several hosts keep their own origins.
-  if (ranks_on_one_host(comm_)) MPI_Bcast(&t0_, 1, MPI_DOUBLE, 0, comm_);
+  // Ranks of one host read one clock (MPICH's MPI_Wtime is the host's monotonic clock): they take the
+  // origin of their host's lowest rank, so that their traces line up to the microsecond and a message's
+  // send and receive on one host can be compared (calibrate --trace), rather than differ by the
+  // barrier's release skew (a time slice, on an oversubscribed core). Hosts keep their own origins
+  // (run_facts records "clock_origin": "host").
+  MPI_Comm host = host_communicator(comm_);
+  MPI_Bcast(&t0_, 1, MPI_DOUBLE, 0, host);
+  MPI_Comm_free(&host);
 }
 
 void MpiRuntime::run(Task& task) {
@@ -178,6 +181,7 @@ nlohmann::json run_facts(MPI_Comm comm) {
           {"oversubscribed", static_cast<unsigned>(size) > cores},
           {"rank_hosts", rank_hosts},
           {"host_cores", host_cores},
+          {"clock_origin", "host"},
           {"mpi_library", v},
           {"blas", openblas_get_config()},
           {"blas_threads", openblas_get_num_threads()},

@@ -120,16 +120,21 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
 }
 
 // The platform's kernel times, and on computers with trace-calibrated message models the time of a
-// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's).
+// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's). A model
+// taken with more ranks than cores includes the receiver's wait to be scheduled in; one taken with
+// fewer, used for an oversubscribed computer, gets the calibrated hand-off on top.
 void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<OperationNoise>& noise) {
   p.kernel_time = kernel_times(profile, noise, p.model_warnings);
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
     const AppModels& models = profile.computers[c].app_models;
     if (models.messages.empty()) continue;
     auto copy = std::make_shared<AppModels>(models);
-    p.computers[c].local_message_s = [copy, noise, c](std::uint64_t bytes, int ranks) {
+    const int cores = profile.computers[c].cores;
+    const double handoff = profile.computers[c].oversubscribed_handoff_s;
+    p.computers[c].local_message_s = [copy, noise, c, cores, handoff](std::uint64_t bytes, int ranks) {
       const MessageModel* m = copy->find_messages(ranks);
-      return m->time_s(bytes) + (noise ? noise->message_delay(c, *copy) : 0.0);
+      const double wait = ranks > cores && m->ranks <= cores ? handoff : 0.0;
+      return m->time_s(bytes) + wait + (noise ? noise->message_delay(c, *copy) : 0.0);
     };
   }
 }
@@ -304,6 +309,9 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   }
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
+  // Each message takes the line of its protocol regime (an LU's panels the large messages' bandwidth,
+  // not the one line over all sizes, which bends to the small ones).
+  for (const MessageRegime& r : profile.network.regimes) p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
   use_models(p, profile, nullptr);
   return p;
 }

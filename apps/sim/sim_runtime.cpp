@@ -64,6 +64,7 @@ sim::RankPlatform rank_platform(const SimPlatform& p) {
   out.latency_s = p.latency_s;
   out.bandwidth_bytes_per_s = p.bandwidth_bytes_per_s;
   out.eager_limit_bytes = p.eager_limit_bytes;
+  out.regimes = p.regimes;
   for (const SimComputer& c : p.computers) {
     out.computers.push_back(c);  // its RankComputer part
   }

@@ -43,6 +43,7 @@ struct SimPlatform {
   double latency_s = 0;                 // l of t = l + s/b
   double bandwidth_bytes_per_s = 1e9;   // b, per computer link and direction
   std::uint64_t eager_limit_bytes = 65536;
+  std::vector<sim::WireRegime> regimes = {};  // the network's calibrated regimes (sim::RankPlatform)
   // Seconds the call takes on computer `c` running alone on a core.
   std::function<double(const KernelCall&, std::size_t c)> kernel_time;
   // What kernel_time noted while the platform was used (a model used outside its calibrated range),

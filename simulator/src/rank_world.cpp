@@ -104,16 +104,25 @@ void RankWorld::start_transfer(std::uint32_t id) {
   Message& m = messages_[id];
   m.transferring = true;
   const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
-  // A receiver sharing its computer with more ranks than cores must first be scheduled in.
-  const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
-  if (from == to && platform_.computers[from].local_message_s) {
+  if (from == to && platform_.computers[from].local_message_s) {  // its hand-off included
     const double t = std::max(0.0, platform_.computers[from].local_message_s(m.bytes, mapped_[from]));
-    engine_.after(Duration(t + handoff), *this, id);
+    engine_.after(Duration(t), *this, id);
     return;
   }
+  // A receiver sharing its computer with more ranks than cores must first be scheduled in.
+  const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
   HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
-  network_->send(static_cast<int>(from), static_cast<int>(to), static_cast<double>(m.bytes),
-                 Duration(platform_.latency_s + handoff), id);
+  double latency = platform_.latency_s, bytes = static_cast<double>(m.bytes);
+  if (!platform_.regimes.empty()) {
+    // The regime of its size: t = l + s·g alone, as l' = max(l, 0) then s·g + min(l, 0) seconds of
+    // streaming at the link's b (a negative intercept shortens the streaming).
+    auto r = std::upper_bound(platform_.regimes.begin(), platform_.regimes.end(), m.bytes,
+                              [](std::uint64_t b, const WireRegime& w) { return b < w.min_bytes; });
+    const WireRegime& w = r == platform_.regimes.begin() ? *r : *std::prev(r);
+    latency = std::max(0.0, w.latency_s);
+    bytes = std::max(0.0, bytes * w.seconds_per_byte + std::min(0.0, w.latency_s)) * platform_.bandwidth_bytes_per_s;
+  }
+  network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
 }
 
 void RankWorld::delivered(std::uint32_t id) { arrive(id); }

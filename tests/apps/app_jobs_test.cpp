@@ -239,3 +239,25 @@ TEST_CASE("apps: sampled predictions draw run states and residuals, the same on 
   CHECK(d["median"].get<double>() <= d["p95"].get<double>());
   CHECK(d["samples"].size() == 40);
 }
+
+TEST_CASE("apps: a message between ranks of one computer takes its calibrated model, the hand-off only where not measured") {
+  Profile p = profile();
+  Computer& a = p.computers[0];
+  a.cores = 1;
+  a.oversubscribed_handoff_s = 5e-3;
+  MessageModel alone;  // measured with one rank per core
+  alone.ranks = 1, alone.latency_s = 1e-3, alone.seconds_per_byte = 1e-9;
+  a.app_models.messages = {alone};
+  SimPlatform platform = sim_platform_from_profile(p);
+  REQUIRE(platform.computers[0].local_message_s);
+  CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
+  // Two ranks on the one core: the one-per-core line plus the hand-off.
+  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6 + 5e-3));
+  // Measured with two ranks on it: the wait to be scheduled in is in the line already.
+  MessageModel shared = alone;
+  shared.ranks = 2, shared.latency_s = 3e-3;
+  a.app_models.messages = {alone, shared};
+  platform = sim_platform_from_profile(p);
+  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(3e-3 + 1e-6));
+  CHECK(!platform.computers[1].local_message_s);  // no traces there: the star network
+}

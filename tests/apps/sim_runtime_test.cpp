@@ -228,3 +228,40 @@ TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic ow
   CHECK(lu_ranks_in_iteration(cfg, 3, 1) == 2);
   CHECK(lu_ranks_in_iteration(cfg, 3, 2) == 3);
 }
+
+TEST_CASE("apps: a message within an oversubscribed computer with a calibrated local model pays no extra hand-off") {
+  SimPlatform p = platform(1, 1, 1e-3, 1e9);
+  p.computers[0].oversubscribed_handoff_s = 5e-3;
+  p.computers[0].local_message_s = [](std::uint64_t, int ranks) { return ranks * 1e-3; };
+  auto ping = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
+    else co_await rt.recv(0, 0, nullptr, 0);
+  };
+  CHECK(end_of(simulate_app(p, {0, 0}, ping), 1, "recv") == Approx(2e-3));
+}
+
+TEST_CASE("apps: a simulated message takes the line of its size's regime, shared on the links like any other") {
+  SimPlatform p = platform(2, 1, 1e-3, 1e6);
+  // Small messages: 1 ms + 1 µs/byte; from 1000 bytes: 2 ms + 2 µs/byte; from 10^5: −1 ms + 3 µs/byte.
+  p.regimes = {{0, 1e-3, 1e-6}, {1000, 2e-3, 2e-6}, {100000, -1e-3, 3e-6}};
+  auto message = [](std::uint64_t bytes) {
+    return [bytes](Runtime& rt) -> Task {
+      if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, bytes);
+      else co_await rt.recv(0, 0, nullptr, bytes);
+    };
+  };
+  CHECK(end_of(simulate_app(p, {0, 1}, message(500)), 1, "recv") == Approx(1e-3 + 500e-6));
+  CHECK(end_of(simulate_app(p, {0, 1}, message(2000)), 1, "recv") == Approx(2e-3 + 4000e-6));
+  CHECK(end_of(simulate_app(p, {0, 1}, message(200000)), 1, "recv") == Approx(-1e-3 + 0.6));
+  // Two at once out of one computer share its link: each streams at half the rate its regime gives.
+  auto two = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 2000);
+    } else if (rt.rank() == 2) {
+      co_await rt.send(3, 0, nullptr, 2000);
+    } else {
+      co_await rt.recv(rt.rank() - 1, 0, nullptr, 2000);
+    }
+  };
+  CHECK(end_of(simulate_app(p, {0, 1, 0, 1}, two), 1, "recv") == Approx(2e-3 + 2 * 4000e-6));
+}

@@ -210,3 +210,47 @@ TEST_CASE("calibrate: local messages are fitted from matched sends and receives,
   }
   CHECK(models.find_messages(8) == m);  // the nearest rank count below
 }
+
+TEST_CASE("calibrate: messages between ranks sharing a host of a run across hosts are fitted under it") {
+  // Ranks 0 and 1 on a one-core host a, rank 2 on b: 0 sends to 1 (within a: t = 2e-5 + s·1e-9, the
+  // time slices included) and to 2 (across: never compared, the hosts' clocks have their own origins).
+  auto trace = [](bool host_origins) {
+    nlohmann::json r0 = nlohmann::json::array(), r1 = nlohmann::json::array(), r2 = nlohmann::json::array();
+    double now = 0;
+    for (int bytes : {0, 4096, 65536, 1 << 20}) {
+      for (int rep = 0; rep < 3; ++rep) {
+        const double t = 2e-5 + bytes * 1e-9;
+        r0.push_back({{"op", "send"}, {"peer", 1}, {"tag", 1}, {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}});
+        r1.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 1}, {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}});
+        r0.push_back({{"op", "send"}, {"peer", 2}, {"tag", 1}, {"bytes", bytes}, {"start_s", now + t}, {"end_s", now + t}});
+        r2.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 1}, {"bytes", bytes}, {"start_s", 0}, {"end_s", 50.0}});
+        now += t + 1e-4;
+      }
+    }
+    nlohmann::json run = {{"host", "a"}, {"ranks", 3}, {"cores", 1}, {"rank_hosts", {"a", "a", "b"}},
+                          {"host_cores", {{"a", 1}, {"b", 1}}}};
+    if (host_origins) run["clock_origin"] = "host";
+    return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+                          {"run", run},
+                          {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}, {{"rank", 2}, {"events", r2}}}}};
+  };
+  test::TempDir dir("trace-fit-host-messages");
+  TraceFit fit = fit_traces({write(dir, "aab.json", trace(true))});
+  REQUIRE(fit.by_computer.count("a") == 1);
+  const MessageModel* m = fit.by_computer.at("a").find_messages(2);
+  REQUIRE(m != nullptr);
+  CHECK(m->ranks == 2);  // two ranks on the one-core host: the oversubscribed regime is fitted
+  CHECK(m->messages == 12);  // only the ones within a
+  CHECK(m->latency_s == Approx(2e-5).margin(1e-7));
+  CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
+  CHECK((fit.by_computer.count("b") == 0 || fit.by_computer.at("b").messages.empty()));
+  // A trace of a run across hosts that does not say its hosts share origins: no message is compared.
+  TraceFit old = fit_traces({write(dir, "old.json", trace(false))});
+  CHECK((old.by_computer.count("a") == 0 || old.by_computer.at("a").messages.empty()));
+  // A send to a rank the run does not have is refused, naming the event.
+  nlohmann::json bad = trace(true);
+  bad["ranks"][0]["events"][2]["peer"] = 7;
+  const auto file = write(dir, "bad.json", bad);
+  CHECK_THROWS_WITH(fit_traces({file}), Catch::Contains("bad.json") && Catch::Contains("$.ranks[0].events[2].peer") &&
+                                            Catch::Contains("0 to 2"));
+}

@@ -31,9 +31,11 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace hetperf {
 
@@ -66,6 +68,28 @@ inline bool ranks_on_one_host(MPI_Comm comm) {
   MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);
   MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
   return lowest == highest;
+}
+
+// The ranks of `comm` on this rank's host (by processor name), ordered as in `comm`; the caller frees
+// it. Collective.
+inline MPI_Comm host_communicator(MPI_Comm comm) {
+  int size = 0, rank = 0, length = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  std::vector<char> names(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME, '\0');
+  char* mine = names.data() + static_cast<std::size_t>(rank) * MPI_MAX_PROCESSOR_NAME;
+  MPI_Get_processor_name(mine, &length);
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, names.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
+  int color = rank;  // the lowest rank on this host
+  for (int r = 0; r < rank; ++r) {
+    if (std::strncmp(names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME, mine, MPI_MAX_PROCESSOR_NAME) == 0) {
+      color = r;
+      break;
+    }
+  }
+  MPI_Comm host = MPI_COMM_NULL;
+  MPI_Comm_split(comm, color, rank, &host);
+  return host;
 }
 
 // Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across

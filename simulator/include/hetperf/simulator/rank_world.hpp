@@ -38,9 +38,18 @@ struct RankComputer {
   // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
   double core_efficiency = 1;
   // Seconds a message of `bytes` between two ranks of this computer takes once both sides are ready,
-  // with `ranks` ranks mapped here (a model calibrated on the applications' own messages); empty: the
-  // message crosses the star network like any other.
+  // with `ranks` ranks mapped here (a model calibrated on the applications' own messages), including
+  // any wait to be scheduled in (oversubscribed_handoff_s is not added); empty: the message crosses
+  // the star network like any other.
   std::function<double(std::uint64_t bytes, int ranks)> local_message_s = {};
+};
+
+// One protocol regime of the network: messages of at least `min_bytes` (up to the next regime's)
+// take t = latency_s + bytes · seconds_per_byte alone on the links.
+struct WireRegime {
+  std::uint64_t min_bytes = 0;
+  double latency_s = 0;  // may be negative beyond the first regime
+  double seconds_per_byte = 0;
 };
 
 struct RankPlatform {
@@ -48,6 +57,10 @@ struct RankPlatform {
   double latency_s = 0;                // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;    // b, per computer link and direction (> 0)
   std::uint64_t eager_limit_bytes = 65536;
+  // The calibrated regimes, ascending in min_bytes; empty: l + s/b for every size. A message then
+  // takes its regime's line alone; the links' equal sharing applies to it as to any other (its bytes
+  // stream at the share of b scaled by the regime's seconds_per_byte · b).
+  std::vector<WireRegime> regimes = {};
 };
 
 class RankListener {
