@@ -61,6 +61,33 @@ ContentionSummary measure_waiting_share(const ContentionOptions& o, const Progra
   return s;
 }
 
+ContentionSummary measure_waiting_share_on(const ContentionOptions& o, const std::string& computer,
+                                           const std::string& elsewhere, const PlacedRunner& run) {
+  const std::string steps = o.quick ? "1000000" : "2000000";
+  std::vector<std::string> apart, together;  // rank 2i is instance i's master, 2i + 1 its worker
+  for (int i = 0; i < o.cores; ++i) {
+    apart.insert(apart.end(), {elsewhere, computer});
+    together.insert(together.end(), {computer, computer});
+  }
+  const std::vector<std::string> args = {o.integrate_program, "--instances", std::to_string(o.cores), "--steps", steps,
+                                         "--message-bytes", "32", "--disk-bytes", "0", "--scratch", o.scratch};
+  run(apart, args);  // warm-up, discarded
+  std::vector<double> alone, shared;
+  for (int k = 0; k < o.repeats; ++k) {
+    alone.push_back(summary_number(run(apart, args), "mean_response_s"));
+    shared.push_back(summary_number(run(together, args), "mean_response_s"));
+  }
+  const double t1 = median_of(alone), tc = median_of(shared);
+  ContentionSummary s;
+  s.figure = "waiting_share";
+  s.value = std::clamp(tc / t1 - 1, 0.0, 1.0);
+  s.record = {{"computer", computer},  {"masters_apart_on", elsewhere}, {"steps", std::stoull(steps)},
+              {"alone_s", t1},         {"one_per_core_s", tc},          {"alone_runs_s", alone},
+              {"shared_runs_s", shared}, {"cores", o.cores},            {"waiting_share", s.value},
+              {"unclamped", tc / t1 - 1}};
+  return s;
+}
+
 ContentionSummary measure_core_efficiency(const ContentionOptions& o, const ProgramRunner& run) {
   const std::vector<std::string> lu = {o.lu_program, "--n", "1280", "--r", "128"};
   std::vector<double> alone, together;

@@ -319,6 +319,24 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
       out.push_back(c);
     }
   }
+  // Two ranks sharing one computer, alone and beside the other computer's two (block and cyclic): the
+  // messages between ranks of one computer in the regimes the four-rank runs are predicted in
+  // (calibrate --trace fits them per computer and ranks on it).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> shared = {
+      {f + f, {f, f}}, {s + s, {s, s}}, {"p4-block-" + f + s, {f, f, s, s}}, {"p4-cyclic-" + f + s, {f, s, f, s}}};
+  for (const auto& [name, hosts] : shared) {
+    for (int r : o.quick ? std::vector<int>{128} : std::vector<int>{64, 128}) {
+      CalibrationRun c;
+      c.id = "cal-lu-n1280-r" + std::to_string(r) + "-" + name;
+      c.ranks = static_cast<int>(hosts.size());
+      c.hosts = hosts;
+      c.arguments = {o.lu_program, "--n", "1280", "--r", std::to_string(r)};
+      std::string list;
+      for (const auto& h : hosts) list += (list.empty() ? "" : ",") + h;
+      c.shape = "lu n=1280 r=" + std::to_string(r) + " ranks on " + list;
+      out.push_back(c);
+    }
+  }
   for (std::uint64_t steps : {std::uint64_t{1'000'000}, std::uint64_t{2'000'000}}) {
     for (const auto& hosts : {std::vector<std::string>{f, s}, std::vector<std::string>{s, f}}) {
       CalibrationRun c;

@@ -399,9 +399,29 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
-    // apply; the calibration traces are taken across the computers.
+    // apply; the calibration traces are taken across the computers, and what a waiting rank takes
+    // from a worker beside it is measured on each of the two computers.
     profile_file = probe_and_calibrate_testbed(o, testbed, bin, out, summary.facts).string();
     profile = read_profile(profile_file);
+    const calibrate::PlacedRunner run = [&](const std::vector<std::string>& hosts, const std::vector<std::string>& args) {
+      return runner.run(static_cast<int>(hosts.size()), args, hosts);
+    };
+    for (const auto& [c, elsewhere] : {std::pair{testbed.fast_name(), testbed.slow_name()},
+                                       std::pair{testbed.slow_name(), testbed.fast_name()}}) {
+      Computer& computer = profile.computers[*profile.find(c)];
+      calibrate::ContentionOptions co;
+      co.cores = computer.cores;
+      co.repeats = quick ? 3 : 5;
+      co.quick = quick;
+      co.integrate_program = bin + "/hetperf-integrate";
+      co.scratch = scratch.string();
+      const auto waiting = calibrate::measure_waiting_share_on(co, c, elsewhere, run);
+      std::fprintf(stderr, "validate: %s: %s\n", c.c_str(), waiting.brief_report().c_str());
+      computer.cpu_share_waiting = waiting.value;
+      computer.fits["communication_cpu"]["waiting"] = waiting.record;
+      summary.facts["waiting rank's CPU share on " + c + " (calibrated)"] = waiting.value;
+    }
+    write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
   } else if (profile_file.empty()) {
     profile_file = probe_and_calibrate(o, out).string();
     profile = read_profile(profile_file);

@@ -41,6 +41,17 @@ struct ContentionSummary {
 // w = tC / t1 − 1 (clamped to [0, 1]).
 ContentionSummary measure_waiting_share(const ContentionOptions& options, const ProgramRunner& run);
 
+// Runs one launch with rank i on computer hosts[i] (a testbed's, a cluster's); its summary line.
+using PlacedRunner =
+    std::function<nlohmann::json(const std::vector<std::string>& hosts, const std::vector<std::string>& args)>;
+
+// The same share on one computer of several: `options.cores` integration instances with their workers
+// on `computer`, first with their masters on `elsewhere` (t1), then with the masters beside the
+// workers (tC), after one warm-up run and alternating, `repeats` times each: w = tC / t1 − 1 (clamped
+// to [0, 1]). On a one-core computer tC is one worker sharing its core with one waiting master.
+ContentionSummary measure_waiting_share_on(const ContentionOptions& options, const std::string& computer,
+                                           const std::string& elsewhere, const PlacedRunner& run);
+
 // The core efficiency of the LU kernels: one single-rank LU alone (t1), then one per core at once
 // (tC, the mean of their times): e = t1 / tC (n = 1280, clamped to [0.05, 1]).
 ContentionSummary measure_core_efficiency(const ContentionOptions& options, const ProgramRunner& run);

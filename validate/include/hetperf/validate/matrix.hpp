@@ -76,9 +76,11 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& op
 // link. Nothing writes to disk (the computers share the host's disk). Quick: a subset.
 std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& options, const Profile& profile,
                                           const std::string& fast, const std::string& slow);
-// Its calibration runs, traced and disjoint from it: LU with one rank on each computer at other n,
-// and one integration instance each way (master on one computer, worker on the other) at other step
-// counts. Every rank's calls are fitted under its own computer (run.rank_hosts).
+// Its calibration runs, traced and disjoint from it: LU with one rank on each computer at other n;
+// at n = 1280 also two ranks on one computer, alone and in four-rank block and cyclic mappings (the
+// messages between ranks sharing a computer); and one integration instance each way (master on one
+// computer, worker on the other) at other step counts. Every rank's calls are fitted under its own
+// computer (run.rank_hosts).
 std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& options, const std::string& fast,
                                                        const std::string& slow);
 
