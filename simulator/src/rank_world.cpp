@@ -119,8 +119,12 @@ void RankWorld::start_transfer(std::uint32_t id) {
     auto r = std::upper_bound(platform_.regimes.begin(), platform_.regimes.end(), m.bytes,
                               [](std::uint64_t b, const WireRegime& w) { return b < w.min_bytes; });
     const WireRegime& w = r == platform_.regimes.begin() ? *r : *std::prev(r);
+    // Saturated at 1e250 bytes (ages of streaming): an absurd but finite regime of a profile would
+    // otherwise give an infinite stream that never ends.
+    constexpr double kMostBytes = 1e250;
     latency = std::max(0.0, w.latency_s);
-    bytes = std::max(0.0, bytes * w.seconds_per_byte + std::min(0.0, w.latency_s)) * platform_.bandwidth_bytes_per_s;
+    bytes = std::min(kMostBytes, std::max(0.0, bytes * w.seconds_per_byte + std::min(0.0, w.latency_s)) *
+                                     platform_.bandwidth_bytes_per_s);
   }
   network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
 }

@@ -2,6 +2,7 @@
 // applications running to completion inside it without allocating their data.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <map>
 
 #include "hetperf/apps/integrate.hpp"
@@ -264,4 +265,9 @@ TEST_CASE("apps: a simulated message takes the line of its size's regime, shared
     }
   };
   CHECK(end_of(simulate_app(p, {0, 1, 0, 1}, two), 1, "recv") == Approx(2e-3 + 2 * 4000e-6));
+  // An absurd regime (1e300 s per byte) ends, late: its stream is saturated, not infinite.
+  p.regimes = {{0, 1e-3, 1e300}};
+  const double late = end_of(simulate_app(p, {0, 1, 0, 1}, two), 1, "recv");
+  CHECK(std::isfinite(late));
+  CHECK(late > 1e200);
 }
