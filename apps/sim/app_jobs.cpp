@@ -120,9 +120,12 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
 }
 
 // The platform's kernel times, and on computers with trace-calibrated message models the time of a
-// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's). A model
-// taken with more ranks than cores includes the receiver's wait to be scheduled in; one taken with
-// fewer, used for an oversubscribed computer, gets the calibrated hand-off on top.
+// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's). With
+// more ranks than cores and a calibrated hand-off, the line of at most as many ranks as cores plus
+// that hand-off: it was fitted to whole oversubscribed runs, whereas a line taken in them misses the
+// waits outside the receive calls (one machine, 4 ranks on 2 cores: the whole runs took 1.7-2.9 times
+// that prediction, 0.75-1.0 times the hand-off's). Without a hand-off (a testbed's one-core
+// computers), the line taken with as many ranks as now, which includes the receiver's wait inside them.
 void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<OperationNoise>& noise) {
   p.kernel_time = kernel_times(profile, noise, p.model_warnings);
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
@@ -132,7 +135,8 @@ void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<Op
     const int cores = profile.computers[c].cores;
     const double handoff = profile.computers[c].oversubscribed_handoff_s;
     p.computers[c].local_message_s = [copy, noise, c, cores, handoff](std::uint64_t bytes, int ranks) {
-      const MessageModel* m = copy->find_messages(ranks);
+      const bool handed_off = ranks > cores && handoff > 0;
+      const MessageModel* m = copy->find_messages(handed_off ? cores : ranks);
       const double wait = ranks > cores && m->ranks <= cores ? handoff : 0.0;
       return m->time_s(bytes) + wait + (noise ? noise->message_delay(c, *copy) : 0.0);
     };

@@ -240,7 +240,7 @@ TEST_CASE("apps: sampled predictions draw run states and residuals, the same on 
   CHECK(d["samples"].size() == 40);
 }
 
-TEST_CASE("apps: a message between ranks of one computer takes its calibrated model, the hand-off only where not measured") {
+TEST_CASE("apps: a message between ranks of one computer takes its calibrated line, with a calibrated hand-off where oversubscribed") {
   Profile p = profile();
   Computer& a = p.computers[0];
   a.cores = 1;
@@ -253,11 +253,17 @@ TEST_CASE("apps: a message between ranks of one computer takes its calibrated mo
   CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
   // Two ranks on the one core: the one-per-core line plus the hand-off.
   CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6 + 5e-3));
-  // Measured with two ranks on it: the wait to be scheduled in is in the line already.
+  // Also measured with two ranks on it: the calibrated hand-off, fitted to whole oversubscribed runs,
+  // still goes with the one-per-core line.
   MessageModel shared = alone;
   shared.ranks = 2, shared.latency_s = 3e-3;
   a.app_models.messages = {alone, shared};
   platform = sim_platform_from_profile(p);
+  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6 + 5e-3));
+  // No hand-off calibrated (a testbed computer): the line taken with two ranks, its wait included.
+  a.oversubscribed_handoff_s = 0;
+  platform = sim_platform_from_profile(p);
   CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(3e-3 + 1e-6));
+  CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
   CHECK(!platform.computers[1].local_message_s);  // no traces there: the star network
 }
