@@ -137,7 +137,7 @@ void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<Op
     p.computers[c].local_message_s = [copy, noise, c, cores, handoff](std::uint64_t bytes, int ranks) {
       const bool handed_off = ranks > cores && handoff > 0;
       const MessageModel* m = copy->find_messages(handed_off ? cores : ranks);
-      const double wait = ranks > cores && m->ranks <= cores ? handoff : 0.0;
+      const double wait = handed_off && m->ranks <= cores ? handoff : 0.0;
       return m->time_s(bytes) + wait + (noise ? noise->message_delay(c, *copy) : 0.0);
     };
   }
