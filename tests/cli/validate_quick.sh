@@ -45,8 +45,10 @@ grep -q '"communication_cpu"' "$work/v/profile.json" || fail "profile lacks the 
 grep -q '"app_models"' "$work/v/profile.json" || fail "profile lacks the trace-calibrated operation models"
 grep -q '"coverage_80"' "$work/v/validation.json" || fail "validation.json lacks the coverage"
 # A replay runs nothing: it fits the recorded calibration traces again and predicts the recorded runs
-# with this build, which here is the same build, traces, seed and samples: the same rows.
-"$hetperf" validate --replay "$work/v" --out "$work/r" --max-error 1e9 "${options[@]}" >"$work/replay.out" 2>"$work/replay.log" ||
+# with this build, which here is the same build, traces, seed and samples: the same rows, held to the
+# same bounds (the sanitized build's single runs are not held to any).
+"$hetperf" validate --replay "$work/v" --out "$work/r" --max-error 1e9 --max-bias "$bias" --min-coverage "$coverage" \
+  "${options[@]}" >"$work/replay.out" 2>"$work/replay.log" ||
   fail "hetperf validate --replay exited $?: $(tail -3 "$work/replay.log")"
 cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "the replay's validation.csv differs: $(diff "$work/v/validation.csv" "$work/r/validation.csv" | head -4)"
 "$hetperf" validate --replay "$work/v" --out "$work/v" >/dev/null 2>"$work/same.log"
