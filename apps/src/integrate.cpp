@@ -7,7 +7,7 @@
 
 namespace hetperf::apps {
 namespace {
-enum Tag : int { kTagWork = 11, kTagResult = 12 };
+enum IntegrateTag : int { kTagWork = 11, kTagResult = 12 };
 double f(double x) { return 2 * std::sin(x) + std::exp(x); }  // seed 001 eq. 10
 }  // namespace
 

@@ -9,7 +9,7 @@
 namespace hetperf::apps {
 namespace {
 
-enum Tag : int {
+enum LuTag : int {
   kTagPanel = 1, kTagPivots = 2, kTagHandOff = kLuHandOffTag, kTagGather = 4, kTagSync = 5,
   kTagShare = 6,    // PM: a column share of a solved block T12, owner -> helper
   kTagProduct = 7,  // PM: the helper's product L21 · share, helper -> owner

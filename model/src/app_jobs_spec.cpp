@@ -39,7 +39,7 @@ RankMappingSpec mapping_from_json(const JsonNode& n, int ranks) {
   return m;
 }
 
-AppJobSpec job_from_json(const JsonNode& n, std::size_t index) {
+AppJobSpec app_job_from_json(const JsonNode& n, std::size_t index) {
   if (!n.is_object()) n.fail("an object {\"app\": \"lu\" | \"integrate\", ...}");
   AppJobSpec job;
   job.json_path = n.path();
@@ -198,7 +198,7 @@ std::vector<AppJobSpec> app_jobs_from_json(const JsonNode& apps) {
   std::map<std::string, std::string> names;  // name -> where it was defined
   auto items = apps.items(1);
   for (std::size_t i = 0; i < items.size(); ++i) {
-    jobs.push_back(job_from_json(items[i], i));
+    jobs.push_back(app_job_from_json(items[i], i));
     auto [it, fresh] = names.emplace(jobs.back().name, items[i].path());
     if (!fresh) items[i].field("name").fail("a name not already used by " + it->second);
   }

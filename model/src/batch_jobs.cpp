@@ -96,7 +96,7 @@ ResizeSpec resize_from_json(const JsonNode& n) {
   return r;
 }
 
-BatchJob job_from_json(const JsonNode& n, std::size_t index) {
+BatchJob batch_job_from_json(const JsonNode& n, std::size_t index) {
   if (!n.is_object()) n.fail("a job object");
   n.known_fields({"name", "type", "submit_s", "processors", "run_time_s", "requested_time_s", "app", "resize"});
   BatchJob job;
@@ -216,7 +216,7 @@ std::vector<BatchJob> batch_jobs_from_json(const JsonNode& jobs) {
   std::vector<BatchJob> out;
   auto items = jobs.items(1);
   out.reserve(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) out.push_back(job_from_json(items[i], i));
+  for (std::size_t i = 0; i < items.size(); ++i) out.push_back(batch_job_from_json(items[i], i));
   return out;
 }
 

@@ -34,7 +34,7 @@ struct Named {
   const char* table;
   SeedSlowdown m;
 };
-const Named kTables[] = {{"Table 2", hetperf::testing::kTable2},
+const Named kSeedTables[] = {{"Table 2", hetperf::testing::kTable2},
                          {"Table 5", hetperf::testing::kTable5},
                          {"Table 6", hetperf::testing::kTable6}};
 
@@ -42,7 +42,7 @@ const Named kTables[] = {{"Table 2", hetperf::testing::kTable2},
 
 TEST_CASE("calibrate: memory slowdown fit recovers seed Tables 2, 5 and 6 without noise at the measured knee") {
   std::mt19937_64 rng(3);
-  for (const auto& [table, m] : kTables) {
+  for (const auto& [table, m] : kSeedTables) {
     INFO(table);
     std::vector<double> x, y;
     sample(m, 0, rng, x, y);
@@ -64,7 +64,7 @@ TEST_CASE("calibrate: memory slowdown fit recovers seed Tables 2, 5 and 6 withou
 
 TEST_CASE("calibrate: memory slowdown fit intervals hold the seed tables' parameters under 3 percent noise") {
   std::mt19937_64 rng(5);
-  for (const auto& [table, m] : kTables) {
+  for (const auto& [table, m] : kSeedTables) {
     INFO(table);
     const int replicates = 200;
     int a = 0, b = 0, c = 0, d = 0;
@@ -90,7 +90,7 @@ TEST_CASE("calibrate: memory slowdown fit intervals hold the seed tables' parame
 
 TEST_CASE("calibrate: memory slowdown fit finds the knee by least squares when the capacity is unknown") {
   std::mt19937_64 rng(9);
-  for (const auto& [table, m] : kTables) {
+  for (const auto& [table, m] : kSeedTables) {
     INFO(table);
     std::vector<double> x, y;
     sample(m, 0.02, rng, x, y);

@@ -12,18 +12,14 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/statistics.hpp"
+#include "text.hpp"
 
 namespace hetperf::validate {
 using namespace apps;
 namespace {
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string percent(double v) { return fixed(100 * v, 1) + "%"; }
+using text::fixed;
+using text::percent;
 
 AppJob lu_job(const std::string& name, int ranks, int n, int r, LuVariant variant, int remove, int after,
               std::size_t computer) {

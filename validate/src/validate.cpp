@@ -25,6 +25,7 @@
 #include "hetperf/probes/net_probe.hpp"
 #include "hetperf/probes/probe_suite.hpp"
 #include "hetperf/validate/testbed.hpp"
+#include "text.hpp"
 
 namespace hetperf::validate {
 namespace {
@@ -32,11 +33,7 @@ namespace {
 namespace fs = std::filesystem;
 using apps::AppJob;
 
-std::string percent(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * v);
-  return buf;
-}
+using text::percent;
 
 // The summary line a program prints last ({"app", "config", "summary", "usage"}).
 nlohmann::json last_json_line(const std::string& output, const std::string& command) {

@@ -6,28 +6,17 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
+#include "schedule_support.hpp"
 
 using namespace hetperf::sim::batch;
+using hetperf::test::job;
+using hetperf::test::schedule;
 
 namespace {
 
 std::vector<JobSpec> parse_jobs(const std::string& text) {
   nlohmann::json j = nlohmann::json::parse(text);
   return hetperf::batch_jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs"));
-}
-
-ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& jobs) {
-  ScheduleOptions o;
-  o.policy = policy;
-  return simulate_schedule(Cluster::homogeneous(processors), parse_jobs(jobs), o);
-}
-
-const JobResult& job(const ScheduleResult& r, const std::string& name) {
-  for (const auto& j : r.jobs) {
-    if (j.name == name) return j;
-  }
-  FAIL("no job " << name);
-  return r.jobs.front();
 }
 
 // 4 processors: A holds 2 until 10; B needs all 4; C is small and short.
@@ -39,7 +28,7 @@ const char* kShortBackfill = R"([
 }  // namespace
 
 TEST_CASE("simulator: FCFS starts jobs strictly in submit order") {
-  ScheduleResult r = run("fcfs", 4, kShortBackfill);
+  ScheduleResult r = schedule("fcfs", 4, kShortBackfill);
   CHECK(job(r, "A").start_s == 0);
   CHECK(job(r, "B").start_s == 10);
   CHECK(job(r, "B").end_s == 15);
@@ -54,14 +43,14 @@ TEST_CASE("simulator: FCFS starts jobs strictly in submit order") {
 }
 
 TEST_CASE("simulator: EASY backfills a short job that ends before the head's reservation") {
-  ScheduleResult r = run("easy", 4, kShortBackfill);
+  ScheduleResult r = schedule("easy", 4, kShortBackfill);
   CHECK(job(r, "C").start_s == 1);
   CHECK(job(r, "C").end_s == 3);
   CHECK(job(r, "B").start_s == 10);
 }
 
 TEST_CASE("simulator: EASY does not backfill a job that would delay the head of the queue") {
-  ScheduleResult r = run("easy", 4, R"([
+  ScheduleResult r = schedule("easy", 4, R"([
     {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10},
     {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
     {"name": "C", "submit_s": 1, "processors": 2, "run_time_s": 20}])");
@@ -70,7 +59,7 @@ TEST_CASE("simulator: EASY does not backfill a job that would delay the head of 
 }
 
 TEST_CASE("simulator: EASY backfills a long job onto the processors the head leaves spare") {
-  ScheduleResult r = run("easy", 6, R"([
+  ScheduleResult r = schedule("easy", 6, R"([
     {"name": "A", "submit_s": 0, "processors": 4, "run_time_s": 10},
     {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
     {"name": "C", "submit_s": 1, "processors": 2, "run_time_s": 20}])");
@@ -87,17 +76,17 @@ TEST_CASE("simulator: EASY counts every processor released at the shadow time wh
     {"name": "Y", "submit_s": 0, "processors": 4, "run_time_s": 10},
     {"name": "H", "submit_s": 1, "processors": 5, "run_time_s": 5},
     {"name": "C", "submit_s": 2, "processors": 2, "run_time_s": 100}])";
-  ScheduleResult r = run("easy", 10, jobs);
+  ScheduleResult r = schedule("easy", 10, jobs);
   CHECK(job(r, "C").start_s == 2);
   CHECK(job(r, "H").start_s == 10);  // not delayed by C
   // Conservative backfilling builds its availability profile from all releases at once: same answer.
-  ScheduleResult c = run("conservative", 10, jobs);
+  ScheduleResult c = schedule("conservative", 10, jobs);
   CHECK(job(c, "C").start_s == 2);
   CHECK(job(c, "H").start_s == 10);
 }
 
 TEST_CASE("simulator: EASY plans with requested times, not the run times it cannot know") {
-  ScheduleResult r = run("easy", 4, R"([
+  ScheduleResult r = schedule("easy", 4, R"([
     {"name": "A", "submit_s": 0, "processors": 2, "run_time_s": 10, "requested_time_s": 100},
     {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
     {"name": "C", "submit_s": 1, "processors": 1, "run_time_s": 30, "requested_time_s": 50}])");
@@ -112,24 +101,24 @@ TEST_CASE("simulator: conservative backfilling protects every waiting job, EASY 
     {"name": "B", "submit_s": 0, "processors": 3, "run_time_s": 10},
     {"name": "C", "submit_s": 0, "processors": 4, "run_time_s": 10},
     {"name": "D", "submit_s": 1, "processors": 1, "run_time_s": 100}])";
-  ScheduleResult easy = run("easy", 4, jobs);
+  ScheduleResult easy = schedule("easy", 4, jobs);
   CHECK(job(easy, "D").start_s == 1);    // within the head's spare processor
   CHECK(job(easy, "B").start_s == 10);
   CHECK(job(easy, "C").start_s == 101);  // delayed by D
-  ScheduleResult cons = run("conservative", 4, jobs);
+  ScheduleResult cons = schedule("conservative", 4, jobs);
   CHECK(job(cons, "B").start_s == 10);
   CHECK(job(cons, "C").start_s == 20);
   CHECK(job(cons, "D").start_s == 30);   // the first hole that delays neither B nor C
 }
 
 TEST_CASE("simulator: conservative backfilling still fills holes that delay nobody") {
-  ScheduleResult r = run("conservative", 4, kShortBackfill);
+  ScheduleResult r = schedule("conservative", 4, kShortBackfill);
   CHECK(job(r, "C").start_s == 1);
   CHECK(job(r, "B").start_s == 10);
 }
 
 TEST_CASE("simulator: a moldable job starts with the largest allowed count that is idle") {
-  ScheduleResult r = run("fcfs", 8, R"([
+  ScheduleResult r = schedule("fcfs", 8, R"([
     {"name": "A", "submit_s": 0, "processors": 3, "run_time_s": 10},
     {"name": "M", "type": "moldable", "submit_s": 0, "processors": [2, 4, 8],
      "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6, "8": 4}}}])");
@@ -138,7 +127,7 @@ TEST_CASE("simulator: a moldable job starts with the largest allowed count that 
 }
 
 TEST_CASE("simulator: a job larger than the cluster is listed as skipped, not dropped") {
-  ScheduleResult r = run("easy", 4, R"([
+  ScheduleResult r = schedule("easy", 4, R"([
     {"name": "A", "processors": 2, "run_time_s": 10},
     {"name": "huge", "processors": 5, "run_time_s": 10}])");
   REQUIRE(r.jobs.size() == 1);
@@ -158,8 +147,8 @@ TEST_CASE("simulator: a batch schedule is byte-identical across runs of the same
   }
   jobs << "]";
   for (const char* policy : {"fcfs", "easy", "conservative"}) {
-    std::string a = to_json(run(policy, 8, jobs.str())).dump();
-    std::string b = to_json(run(policy, 8, jobs.str())).dump();
+    std::string a = to_json(schedule(policy, 8, jobs.str())).dump();
+    std::string b = to_json(schedule(policy, 8, jobs.str())).dump();
     CHECK(a == b);
   }
 }
@@ -197,7 +186,7 @@ TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its w
 
 TEST_CASE("simulator: the schedule summary has the median, p90, p99 and max of wait, turnaround and bounded slowdown") {
   // EASY on kShortBackfill: A runs 0-10, C 1-3 (backfilled), B 10-15.
-  ScheduleResult r = run("easy", 4, kShortBackfill);
+  ScheduleResult r = schedule("easy", 4, kShortBackfill);
   const ScheduleSummary& s = r.summary;
   // Waits 0, 0, 10; turnarounds 10, 2, 15; bounded slowdowns (τ = 10 s) 1, 1, 15 / 10.
   CHECK(s.wait_s.median == 0);

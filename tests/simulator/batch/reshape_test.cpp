@@ -4,29 +4,13 @@
 
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
+#include "schedule_support.hpp"
 
 using namespace hetperf::sim::batch;
+using hetperf::test::job;
+using hetperf::test::schedule;
 
 namespace {
-
-ScheduleResult run(const std::string& policy, const Cluster& cluster, const std::string& text) {
-  nlohmann::json j = nlohmann::json::parse(text);
-  ScheduleOptions o;
-  o.policy = policy;
-  return simulate_schedule(cluster, hetperf::batch_jobs_from_json(hetperf::JsonNode(j, "test.json", "$.jobs")), o);
-}
-
-ScheduleResult run(const std::string& policy, std::int64_t processors, const std::string& text) {
-  return run(policy, Cluster::homogeneous(processors), text);
-}
-
-const JobResult& job(const ScheduleResult& r, const std::string& name) {
-  for (const auto& j : r.jobs) {
-    if (j.name == name) return j;
-  }
-  FAIL("no job " << name);
-  return r.jobs.front();
-}
 
 std::vector<std::pair<double, std::int64_t>> steps(const JobResult& j) {
   std::vector<std::pair<double, std::int64_t>> out;
@@ -42,15 +26,15 @@ TEST_CASE("simulator: ReSHAPE: a job expands into idle processors while each exp
   const char* jobs = R"([{"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
       "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 6, "8": 5}}}])";
   // 0-10 on 2, 10-16 on 4 (helped: 6 < 10), 16-21 on 8 (helped: 5 < 6), 21-26 on 8 (no larger size).
-  ScheduleResult r = run("reshape", 8, jobs);
+  ScheduleResult r = schedule("reshape", 8, jobs);
   CHECK(steps(job(r, "M")) == Steps{{0, 2}, {10, 4}, {16, 8}, {26, 0}});
   CHECK(job(r, "M").resizes == 2);
   // Static scheduling keeps the initial allocation: 4 x 10 s.
-  CHECK(run("fcfs", 8, jobs).jobs[0].end_s == 40);
+  CHECK(schedule("fcfs", 8, jobs).jobs[0].end_s == 40);
 }
 
 TEST_CASE("simulator: ReSHAPE: an expansion that did not help is undone and marks the sweet spot") {
-  ScheduleResult r = run("reshape", 8, R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r = schedule("reshape", 8, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"redistribution_s": 0},
       "app": {"kind": "table", "iterations": 5, "iteration_time_s": {"2": 10, "4": 6, "8": 7}}}])");
   // 0-10 on 2, 10-16 on 4, 16-23 on 8 (7 >= 6: back to 4, the sweet spot), 23-29 and 29-35 on 4.
@@ -58,7 +42,7 @@ TEST_CASE("simulator: ReSHAPE: an expansion that did not help is undone and mark
 }
 
 TEST_CASE("simulator: ReSHAPE: a job shrinks to an earlier size that frees enough processors for a waiting job") {
-  ScheduleResult r = run("reshape", 8, R"([
+  ScheduleResult r = schedule("reshape", 8, R"([
       {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
        "app": {"kind": "table", "iterations": 6, "iteration_time_s": {"2": 10, "4": 6, "8": 4}}},
       {"name": "R", "submit_s": 17, "processors": 4, "run_time_s": 5}])");
@@ -70,7 +54,7 @@ TEST_CASE("simulator: ReSHAPE: a job shrinks to an earlier size that frees enoug
 }
 
 TEST_CASE("simulator: ReSHAPE: a job that cannot free enough shrinks to its starting size") {
-  ScheduleResult r = run("reshape", 8, R"([
+  ScheduleResult r = schedule("reshape", 8, R"([
       {"name": "X", "processors": 2, "run_time_s": 100},
       {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
        "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 6, "6": 5}}},
@@ -83,7 +67,7 @@ TEST_CASE("simulator: ReSHAPE: a job that cannot free enough shrinks to its star
 }
 
 TEST_CASE("simulator: ReSHAPE: no expansion while a job waits") {
-  ScheduleResult r = run("reshape", 8, R"([
+  ScheduleResult r = schedule("reshape", 8, R"([
       {"name": "X", "processors": 3, "run_time_s": 30},
       {"name": "W", "submit_s": 1, "processors": 6, "run_time_s": 5},
       {"name": "M", "type": "malleable", "processors": 2, "resize": {"redistribution_s": 0},
@@ -96,7 +80,7 @@ TEST_CASE("simulator: ReSHAPE: the redistribution cost follows the network model
   Cluster c = Cluster::homogeneous(4);
   c.latency_s = 1e-3;
   c.bandwidth_bytes_per_s = 1e8;
-  ScheduleResult r = run("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r = schedule("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9},
       "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
   // 2 -> 4: half of the 1e9 bytes changes owner, 2.5e8 per kept processor: 1e-3 + 2.5 s.
@@ -111,7 +95,7 @@ TEST_CASE("simulator: ReSHAPE: a job's own redistribution cost model replaces th
   Cluster c = Cluster::homogeneous(4);
   c.latency_s = 1e-3;
   c.bandwidth_bytes_per_s = 1e8;
-  ScheduleResult r = run("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r = schedule("reshape", c, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
       "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
   // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 4 s: 9 s (the platform would say 2.501).
@@ -119,14 +103,14 @@ TEST_CASE("simulator: ReSHAPE: a job's own redistribution cost model replaces th
   REQUIRE(it.size() == 2);
   CHECK(it[1].redistribution_s == Approx(9));
   // And it needs no platform network at all.
-  r = run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+  r = schedule("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9, "redistribution_cost": {"latency_s": 4, "bandwidth_bytes_per_s": 5e7}},
       "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
   CHECK(job(r, "M").end_s == Approx(25));
 }
 
 TEST_CASE("simulator: ReSHAPE: data to redistribute without a network model is an input error naming the job") {
-  CHECK_THROWS_WITH(run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+  CHECK_THROWS_WITH(schedule("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iteration_time_s": {"2": 10, "4": 6}}}])"),
                     Catch::StartsWith("test.json: $.jobs[0].resize.data_bytes: needs a network model"));
 }
@@ -160,7 +144,7 @@ TEST_CASE("simulator: ReSHAPE: counts that must divide the problem size") {
 }
 
 TEST_CASE("simulator: node removal: K processors leave after iteration I, under any policy") {
-  ScheduleResult r = run("fcfs", 4, R"([{"name": "M", "type": "malleable", "processors": 4,
+  ScheduleResult r = schedule("fcfs", 4, R"([{"name": "M", "type": "malleable", "processors": 4,
       "resize": {"redistribution_s": 1, "remove": {"after_iteration": 2, "processors": 2}},
       "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 8, "4": 5}}}])");
   // 0-10 on 4 (two iterations), 1 s to redistribute (processors held), 11-27 on 2.
@@ -168,7 +152,7 @@ TEST_CASE("simulator: node removal: K processors leave after iteration I, under 
 }
 
 TEST_CASE("simulator: node removal: an iteration below the efficiency threshold shrinks the job back") {
-  ScheduleResult r = run("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r = schedule("reshape", 4, R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"redistribution_s": 0, "min_efficiency": 0.8},
       "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 10, "4": 7}}}])");
   // On 4 the efficiency is 10*2 / (7*4) = 0.71 < 0.8 although the iteration time improved.
@@ -187,7 +171,7 @@ TEST_CASE("simulator: on a heterogeneous cluster a job runs at the speed of its 
   p.computers = {slow, fast};
   Cluster c = Cluster::from_profile(p);
   REQUIRE(c.groups.front().name == "fast");
-  ScheduleResult r = run("fcfs", c, R"([
+  ScheduleResult r = schedule("fcfs", c, R"([
       {"name": "A", "processors": 2, "run_time_s": 10},
       {"name": "B", "processors": 2, "run_time_s": 10}])");
   CHECK(job(r, "A").end_s == 10);  // the two fast cores
@@ -227,7 +211,7 @@ TEST_CASE("simulator: ReSHAPE: a shrink counts the processors another job is alr
     {"name": "B", "submit_s": 1, "type": "malleable", "processors": 4, "resize": {"redistribution_s": 5},
      "app": {"kind": "table", "iterations": 6, "iteration_time_s": {"4": 20, "8": 10}}},
     {"name": "Q", "submit_s": 30, "processors": 4, "run_time_s": 20}])";
-  ScheduleResult r = run("reshape", 16, jobs);
+  ScheduleResult r = schedule("reshape", 16, jobs);
   // A: on 4 from 40 (iterations 3 and 4 end at 60 and 80; at 60 Q still holds its 4: its end was
   // scheduled after A's iteration), expands again at 80 once B has left, 5 s of redistribution, two
   // iterations of 10 s: done at 105.
@@ -240,7 +224,7 @@ TEST_CASE("simulator: ReSHAPE: a shrink counts the processors another job is alr
 
 TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with a warning naming it") {
   // 6 = 2 x 3 and 3 does not divide 1000: no grid to grow from (issue 18 item 3).
-  auto r = run("reshape", 16, R"([{"name": "stuck", "type": "malleable", "processors": 6,
+  auto r = schedule("reshape", 16, R"([{"name": "stuck", "type": "malleable", "processors": 6,
       "resize": {"topology": "nearly_square", "problem_size": 1000},
       "app": {"kind": "table", "iteration_time_s": {"6": 10, "8": 8, "10": 7}}},
      {"name": "free", "type": "malleable", "processors": 4,
@@ -259,7 +243,7 @@ TEST_CASE("simulator: ReSHAPE: a job that cannot free enough leaves the shrink t
   // checks in at 195 before L's next point (280), can free 6 (16 -> 10): L keeps 20. At 195 J shrinks
   // to 10 and Q starts at once. Shrinking L too (the paper's literal rule) would free 10 for a need of
   // 6, leaving 4 idle.
-  ScheduleResult r = run("reshape", 36, R"([
+  ScheduleResult r = schedule("reshape", 36, R"([
       {"name": "L", "type": "malleable", "processors": 16, "resize": {"redistribution_s": 0},
        "app": {"kind": "table", "iterations": 10, "iteration_time_s": {"16": 100, "20": 90}}},
       {"name": "J", "type": "malleable", "processors": 10, "resize": {"redistribution_s": 0},
@@ -294,7 +278,7 @@ TEST_CASE("simulator: ReSHAPE: a profile's fitted redistribution model prices re
   Cluster plain = Cluster::from_profile(p);
   CHECK(plain.bandwidth_bytes_per_s == 1e10);
   p.network.redistribution = hetperf::RedistributionModel{2, 5e7, {}};
-  ScheduleResult r = run("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r = schedule("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
   // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 2 s: 7 s.
   REQUIRE(job(r, "M").iterations.size() == 2);
