@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/calibrate/send_buffer.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/sha256.hpp"
 #include "hetperf/model/error.hpp"
@@ -128,6 +129,10 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
                              "(name it with --trace-computer)");
           }
           cal.profile.computers[*c].app_models = std::move(models);
+        }
+        // Large sends across hosts: how much of them the buffers on the way hold when the send returns.
+        if (auto b = calibrate::fit_send_buffer(trace_fit.network_sends, cal.profile.network, trace_fit.report)) {
+          cal.profile.network.send_buffer = std::move(*b);
         }
         // Whole runs against their predictions on the fitted profile (the run-level state).
         for (const auto& [name, files] : trace_fit.traces_of) {

@@ -316,6 +316,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   // Each message takes the line of its protocol regime (an LU's panels the large messages' bandwidth,
   // not the one line over all sizes, which bends to the small ones).
   for (const MessageRegime& r : profile.network.regimes) p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
+  if (profile.network.send_buffer) p.send_buffer_bytes = profile.network.send_buffer->bytes;
   use_models(p, profile, nullptr);
   return p;
 }

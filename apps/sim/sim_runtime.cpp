@@ -65,6 +65,7 @@ sim::RankPlatform rank_platform(const SimPlatform& p) {
   out.bandwidth_bytes_per_s = p.bandwidth_bytes_per_s;
   out.eager_limit_bytes = p.eager_limit_bytes;
   out.regimes = p.regimes;
+  out.send_buffer_bytes = p.send_buffer_bytes;
   for (const SimComputer& c : p.computers) {
     out.computers.push_back(c);  // its RankComputer part
   }

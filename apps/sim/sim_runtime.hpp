@@ -4,7 +4,8 @@
 // for the computer the rank is mapped to, shared equally among the ranks computing there (over its
 // cores); messages carry only their size. A message of at most `eager_limit_bytes` is sent eagerly
 // (the sender goes on at once, the receiver gets it after the transfer); a larger one waits for the
-// matching receive (rendezvous). Transfers cost l + s/b on a star network: the concurrent outgoing
+// matching receive (rendezvous), and its sender goes on once all but `send_buffer_bytes` of it have
+// been streamed. Transfers cost l + s/b on a star network: the concurrent outgoing
 // (incoming) transfers of a computer share its bandwidth equally (seed 003 section 4).
 // Several applications can run at once on one platform, each with its own ranks numbered from 0.
 #pragma once
@@ -44,6 +45,7 @@ struct SimPlatform {
   double bandwidth_bytes_per_s = 1e9;   // b, per computer link and direction
   std::uint64_t eager_limit_bytes = 65536;
   std::vector<sim::WireRegime> regimes = {};  // the network's calibrated regimes (sim::RankPlatform)
+  double send_buffer_bytes = 0;  // what a large send leaves in the buffers on the way (sim::RankPlatform)
   // Seconds the call takes on computer `c` running alone on a core.
   std::function<double(const KernelCall&, std::size_t c)> kernel_time;
   // What kernel_time noted while the platform was used (a model used outside its calibrated range),

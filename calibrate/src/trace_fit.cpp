@@ -205,6 +205,12 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
         }
       }
       const std::string& h = rank_host[static_cast<std::size_t>(rank.rank)];
+      for (std::size_t k = 0; k < rank.events.size(); ++k) {
+        const auto& e = rank.events[k];
+        if (e.op != "send" || e.bytes <= o.eager_limit_bytes || rank_host[static_cast<std::size_t>(e.peer)] == h) continue;
+        const bool after_send = k > 0 && (rank.events[k - 1].op == "send" || rank.events[k - 1].op == "isend");
+        out.network_sends.push_back({e.bytes, std::max(0.0, e.end_s - e.start_s), after_send, file});
+      }
       if (on_host[h] > cores_of[h]) {
         sliced.insert(h);  // time-slicing: the simulator's processor sharing models it on top
         continue;

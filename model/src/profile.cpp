@@ -143,6 +143,10 @@ nlohmann::json to_json(const Profile& p) {
     network["redistribution"] = {{"latency_s", r->latency_s}, {"bandwidth_bytes_per_s", r->bandwidth_bytes_per_s}};
     if (!r->fit.empty()) network["redistribution"]["fit"] = r->fit;
   }
+  if (const auto& b = p.network.send_buffer) {
+    network["send_buffer"] = {{"bytes", b->bytes}};
+    if (!b->fit.empty()) network["send_buffer"]["fit"] = b->fit;
+  }
   if (!p.network.pairs.empty()) {
     network["pairs"] = nlohmann::json::array();
     for (const auto& l : p.network.pairs) {
@@ -250,7 +254,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   // Without a network (not measured) no workload that sends messages binds to the profile.
   if (root.has("network")) {
     JsonNode net = root.object("network");
-    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution"});
+    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution", "send_buffer"});
     p.network.latency_s = net.number("latency_s", Range::kNonNegative);
     p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
     if (auto f = net.optional("fit")) p.network.fit = f->value();
@@ -262,6 +266,13 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       m.bandwidth_bytes_per_s = r->number("bandwidth_bytes_per_s", Range::kPositive);
       if (auto f = r->optional("fit")) m.fit = f->value();
       p.network.redistribution = std::move(m);
+    }
+    if (auto b = net.optional("send_buffer")) {
+      b->known_fields({"bytes", "fit"});
+      SendBuffer buffer;
+      buffer.bytes = b->number("bytes", Range::kNonNegative);
+      if (auto f = b->optional("fit")) buffer.fit = f->value();
+      p.network.send_buffer = std::move(buffer);
     }
     if (auto pairs = net.optional("pairs")) {
       for (const JsonNode& l : pairs->items()) {

@@ -100,14 +100,14 @@ std::uint32_t RankWorld::new_message() {
   return static_cast<std::uint32_t>(messages_.size() - 1);
 }
 
-void RankWorld::start_transfer(std::uint32_t id) {
+bool RankWorld::start_transfer(std::uint32_t id) {
   Message& m = messages_[id];
   m.transferring = true;
   const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
   if (from == to && platform_.computers[from].local_message_s) {  // its hand-off included
     const double t = std::max(0.0, platform_.computers[from].local_message_s(m.bytes, mapped_[from]));
     engine_.after(Duration(t), *this, id);
-    return;
+    return false;
   }
   // A receiver sharing its computer with more ranks than cores must first be scheduled in.
   const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
@@ -126,10 +126,51 @@ void RankWorld::start_transfer(std::uint32_t id) {
     bytes = std::min(kMostBytes, std::max(0.0, bytes * w.seconds_per_byte + std::min(0.0, w.latency_s)) *
                                      platform_.bandwidth_bytes_per_s);
   }
+  if (!m.eager && platform_.send_buffer_bytes > 0) {
+    // The sender's part streams first; what the buffers hold follows once the sender has gone on.
+    m.buffered = bytes * std::min(1.0, platform_.send_buffer_bytes / static_cast<double>(m.bytes));
+    if (!(bytes - m.buffered > 0)) {  // all of it fits: the send returns as it starts
+      m.buffered = 0;
+      m.sender_released = true;
+      network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
+      return true;
+    }
+    bytes -= m.buffered;
+  }
   network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
+  return false;
 }
 
-void RankWorld::delivered(std::uint32_t id) { arrive(id); }
+void RankWorld::delivered(std::uint32_t id) {
+  Message& m = messages_[id];
+  if (m.buffered > 0) {  // the sender's part has been streamed: it goes on, the buffered rest follows
+    const double rest = m.buffered;
+    m.buffered = 0;
+    m.sender_released = true;
+    const Message copy = m;
+    network_->send(static_cast<int>(ranks_[m.src].computer), static_cast<int>(ranks_[m.dst].computer), rest,
+                   Duration(0), id);
+    release_sender(copy);
+    return;
+  }
+  arrive(id);
+}
+
+void RankWorld::release_sender(const Message& m) {
+  Rank& sender = ranks_[m.src];
+  if (m.send_handle < 0) {
+    complete(m.src);
+    return;
+  }
+  auto h = find_handle(sender, m.send_handle);
+  HETPERF_CHECK(h != sender.handle_done.end(), "a rendezvous send without its handle");
+  h->second = true;
+  if (sender.waiting_handle == m.send_handle) {
+    sender.waiting_handle = -1;
+    sender.handle_done.erase(h);
+    complete(m.src);
+  }
+}
 void RankWorld::fire(std::uint64_t id) { arrive(static_cast<std::uint32_t>(id)); }
 
 // A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
@@ -140,21 +181,7 @@ void RankWorld::arrive(std::uint32_t id) {
   const Message copy = m;
   // Once arrived, a message is needed only until its receive takes it (or now, if already taken).
   if (copy.receiver_waiting) free_messages_.push_back(id);
-  if (!copy.eager) {
-    Rank& sender = ranks_[copy.src];
-    if (copy.send_handle < 0) {
-      complete(copy.src);
-    } else {
-      auto h = find_handle(sender, copy.send_handle);
-      HETPERF_CHECK(h != sender.handle_done.end(), "a rendezvous send without its handle");
-      h->second = true;
-      if (sender.waiting_handle == copy.send_handle) {
-        sender.waiting_handle = -1;
-        sender.handle_done.erase(h);
-        complete(copy.src);
-      }
-    }
-  }
+  if (!copy.eager && !copy.sender_released) release_sender(copy);
   if (copy.receiver_waiting) complete(copy.dst);
 }
 
@@ -165,17 +192,18 @@ bool RankWorld::post_send(int rank, int dst, int tag, std::uint64_t bytes, int h
   m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.eager = bytes <= platform_.eager_limit_bytes;
   m.send_handle = handle;
   const bool eager = m.eager;
+  bool released = false;
   auto& posted = posted_[dst];
   auto it = std::find(posted.begin(), posted.end(), std::make_pair(rank, tag));
   if (it != posted.end()) {  // the receiver is already waiting for it
     posted.erase(it);
     m.receiver_waiting = true;
-    start_transfer(id);
+    released = start_transfer(id);
   } else {
     inbox_[dst].push_back(id);
     if (eager) start_transfer(id);
   }
-  return eager;
+  return eager || released;
 }
 
 bool RankWorld::send(int rank, int dst, int tag, std::uint64_t bytes) {
@@ -224,8 +252,12 @@ bool RankWorld::recv(int rank, int src, int tag) {
     return true;
   }
   m.receiver_waiting = true;
-  if (!m.transferring) start_transfer(id);  // rendezvous: the sender has been waiting
   set_waiting(rank, true);
+  // Rendezvous: the sender has been waiting; it goes on now if all of its message fits the buffers.
+  if (!m.transferring && start_transfer(id)) {
+    const Message copy = messages_[id];
+    release_sender(copy);
+  }
   return false;
 }
 

@@ -2,6 +2,7 @@
 // applications running to completion inside it without allocating their data.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -270,4 +271,89 @@ TEST_CASE("apps: a simulated message takes the line of its size's regime, shared
   const double late = end_of(simulate_app(p, {0, 1, 0, 1}, two), 1, "recv");
   CHECK(std::isfinite(late));
   CHECK(late > 1e200);
+}
+
+TEST_CASE("apps: a large send returns once all but the send buffer has been streamed") {
+  // 1 MB at 1 MB/s with 1 ms latency and a 0.4 MB send buffer: the sender goes on after 1 ms + 0.6 s,
+  // the receiver has the message after 1 ms + 1 s, as without the buffer.
+  SimPlatform p = platform(2, 1, 1e-3, 1e6);
+  p.send_buffer_bytes = 400000;
+  auto one = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 1000000);
+    else co_await rt.recv(0, 0, nullptr, 1000000);
+  };
+  auto r = simulate_app(p, {0, 1}, one);
+  CHECK(end_of(r, 0, "send") == Approx(0.601));
+  CHECK(end_of(r, 1, "recv") == Approx(1.001));
+  // A message the buffers hold whole: the send returns as the transfer starts.
+  p.send_buffer_bytes = 2e6;
+  r = simulate_app(p, {0, 1}, one);
+  CHECK(end_of(r, 0, "send") == Approx(0.0));
+  CHECK(end_of(r, 1, "recv") == Approx(1.001));
+  // The receiver comes late (a 0.5 s gemm first): rendezvous, the transfer starts when it posts.
+  p.send_buffer_bytes = 400000;
+  r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 1000000);
+    } else {
+      co_await rt.gemm(500, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+      co_await rt.recv(0, 0, nullptr, 1000000);
+    }
+  });
+  CHECK(end_of(r, 0, "send") == Approx(0.5 + 0.601));
+  CHECK(end_of(r, 1, "recv") == Approx(0.5 + 1.001));
+  // Between ranks of one computer with a local model the buffer plays no part.
+  p.computers[0].local_message_s = [](std::uint64_t bytes, int) { return bytes * 1e-7; };
+  r = simulate_app(p, {0, 0}, one);
+  CHECK(end_of(r, 0, "send") == Approx(0.1));
+}
+
+TEST_CASE("apps: back-to-back large sends find the send buffer full and take the whole line each") {
+  // Two 1 MB sends at 1 MB/s, 0.4 MB buffer, no latency. The first returns at 0.6 s and arrives at
+  // 1.0 s; the second waits for its receive, posted then (rendezvous), and returns at 1.6 s: once
+  // the buffer is full a send takes s/b, as the gather's back-to-back blocks did on the testbed.
+  SimPlatform p = platform(2, 1, 0, 1e6);
+  p.send_buffer_bytes = 400000;
+  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 1000000);
+      co_await rt.send(1, 1, nullptr, 1000000);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 1000000);
+      co_await rt.recv(0, 1, nullptr, 1000000);
+    }
+  });
+  std::vector<double> sends, recvs;
+  for (const auto& e : r.events) {
+    if (e.op == "send") sends.push_back(e.end_s);
+    if (e.op == "recv") recvs.push_back(e.end_s);
+  }
+  REQUIRE(sends.size() == 2);
+  REQUIRE(recvs.size() == 2);
+  std::sort(sends.begin(), sends.end());
+  std::sort(recvs.begin(), recvs.end());
+  CHECK(sends[0] == Approx(0.6));
+  CHECK(sends[1] == Approx(1.6));
+  CHECK(recvs[0] == Approx(1.0));
+  CHECK(recvs[1] == Approx(2.0));
+  // A panel to two waiting ranks on two other computers: the second send's sender part shares the
+  // link with the first's buffered 0.4 MB (half rate each until 1.4 s), ends at 1.6 s; the second
+  // message arrives at 2.0 s.
+  SimPlatform three = platform(3, 1, 0, 1e6);
+  three.send_buffer_bytes = 400000;
+  r = simulate_app(three, {0, 1, 2}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 1000000);
+      co_await rt.send(2, 0, nullptr, 1000000);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 1000000);
+    }
+  });
+  double last_send = 0;
+  for (const auto& e : r.events) {
+    if (e.rank == 0 && e.op == "send") last_send = std::max(last_send, e.end_s);
+  }
+  CHECK(last_send == Approx(1.6));
+  CHECK(end_of(r, 1, "recv") == Approx(1.4));
+  CHECK(end_of(r, 2, "recv") == Approx(2.0));
 }

@@ -244,6 +244,13 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
   CHECK(m->latency_s == Approx(2e-5).margin(1e-7));
   CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
   CHECK((fit.by_computer.count("b") == 0 || fit.by_computer.at("b").messages.empty()));
+  // The sends across hosts beyond the eager limit are kept for the network's send buffer: the three of
+  // 1 MiB from a to b, each right after a send to rank 1.
+  REQUIRE(fit.network_sends.size() == 3);
+  for (const auto& s : fit.network_sends) {
+    CHECK(s.bytes == (1u << 20));
+    CHECK(s.after_send);
+  }
   // A trace of a run across hosts that does not say its hosts share origins: no message is compared.
   TraceFit old = fit_traces({write(dir, "old.json", trace(false))});
   CHECK((old.by_computer.count("a") == 0 || old.by_computer.at("a").messages.empty()));

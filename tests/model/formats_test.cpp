@@ -185,6 +185,21 @@ TEST_CASE("model: formats: a profile's redistribution model round-trips and is v
         std::string::npos);
 }
 
+TEST_CASE("model: formats: a profile's network send buffer round-trips and is validated") {
+  Profile p = sample_profile();
+  p.network.send_buffer = SendBuffer{1.2e6, {{"sends", 40}}};
+  nlohmann::json j = to_json(p);
+  Profile back = profile_from_json(j, "p.json");
+  REQUIRE(back.network.send_buffer);
+  CHECK(back.network.send_buffer->bytes == 1.2e6);
+  CHECK(to_json(back) == j);
+  j["network"]["send_buffer"]["bytes"] = -1;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
+        "p.json: $.network.send_buffer.bytes: expected a non-negative number, got -1");
+  j["network"]["send_buffer"] = {{"byte", 1}};
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.send_buffer") != std::string::npos);
+}
+
 TEST_CASE("model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {
   // tests/fuzz/corpus/profile/regress-count-1e7: "count": 10000000 copied one computer for seconds (timeout).
   nlohmann::json base = to_json(sample_profile());

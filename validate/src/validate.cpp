@@ -15,6 +15,7 @@
 
 #include "hetperf/calibrate/contention.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/calibrate/send_buffer.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -574,6 +575,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
+    if (auto b = calibrate::fit_send_buffer(fit.network_sends, profile.network, fit.report)) {
+      profile.network.send_buffer = std::move(*b);
+    }
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
     // Every calibration run against the prediction of its configuration: the run-level state. Runs
     // across a testbed's computers have none (apps::run_scales): their jobs are simulated per sample.

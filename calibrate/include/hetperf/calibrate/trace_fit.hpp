@@ -6,11 +6,12 @@
 // Fit: weighted linear least squares of the operation's form on its calls, minimising the relative
 // error Σ ((t̂_i − t_i) / t_i)², so that short and long calls count alike (Eigen's complete orthogonal
 // decomposition, which also takes the minimum-norm solution where the calls do not separate every
-// term, e.g. a single block size). Then each calibration run's state factor per operation (median of
-// t_i / t̂_i over the run's calls) and the residuals ε_i = t_i / (t̂_i f_r) in bands of t̂.
+// term, e.g. a single block size). Then each calibration run's state factor per operation (Σ t_i /
+// Σ t̂_i over the run's calls) and the residuals ε_i = t_i / (t̂_i f_r) in bands of t̂.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -24,6 +25,16 @@ struct TraceFitOptions {
   std::string computer;          // the profile computer every trace was taken on; empty: each trace's run.host
   std::size_t values = 200;      // residual values kept per band (ResidualBand)
   std::size_t calls_per_band = 60;  // at least this many calls per residual band (at most 4 bands)
+  std::uint64_t eager_limit_bytes = 65536;  // the simulator's (apps::SimPlatform): larger sends are kept
+};
+
+// A blocking send to a rank on another host, larger than the simulator's eager limit (the sends the
+// network's send buffer is fitted on, calibrate/send_buffer.hpp).
+struct NetworkSend {
+  std::uint64_t bytes = 0;
+  double seconds = 0;         // the send call's duration
+  bool after_send = false;    // the rank's previous operation was a send too: the buffers may be full
+  std::string trace;
 };
 
 struct TraceFit {
@@ -31,6 +42,7 @@ struct TraceFit {
   std::vector<std::string> notes;                // traces or calls not used, and why
   std::vector<std::string> report;               // one line per model: calls, range, residual spread
   std::map<std::string, std::vector<std::filesystem::path>> traces_of;  // computer name -> every trace taken on it
+  std::vector<NetworkSend> network_sends;        // of the runs across hosts
 };
 
 // Reads and fits the traces. InputError naming the file and field for a malformed trace, a simulated

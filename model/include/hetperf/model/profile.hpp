@@ -98,6 +98,16 @@ struct RedistributionModel {
   nlohmann::json fit = nlohmann::json::object();  // the fit summary and its samples
 };
 
+// How much of a large message across the network a blocking send leaves in the buffers on the way
+// when it returns (the sender's socket buffer, the link's queue, the receiver's socket buffer): the
+// sender goes on once the rest has been streamed, t_send = l + max(0, s − bytes) · g, and the buffered
+// part arrives behind it. Fitted on the applications' own sends between hosts (`hetperf calibrate
+// --trace`, calibrate/send_buffer.hpp).
+struct SendBuffer {
+  double bytes = 0;  // >= 0
+  nlohmann::json fit = nlohmann::json::object();
+};
+
 struct NetworkModel {
   double latency_s = 0;                 // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;     // b of t = l + s/b
@@ -105,6 +115,9 @@ struct NetworkModel {
   std::optional<RedistributionModel> redistribution = {};  // "redistribution"; absent: not measured
   std::vector<MessageRegime> regimes = {};  // piecewise refinement of t = l + s/b; may be empty
   std::vector<LinkModel> pairs = {};    // per pair of hosts when measured; may be empty
+  // "send_buffer" (optional); absent: a send beyond the eager limit holds its sender until its
+  // message has arrived (rendezvous).
+  std::optional<SendBuffer> send_buffer = {};
 };
 
 struct ProvenanceEntry {

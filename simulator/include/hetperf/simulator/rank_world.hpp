@@ -7,7 +7,8 @@
 //               polls and takes `wait_cpu_share` of a core meanwhile;
 //   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4).
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
-//               gets it after the transfer); larger, it waits for the matching receive (rendezvous);
+//               gets it after the transfer); larger, it waits for the matching receive (rendezvous)
+//               and holds its sender until all but `send_buffer_bytes` of it have been streamed;
 //   disk        the computer's FifoDisk.
 // Only sizes and times are simulated; the applications' own code (apps/sim) decides what to issue.
 #pragma once
@@ -61,6 +62,11 @@ struct RankPlatform {
   // takes its regime's line alone; the links' equal sharing applies to it as to any other (its bytes
   // stream at the share of b scaled by the regime's seconds_per_byte · b).
   std::vector<WireRegime> regimes = {};
+  // Bytes of a message beyond the eager limit, between two computers, that the buffers on the way hold
+  // when its blocking send returns (the socket buffers and the link's queue of TCP): the sender goes
+  // on once the rest has been streamed, the receiver when all has arrived. 0: the sender waits for
+  // the whole transfer.
+  double send_buffer_bytes = 0;
 };
 
 class RankListener {
@@ -110,6 +116,8 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
     int src = 0, dst = 0, tag = 0;
     std::uint64_t bytes = 0;
     bool eager = false, arrived = false, transferring = false, receiver_waiting = false;
+    bool sender_released = false;  // beyond the eager limit: its send has returned
+    double buffered = 0;  // bytes of stream left to send once the sender has gone on (send_buffer_bytes)
     int send_handle = -1;  // isend: the sender's handle; -1: a blocking send
   };
   struct Rank {
@@ -139,7 +147,9 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   void set_waiting(int rank, bool waiting);
   std::uint32_t new_message();
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
-  void start_transfer(std::uint32_t message);
+  // Starts moving `message`; true when its sender may go on at once (all of it fits the buffers).
+  bool start_transfer(std::uint32_t message);
+  void release_sender(const Message& m);  // its blocking send returns, or its isend's handle is done
   void arrive(std::uint32_t message);
   static std::vector<std::pair<int, bool>>::iterator find_handle(Rank& r, int handle);
 
