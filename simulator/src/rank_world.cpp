@@ -171,6 +171,7 @@ void RankWorld::release_sender(const Message& m) {
     complete(m.src);
   }
 }
+
 void RankWorld::fire(std::uint64_t id) { arrive(static_cast<std::uint32_t>(id)); }
 
 // A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
