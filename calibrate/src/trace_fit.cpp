@@ -197,16 +197,14 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
     for (std::size_t i = 0; i < trace.ranks.size(); ++i) {
       const auto& rank = trace.ranks[i];
       if (rank.rank < 0 || rank.rank >= ranks) root.field("ranks").fail("ranks 0 to " + std::to_string(ranks - 1));
+      const std::string& h = rank_host[static_cast<std::size_t>(rank.rank)];
       for (std::size_t k = 0; k < rank.events.size(); ++k) {
         const auto& e = rank.events[k];
         if ((e.op == "send" || e.op == "isend" || e.op == "recv") && (e.peer < 0 || e.peer >= ranks)) {
           root.array("ranks")[i].array("events")[k].field("peer").fail("a rank 0 to " + std::to_string(ranks - 1) +
                                                                         " (the other end of the " + e.op + ")");
         }
-      }
-      const std::string& h = rank_host[static_cast<std::size_t>(rank.rank)];
-      for (std::size_t k = 0; k < rank.events.size(); ++k) {
-        const auto& e = rank.events[k];
+        // A large blocking send to another host: for the network's send buffer.
         if (e.op != "send" || e.bytes <= o.eager_limit_bytes || rank_host[static_cast<std::size_t>(e.peer)] == h) continue;
         const bool after_send = k > 0 && (rank.events[k - 1].op == "send" || rank.events[k - 1].op == "isend");
         out.network_sends.push_back({e.bytes, std::max(0.0, e.end_s - e.start_s), after_send, file});

@@ -129,16 +129,16 @@ bool RankWorld::start_transfer(std::uint32_t id) {
   if (!m.eager && platform_.send_buffer_bytes > 0) {
     // The sender's part streams first; what the buffers hold follows once the sender has gone on.
     m.buffered = bytes * std::min(1.0, platform_.send_buffer_bytes / static_cast<double>(m.bytes));
-    if (!(bytes - m.buffered > 0)) {  // all of it fits: the send returns as it starts
+    if (bytes - m.buffered > 0) {
+      bytes -= m.buffered;
+    } else {  // all of it fits: the send returns as it starts
       m.buffered = 0;
       m.sender_released = true;
-      network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
-      return true;
     }
-    bytes -= m.buffered;
   }
+  const bool released = m.sender_released;
   network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
-  return false;
+  return released;
 }
 
 void RankWorld::delivered(std::uint32_t id) {
