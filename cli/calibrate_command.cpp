@@ -122,25 +122,7 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         to.computer = args->trace_computer;
         std::vector<std::filesystem::path> traces(args->traces.begin(), args->traces.end());
         trace_fit = calibrate::fit_traces(traces, to);
-        for (auto& [name, models] : trace_fit.by_computer) {
-          auto c = cal.profile.find(name);
-          if (!c) {
-            throw InputError("--trace: the traces were taken on '" + name + "', which is not a computer of the profile " +
-                             "(name it with --trace-computer)");
-          }
-          cal.profile.computers[*c].app_models = std::move(models);
-        }
-        // Large sends across hosts: how much of them the buffers on the way hold when the send returns.
-        if (auto b = calibrate::fit_send_buffer(trace_fit.network_sends, cal.profile.network, trace_fit.report)) {
-          cal.profile.network.send_buffer = std::move(*b);
-        }
-        // Whole runs against their predictions on the fitted profile (the run-level state).
-        for (const auto& [name, files] : trace_fit.traces_of) {
-          const auto c = cal.profile.find(name);
-          if (c && !cal.profile.computers[*c].app_models.empty()) {
-            cal.profile.computers[*c].app_models.run_scales = apps::run_scales(cal.profile, *c, files);
-          }
-        }
+        calibrate::apply_trace_fit(cal.profile, trace_fit, traces, to);
         for (const auto& t : args->traces) {
           cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});
         }

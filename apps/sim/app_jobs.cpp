@@ -476,15 +476,21 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   // A regime with a reference (ExcessOver) needs the point prediction: its ratios are drawn again once
   // that is known.
   std::vector<std::vector<double>> scales(jobs.size());
-  // Whole-run ratios were measured with every rank on one computer (run_scales): a job across
-  // computers is simulated, each computer's operations drawn from its own models.
+  // Across computers, the ratios of calibration runs with the job's placement pattern
+  // (Profile::placements); without them, a job across computers is simulated.
   auto scales_of = [&](std::size_t j, double point_s) -> std::vector<double> {
-    const std::size_t c = jobs[j].mapping.front();
-    const auto here = std::count(jobs[j].mapping.begin(), jobs[j].mapping.end(), c);
-    if (static_cast<std::size_t>(here) != jobs[j].mapping.size()) return {};
+    const auto& mapping = jobs[j].mapping;
     const RunKey key = run_key(jobs[j]);
-    return profile.computers[c].app_models.scales(key.app, static_cast<int>(here), key.size, key.regime,
-                                                  {key.reference, point_s});
+    const int ranks = static_cast<int>(mapping.size());
+    const ExcessOver excess{key.reference, point_s};
+    const std::size_t c = mapping.front();
+    if (std::all_of(mapping.begin(), mapping.end(), [c](std::size_t m) { return m == c; })) {
+      return profile.computers[c].app_models.scales(key.app, ranks, key.size, key.regime, excess);
+    }
+    std::vector<std::string> hosts;
+    for (std::size_t m : mapping) hosts.push_back(profile.computers[m].name);
+    const PlacementRuns* runs = profile.find_placement(placement_pattern(hosts));
+    return runs ? runs->scales(key.app, ranks, key.size, key.regime, excess) : std::vector<double>{};
   };
   bool simulate = false;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -564,59 +570,112 @@ nlohmann::json distribution_json(const std::vector<double>& samples, bool with_s
   return j;
 }
 
+namespace {
+
+// A calibration trace's configuration as a job (not yet mapped), its measured time (LU's factorisation,
+// integration's mean response) and the host of each of its ranks (empty: not recorded).
+struct CalibrationRun {
+  AppJob job;
+  double measured = 0;
+  std::vector<std::string> rank_hosts;
+};
+
+CalibrationRun calibration_run(const std::filesystem::path& file) {
+  const nlohmann::json j = read_json_file(file);
+  const JsonNode root(j, file.string());
+  const std::string app = root.choice("app", {"lu", "integrate"});
+  const JsonNode config = root.object("config");
+  const JsonNode summary = root.object("summary");
+  const JsonNode run = root.object("run");
+  CalibrationRun out;
+  AppJob& job = out.job;
+  job.name = "calibration";
+  const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
+  if (const auto hosts = run.optional("rank_hosts")) {
+    for (const JsonNode& h : hosts->items()) out.rank_hosts.push_back(h.as_string());
+  }
+  if (app == "lu") {
+    job.kind = AppJob::Kind::kLu;
+    job.ranks = ranks;
+    job.lu.n = static_cast<int>(config.integer("n", 1, 1 << 24));
+    job.lu.r = static_cast<int>(config.integer("r", 1, 1 << 24));
+    job.lu.variant = parse_lu_variant(config.string_or("variant", "basic"));
+    job.lu.window = static_cast<int>(config.integer_or("window", 2, 1, 1 << 20));
+    job.lu.remove = static_cast<int>(config.integer_or("remove", 0, 0, 1 << 20));
+    job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
+    job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
+    job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
+    job.lu.bcast = parse_lu_bcast(config.choice_or("bcast", "sequential", {"sequential", "tree", "ring"}));
+    job.lu.parallel_multiply = static_cast<int>(config.integer_or("parallel_multiply", 1, 1, 1 << 20));
+    if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
+    out.measured = summary.number("factorization_s", Range::kPositive);
+  } else {
+    job.kind = AppJob::Kind::kIntegrate;
+    job.instances = static_cast<int>(config.integer("instances", 1, 1 << 20));
+    job.ranks = static_cast<int>(config.integer_or("ranks_per_instance", 2, 2, 1 << 20));
+    job.integrate.a = config.number_or("a", 0), job.integrate.b = config.number_or("b", 1);
+    job.integrate.steps = static_cast<std::uint64_t>(config.integer("steps", 1, INT64_MAX));
+    job.integrate.message_bytes = static_cast<std::uint64_t>(config.integer_or("message_bytes", 32, 0, INT64_MAX));
+    job.integrate.disk_bytes = static_cast<std::uint64_t>(config.integer_or("disk_bytes", 0, 0, INT64_MAX));
+    out.measured = summary.number("mean_response_s", Range::kPositive);
+  }
+  if (!out.rank_hosts.empty() && out.rank_hosts.size() != static_cast<std::size_t>(job.ranks * job.instances)) {
+    run.field("rank_hosts").fail("one host per rank (" + std::to_string(job.ranks * job.instances) + ")");
+  }
+  return out;
+}
+
+// The run's measured time over the point prediction of its job (mapped) on `platform`; nullopt when
+// the prediction is 0.
+std::optional<RunScale> run_scale(const SimPlatform& platform, const Profile& profile, const CalibrationRun& run,
+                                  const std::filesystem::path& file) {
+  const double predicted = predict_app_jobs(platform, profile, {run.job}, false).jobs.front().time_s;
+  if (predicted <= 0) return std::nullopt;
+  const RunKey key = run_key(run.job);
+  return RunScale{key.app, static_cast<int>(run.job.mapping.size()), run.measured / predicted, file.string(), key.size,
+                  key.regime, predicted};
+}
+
+bool across_hosts(const CalibrationRun& run) {
+  return std::set<std::string>(run.rank_hosts.begin(), run.rank_hosts.end()).size() > 1;
+}
+
+}  // namespace
+
 std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
                                  const std::vector<std::filesystem::path>& traces) {
   const SimPlatform platform = sim_platform_from_profile(profile);
   std::vector<RunScale> out;
   for (const auto& file : traces) {
-    const nlohmann::json j = read_json_file(file);
-    const JsonNode root(j, file.string());
-    const std::string app = root.choice("app", {"lu", "integrate"});
-    const JsonNode config = root.object("config");
-    const JsonNode summary = root.object("summary");
-    const JsonNode run = root.object("run");
-    const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
-    // A run across hosts has no whole-run ratio of one computer (its operations are fitted per host).
-    if (const auto hosts = run.optional("rank_hosts")) {
-      std::set<std::string> distinct;
-      for (const JsonNode& h : hosts->items()) distinct.insert(h.as_string());
-      if (distinct.size() > 1) continue;
+    CalibrationRun run = calibration_run(file);
+    // A run across hosts has no whole-run ratio of one computer (placement_runs has it).
+    if (across_hosts(run)) continue;
+    run.job.mapping.assign(static_cast<std::size_t>(run.job.ranks * run.job.instances), computer);
+    if (auto s = run_scale(platform, profile, run, file)) out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+std::vector<PlacementRuns> placement_runs(const Profile& profile, const std::vector<std::filesystem::path>& traces) {
+  const SimPlatform platform = sim_platform_from_profile(profile);
+  std::vector<PlacementRuns> out;
+  for (const auto& file : traces) {
+    CalibrationRun run = calibration_run(file);
+    if (!across_hosts(run)) continue;
+    for (std::size_t i = 0; i < run.rank_hosts.size(); ++i) {
+      const auto c = profile.find(run.rank_hosts[i]);
+      if (!c) {
+        throw InputError(file.string() + ": $.run.rank_hosts[" + std::to_string(i) + "]: expected the name of a computer of the profile, got \"" +
+                         run.rank_hosts[i] + "\"");
+      }
+      run.job.mapping.push_back(*c);
     }
-    AppJob job;
-    job.name = "calibration";
-    double measured = 0;
-    if (app == "lu") {
-      job.kind = AppJob::Kind::kLu;
-      job.ranks = ranks;
-      job.lu.n = static_cast<int>(config.integer("n", 1, 1 << 24));
-      job.lu.r = static_cast<int>(config.integer("r", 1, 1 << 24));
-      job.lu.variant = parse_lu_variant(config.string_or("variant", "basic"));
-      job.lu.window = static_cast<int>(config.integer_or("window", 2, 1, 1 << 20));
-      job.lu.remove = static_cast<int>(config.integer_or("remove", 0, 0, 1 << 20));
-      job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
-      job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
-      job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
-      job.lu.bcast = parse_lu_bcast(config.choice_or("bcast", "sequential", {"sequential", "tree", "ring"}));
-      job.lu.parallel_multiply = static_cast<int>(config.integer_or("parallel_multiply", 1, 1, 1 << 20));
-      if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
-      measured = summary.number("factorization_s", Range::kPositive);
-    } else {
-      job.kind = AppJob::Kind::kIntegrate;
-      job.instances = static_cast<int>(config.integer("instances", 1, 1 << 20));
-      job.ranks = static_cast<int>(config.integer_or("ranks_per_instance", 2, 2, 1 << 20));
-      job.integrate.a = config.number_or("a", 0), job.integrate.b = config.number_or("b", 1);
-      job.integrate.steps = static_cast<std::uint64_t>(config.integer("steps", 1, INT64_MAX));
-      job.integrate.message_bytes = static_cast<std::uint64_t>(config.integer_or("message_bytes", 32, 0, INT64_MAX));
-      job.integrate.disk_bytes = static_cast<std::uint64_t>(config.integer_or("disk_bytes", 0, 0, INT64_MAX));
-      measured = summary.number("mean_response_s", Range::kPositive);
-    }
-    job.mapping.assign(static_cast<std::size_t>(job.ranks * job.instances), computer);
-    const double predicted = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
-    if (predicted > 0) {
-      const RunKey key = run_key(job);
-      out.push_back({key.app, job.ranks * job.instances, measured / predicted, file.string(), key.size, key.regime,
-                     predicted});
-    }
+    const auto s = run_scale(platform, profile, run, file);
+    if (!s) continue;
+    const std::vector<std::string> pattern = placement_pattern(run.rank_hosts);
+    auto it = std::find_if(out.begin(), out.end(), [&](const PlacementRuns& p) { return p.pattern == pattern; });
+    if (it == out.end()) it = out.insert(out.end(), PlacementRuns{pattern, {}});
+    it->run_scales.push_back(*s);
   }
   return out;
 }

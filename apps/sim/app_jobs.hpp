@@ -118,10 +118,15 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
 // factorisation, integration's mean response) over the point prediction of its configuration, all its
 // ranks on `computer` of `profile` (whose models were fitted on these traces); a trace whose ranks ran
 // on several hosts (run.rank_hosts) has none and is skipped. InputError naming the file and field for
-// a trace without its configuration or summary. sample_app_jobs draws these ratios only for jobs with
+// a trace without its configuration or summary. sample_app_jobs draws these ratios for jobs with
 // every rank on one computer.
 std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
                                  const std::vector<std::filesystem::path>& traces);
+// The whole-run ratios of the traces whose ranks ran on several hosts, each predicted with its ranks
+// on the computers named as those hosts, grouped by placement pattern (Profile::placements);
+// sample_app_jobs draws them for jobs across computers with the same pattern. InputError as above, or
+// for a host that is not a computer of `profile`.
+std::vector<PlacementRuns> placement_runs(const Profile& profile, const std::vector<std::filesystem::path>& traces);
 
 // The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th
 // percentiles (nearest rank) and the samples.

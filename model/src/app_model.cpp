@@ -147,6 +147,11 @@ double level_at(const Levels& levels, int ranks, double size) {
 
 std::vector<double> AppModels::scales(const std::string& app, int ranks, double size, const std::string& variant,
                                       const ExcessOver& excess) const {
+  return run_scale_draws(run_scales, app, ranks, size, variant, excess);
+}
+
+std::vector<double> run_scale_draws(const std::vector<RunScale>& run_scales, const std::string& app, int ranks,
+                                    double size, const std::string& variant, const ExcessOver& excess) {
   // The location: the shorth's median of the calibration runs of one rank count and size, their
   // undisturbed level (with as many ranks as cores, preemption stalls runs in a heavy right tail: 10
   // of 18 short LU runs on this VM once, and a plain median was a stalled run's). The level moves
@@ -255,32 +260,49 @@ nlohmann::json to_json(const AppModels& models) {
   }
   nlohmann::json out = {{"operations", ops}, {"runs", runs}};
   if (!messages.empty()) out["messages"] = messages;
-  if (!models.run_scales.empty()) {
-    out["run_scales"] = nlohmann::json::array();
-    for (const auto& r : models.run_scales) {
-      nlohmann::json j = {{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}};
-      if (r.size > 0) j["size"] = r.size;
-      if (!r.variant.empty()) j["variant"] = r.variant;
-      if (r.predicted_s > 0) j["predicted_s"] = r.predicted_s;
-      out["run_scales"].push_back(j);
-    }
+  if (!models.run_scales.empty()) out["run_scales"] = to_json(models.run_scales);
+  return out;
+}
+
+nlohmann::json to_json(const std::vector<RunScale>& runs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : runs) {
+    nlohmann::json j = {{"app", r.app}, {"ranks", r.ranks}, {"ratio", r.ratio}, {"trace", r.trace}};
+    if (r.size > 0) j["size"] = r.size;
+    if (!r.variant.empty()) j["variant"] = r.variant;
+    if (r.predicted_s > 0) j["predicted_s"] = r.predicted_s;
+    out.push_back(j);
   }
   return out;
+}
+
+std::vector<RunScale> run_scales_from_json(const JsonNode& array) {
+  std::vector<RunScale> out;
+  for (const JsonNode& r : array.items()) {
+    r.known_fields({"app", "ranks", "ratio", "trace", "size", "variant", "predicted_s"});
+    out.push_back({r.choice("app", {"lu", "integrate"}), static_cast<int>(r.integer("ranks", 1, 1 << 20)),
+                   r.number("ratio", Range::kPositive), r.string_or("trace", ""),
+                   r.optional("size") ? r.number("size", Range::kPositive) : 0.0, r.string_or("variant", ""),
+                   r.optional("predicted_s") ? r.number("predicted_s", Range::kPositive) : 0.0});
+  }
+  return out;
+}
+
+std::vector<std::string> placement_pattern(const std::vector<std::string>& rank_hosts) {
+  const std::size_t n = rank_hosts.size();
+  for (std::size_t unit = 1; unit < n; ++unit) {
+    if (n % unit != 0) continue;
+    bool repeats = true;
+    for (std::size_t i = unit; i < n && repeats; ++i) repeats = rank_hosts[i] == rank_hosts[i - unit];
+    if (repeats) return {rank_hosts.begin(), rank_hosts.begin() + static_cast<std::ptrdiff_t>(unit)};
+  }
+  return rank_hosts;
 }
 
 AppModels app_models_from_json(const JsonNode& node) {
   node.known_fields({"operations", "messages", "runs", "run_scales"});
   AppModels out;
-  if (auto scales = node.optional("run_scales")) {
-    for (const JsonNode& r : scales->items()) {
-      r.known_fields({"app", "ranks", "ratio", "trace", "size", "variant", "predicted_s"});
-      out.run_scales.push_back({r.choice("app", {"lu", "integrate"}), static_cast<int>(r.integer("ranks", 1, 1 << 20)),
-                                r.number("ratio", Range::kPositive), r.string_or("trace", ""),
-                                r.optional("size") ? r.number("size", Range::kPositive) : 0.0,
-                                r.string_or("variant", ""),
-                                r.optional("predicted_s") ? r.number("predicted_s", Range::kPositive) : 0.0});
-    }
-  }
+  if (auto scales = node.optional("run_scales")) out.run_scales = run_scales_from_json(*scales);
   if (auto messages = node.optional("messages")) {
     for (const JsonNode& m : messages->items()) {
       m.known_fields({"ranks", "latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces"});

@@ -165,6 +165,12 @@ nlohmann::json to_json(const Profile& p) {
           {"warnings", p.warnings}};
   if (p.network.bandwidth_bytes_per_s > 0) root["network"] = network;
   if (!p.description.empty()) root["description"] = p.description;
+  if (!p.placements.empty()) {
+    root["placements"] = nlohmann::json::array();
+    for (const auto& pl : p.placements) {
+      root["placements"].push_back({{"pattern", pl.pattern}, {"run_scales", to_json(pl.run_scales)}});
+    }
+  }
   return root;
 }
 
@@ -173,7 +179,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   if (!root.is_object()) root.fail("a JSON object (a hetperf.profile file)");
   root.schema("profile", kProfileSchemaVersion);
   root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
-                     "provenance", "warnings"});
+                     "provenance", "warnings", "placements"});
   Profile p;
   p.file = file;
   p.description = root.string_or("description", "");
@@ -298,7 +304,32 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   if (auto w = root.optional("warnings")) {
     for (const JsonNode& x : w->items()) p.warnings.push_back(x.as_string());
   }
+  if (auto placements = root.optional("placements")) {
+    for (const JsonNode& e : placements->items()) {
+      e.known_fields({"pattern", "run_scales"});
+      PlacementRuns runs;
+      std::set<std::string> distinct;
+      for (const JsonNode& name : e.array("pattern", 2)) {
+        if (!p.find(name.as_string())) name.fail("the name of a computer of this profile");
+        runs.pattern.push_back(name.as_string());
+        distinct.insert(runs.pattern.back());
+      }
+      if (distinct.size() < 2) e.field("pattern").fail("at least two different computers");
+      if (placement_pattern(runs.pattern) != runs.pattern) e.field("pattern").fail("its shortest repeating unit");
+      if (p.find_placement(runs.pattern)) e.field("pattern").fail("one entry per pattern");
+      runs.run_scales = run_scales_from_json(e.field("run_scales"));
+      if (runs.run_scales.empty()) e.field("run_scales").fail("at least one run");
+      p.placements.push_back(std::move(runs));
+    }
+  }
   return p;
+}
+
+const PlacementRuns* Profile::find_placement(const std::vector<std::string>& pattern) const {
+  for (const auto& pl : placements) {
+    if (pl.pattern == pattern) return &pl;
+  }
+  return nullptr;
 }
 
 Profile read_profile(const std::filesystem::path& path) {

@@ -2,6 +2,8 @@
 // jobs, the kernel times the simulated platform takes from a profile's kernel models, and batch
 // application models as tables. The reader's and bind's errors are tested in tests/model.
 #include <algorithm>
+#include <cmath>
+#include <set>
 
 #include <catch2/catch.hpp>
 
@@ -266,4 +268,67 @@ TEST_CASE("apps: a message between ranks of one computer takes its calibrated li
   CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(3e-3 + 1e-6));
   CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
   CHECK(!platform.computers[1].local_message_s);  // no traces there: the star network
+}
+
+TEST_CASE("apps: calibration runs across computers give whole-run ratios by placement pattern, drawn by jobs with that pattern") {
+  const Profile base = profile();
+  const hetperf::test::TempDir dir("placement_runs");
+  // LU n = 960, r = 96 on (a, b), twice, and on (a, b, a, b) once; one run on (a, a) alone; n = 480 on (b, a).
+  auto lu = [&](const std::string& file, int n, const std::vector<std::string>& hosts, double seconds) {
+    nlohmann::json t = {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"},
+                        {"config", {{"n", n}, {"r", 96}, {"variant", "basic"}}},
+                        {"summary", {{"factorization_s", seconds}}},
+                        {"run", {{"ranks", hosts.size()}, {"host", hosts[0]}, {"rank_hosts", hosts}}}};
+    return dir.write(file, t.dump());
+  };
+  auto point = [&](int n, const std::vector<std::size_t>& mapping) {
+    AppJob job;
+    job.kind = AppJob::Kind::kLu;
+    job.ranks = static_cast<int>(mapping.size());
+    job.lu.n = n, job.lu.r = 96;
+    job.mapping = mapping;
+    return predict_app_jobs(sim_platform_from_profile(base), base, {job}, false).jobs.front().time_s;
+  };
+  const double ab = point(960, {0, 1}), abab = point(960, {0, 1, 0, 1}), ba = point(480, {1, 0});
+  const std::vector<std::filesystem::path> traces = {
+      lu("t1.json", 960, {"a", "b"}, 1.10 * ab), lu("t2.json", 960, {"a", "b"}, 1.20 * ab),
+      lu("t3.json", 960, {"a", "b", "a", "b"}, 1.3 * abab), lu("t4.json", 960, {"a", "a"}, 0.5),
+      lu("t5.json", 480, {"b", "a"}, 0.9 * ba)};
+  const std::vector<PlacementRuns> runs = placement_runs(base, traces);
+  REQUIRE(runs.size() == 2);  // (a, a) ran on one computer: none
+  CHECK(runs[0].pattern == std::vector<std::string>{"a", "b"});
+  REQUIRE(runs[0].run_scales.size() == 3);
+  CHECK(runs[0].run_scales[0].ratio == Approx(1.10));
+  CHECK(runs[0].run_scales[0].ranks == 2);
+  CHECK(runs[0].run_scales[0].variant == "basic/r96");
+  CHECK(runs[0].run_scales[0].predicted_s == Approx(ab));
+  CHECK(runs[0].run_scales[2].ratio == Approx(1.3));
+  CHECK(runs[0].run_scales[2].ranks == 4);
+  CHECK(runs[1].pattern == std::vector<std::string>{"b", "a"});
+  CHECK(runs[1].run_scales.at(0).ratio == Approx(0.9));
+  // A host that is not a computer of the profile.
+  const auto elsewhere = lu("t6.json", 960, {"a", "c"}, 1);
+  CHECK(hetperf::test::input_error([&] { placement_runs(base, {elsewhere}); })
+            .find("t6.json: $.run.rank_hosts[1]: expected the name of a computer of the profile, got \"c\"") != std::string::npos);
+  const auto short_list = dir.write("t7.json", R"({"app": "lu", "config": {"n": 960, "r": 96}, "summary": {"factorization_s": 1},
+                                                   "run": {"ranks": 2, "rank_hosts": ["a", "b", "a"]}})");
+  CHECK(hetperf::test::input_error([&] { placement_runs(base, {short_list}); }).find("$.run.rank_hosts: expected one host per rank (2)") !=
+        std::string::npos);
+
+  // A job on (a, b) draws the ratios of (a, b); one on (b, a) at n = 960 too, its own pattern's; one
+  // on (a, a, b, b), whose pattern has none, is simulated.
+  Profile p = base;
+  p.placements = runs;
+  auto jobs = read(nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]},
+                                              {"name": "block", "app": "lu", "ranks": 4, "n": 960, "r": 96, "mapping": ["a", "a", "b", "b"]}])"),
+                   p);
+  const SampledAppJobs s = sample_app_jobs(p, jobs, 50, 3, 1);
+  // Both jobs share the computers: the points are those of the two together.
+  const AppPrediction together = predict_app_jobs(sim_platform_from_profile(p), p, jobs, false);
+  std::set<double> drawn;
+  for (double t : s.time_s[0]) drawn.insert(std::round(t / together.jobs[0].time_s * 1e6) / 1e6);
+  // The level of two ranks (the shorth's median of 1.1 and 1.2) times each run used over its own
+  // level: the 4-rank run is its level.
+  CHECK(drawn == std::set<double>{1.1, 1.15, 1.2});
+  for (double t : s.time_s[1]) CHECK(t == Approx(together.jobs[1].time_s));  // no operation noise in this profile
 }

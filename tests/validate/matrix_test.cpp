@@ -259,6 +259,23 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
     // Its calibration runs are across the same computers, at sizes the matrix does not validate.
     const auto cal = testbed_calibration_matrix(o, "fast", "slow");
     REQUIRE_FALSE(cal.empty());
+    std::set<std::vector<std::string>> calibrated;  // integration: placement pattern and result bytes
+    for (const auto& c : cal) {
+      if (c.arguments[0] == o.integrate_program) {
+        const std::string bytes = *(std::find(c.arguments.begin(), c.arguments.end(), "--message-bytes") + 1);
+        auto key = hetperf::placement_pattern(c.hosts);
+        key.push_back(bytes);
+        calibrated.insert(key);
+      }
+    }
+    // Every validated integration has calibration runs of its placement pattern and message size,
+    // whose ratios it draws (PlacementRuns).
+    for (const auto& r : runs) {
+      if (r.job.kind != AppJob::Kind::kIntegrate) continue;
+      auto key = hetperf::placement_pattern(r.hosts);
+      key.push_back(std::to_string(r.job.integrate.message_bytes));
+      CHECK(calibrated.count(key) == 1);
+    }
     for (const auto& c : cal) {
       CHECK(static_cast<int>(c.hosts.size()) == c.ranks);
       for (const auto& r : runs) {

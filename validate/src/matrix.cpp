@@ -333,16 +333,31 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
       out.push_back(c);
     }
   }
-  for (std::uint64_t steps : {std::uint64_t{1'000'000}, std::uint64_t{2'000'000}}) {
-    for (const auto& hosts : {std::vector<std::string>{f, s}, std::vector<std::string>{s, f}}) {
-      CalibrationRun c;
-      c.id = "cal-integrate-1-" + std::to_string(steps) + "-" + hosts[0] + hosts[1];
-      c.ranks = 2;
-      c.hosts = hosts;
-      c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(steps), "--message-bytes", "32",
-                     "--disk-bytes", "0", "--scratch", o.scratch};
-      c.shape = "integrate 1 instance, " + std::to_string(steps) + " steps, master on " + hosts[0] + ", worker on " + hosts[1];
-      out.push_back(c);
+  // Integration in the placements the matrix validates, since a run across the computers draws the
+  // ratios of calibration runs with its placement pattern (hetperf/model/app_model.hpp
+  // PlacementRuns): one instance each way, and instances alternating (pattern f,s,s,f) as in the
+  // matrix, with 32-byte and 64 KiB results. Steps on both sides of the matrix's 4·10^6: what the
+  // models miss here is a wait of about the same length whatever the steps (a master polling on the
+  // capped computer waits for its next CPU quota window: 4-5 ms, 14-27% of an instance at 1-2·10^6
+  // steps, results/testbed at c83334d), which the line in 1/steps between the two lengths carries.
+  std::vector<std::vector<std::string>> placements = {{f, s}, {s, f}};
+  for (int instances : o.quick ? std::vector<int>{2} : std::vector<int>{2, 4}) placements.push_back(alternating(instances, f, s));
+  for (std::uint64_t steps : {std::uint64_t{2'000'000}, std::uint64_t{8'000'000}}) {
+    for (const auto& hosts : placements) {
+      for (std::uint64_t bytes : {std::uint64_t{32}, std::uint64_t{65536}}) {
+        const std::string instances = std::to_string(hosts.size() / 2);
+        const bool one = hosts.size() == 2;
+        CalibrationRun c;
+        c.id = "cal-integrate-" + instances + "-" + std::to_string(steps) + (bytes == 32 ? "" : "-load") + "-" +
+               (one ? hosts[0] + hosts[1] : "alternating");
+        c.ranks = static_cast<int>(hosts.size());
+        c.hosts = hosts;
+        c.arguments = {o.integrate_program, "--instances", instances, "--steps", std::to_string(steps), "--message-bytes",
+                       std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch};
+        c.shape = "integrate " + instances + " instance(s), " + std::to_string(steps) + " steps, " + std::to_string(bytes) +
+                  "-byte results, " + (one ? "master on " + hosts[0] + ", worker on " + hosts[1] : "masters alternating between " + f + " and " + s);
+        out.push_back(c);
+      }
     }
   }
   return out;

@@ -574,23 +574,24 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
-    for (auto& [name, models] : fit.by_computer) profile.computers[*profile.find(name)].app_models = std::move(models);
-    if (auto b = calibrate::fit_send_buffer(fit.network_sends, profile.network, fit.report)) {
-      profile.network.send_buffer = std::move(*b);
-    }
+    calibrate::apply_trace_fit(profile, fit, traces, to);
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
-    // Every calibration run against the prediction of its configuration: the run-level state. Runs
-    // across a testbed's computers have none (apps::run_scales): their jobs are simulated per sample.
-    const std::size_t here = across ? 0 : *profile.find(to.computer);
-    profile.computers[here].app_models.run_scales = apps::run_scales(profile, here, traces);
-    std::map<std::tuple<std::string, std::string, int, double>, std::vector<double>> ratios;
-    for (const auto& s : profile.computers[here].app_models.run_scales) {
-      ratios[{s.app, s.variant, s.ranks, s.size}].push_back(s.ratio);
+    // Every calibration run against the prediction of its configuration: the run-level state, on one
+    // computer or across a testbed's computers by placement.
+    std::map<std::tuple<std::string, std::string, std::string, int, double>, std::vector<double>> ratios;
+    auto count = [&](const std::string& where, const std::vector<RunScale>& scales) {
+      for (const auto& s : scales) ratios[{where, s.app, s.variant, s.ranks, s.size}].push_back(s.ratio);
+    };
+    for (const auto& c : profile.computers) count(c.name, c.app_models.run_scales);
+    for (const auto& p : profile.placements) {
+      std::string where;
+      for (const auto& h : p.pattern) where += (where.empty() ? "" : ",") + h;
+      count(where, p.run_scales);
     }
     for (const auto& [key, r] : ratios) {
-      const auto& [app, variant, ranks, size] = key;
-      std::fprintf(stderr, "validate: %s %s on %d ranks, size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
-                   app.c_str(), variant.c_str(), ranks, size, r.size(), shorth_median(r),
+      const auto& [where, app, variant, ranks, size] = key;
+      std::fprintf(stderr, "validate: %s %s on %d ranks (%s), size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
+                   app.c_str(), variant.c_str(), ranks, where.c_str(), size, r.size(), shorth_median(r),
                    *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
     }
     summary.facts["calibration runs"] = traces.size();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hetperf/model/app_model.hpp"
+#include "hetperf/model/profile.hpp"
 
 namespace hetperf::calibrate {
 
@@ -48,5 +49,14 @@ struct TraceFit {
 // Reads and fits the traces. InputError naming the file and field for a malformed trace, a simulated
 // one (backend "sim": not a measurement), or one without its run facts (host, ranks, cores).
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& options = {});
+
+// Puts `fit` of `traces` into `profile` (`hetperf calibrate --trace` and `hetperf validate`): each
+// computer's models, the network's send buffer (send_buffer.hpp, a line in fit.report), then every
+// calibration run against the prediction of its configuration on the profile so fitted, the run-level
+// state: per computer for runs on one (AppModels::run_scales) and, unless `options.computer` put every
+// trace under one computer, per placement pattern for runs across computers (Profile::placements).
+// InputError naming the computer when the traces were taken on one that is not in the profile.
+void apply_trace_fit(Profile& profile, TraceFit& fit, const std::vector<std::filesystem::path>& traces,
+                     const TraceFitOptions& options = {});
 
 }  // namespace hetperf::calibrate

@@ -129,6 +129,11 @@ struct ExcessOver {
   double point_s = 0;
 };
 
+// The whole-run ratios of calibration runs of one app (RunScale) that a run of `app` with `ranks`
+// ranks, problem size `size` and regime `variant` draws from (AppModels::scales has the rules).
+std::vector<double> run_scale_draws(const std::vector<RunScale>& runs, const std::string& app, int ranks, double size,
+                                    const std::string& variant, const ExcessOver& excess);
+
 // The application-regime models of one computer.
 struct AppModels {
   std::vector<OperationModel> operations;
@@ -166,6 +171,31 @@ struct AppModels {
 nlohmann::json to_json(const AppModels& m);
 // Validates every field (InputError naming the file and JSON path).
 AppModels app_models_from_json(const JsonNode& node);
+
+// A run's placement pattern: the list of the computers its ranks ran on, rank by rank, cut to its
+// shortest repeating unit ("a,b,a,b" -> "a,b"; "a,a,b,b" and "a,b,b,a" stay). Runs with one pattern
+// share the way their ranks meet across the computers, whatever their number.
+std::vector<std::string> placement_pattern(const std::vector<std::string>& rank_hosts);
+
+// Whole calibration runs whose ranks spanned several computers, against their predictions
+// (RunScale, ranks = all the run's ranks), grouped by placement pattern. What the per-computer
+// models miss across computers is in them: on the duo testbed (one core capped at 50% by a CPU
+// quota), a receive on the capped computer waits for its next quota window, and the TCP stack
+// streams the buffered rest of a message on that quota; LU's four ranks on two one-core computers
+// were predicted 6-10% short by their operation and message models alone. A run with the same pattern
+// draws its ratios as a run on one computer does (AppModels::scales).
+struct PlacementRuns {
+  std::vector<std::string> pattern;  // placement_pattern, at least two computers
+  std::vector<RunScale> run_scales;
+
+  std::vector<double> scales(const std::string& app, int ranks, double size = 0, const std::string& variant = {},
+                             const ExcessOver& excess = {}) const {
+    return run_scale_draws(run_scales, app, ranks, size, variant, excess);
+  }
+};
+
+nlohmann::json to_json(const std::vector<RunScale>& runs);
+std::vector<RunScale> run_scales_from_json(const JsonNode& array);
 
 // Draws the noise of one sampled run: a calibration run's state per computer, then ε per call. The
 // stream is a fixed function of (seed, sample), so that samples are reproducible in any order and on

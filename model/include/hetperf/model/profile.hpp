@@ -135,11 +135,15 @@ struct Profile {
   NetworkModel network;
   std::vector<ProvenanceEntry> provenance;
   std::vector<std::string> warnings;  // poor fits and missing data, carried to every later stage
+  // "placements": whole calibration runs across computers, by placement pattern (may be empty).
+  std::vector<PlacementRuns> placements = {};
   std::string description = {};       // "description": free text (optional), e.g. a hand-written profile's source and units
   std::string file = {};              // the file it was read from (not written), for later stages' messages; empty: built in code
 
   // Index of the computer named `name`, or nullopt.
   std::optional<std::size_t> find(const std::string& name) const;
+  // The calibration runs across computers whose placement pattern is `pattern`, or nullptr.
+  const PlacementRuns* find_placement(const std::vector<std::string>& pattern) const;
 };
 
 nlohmann::json to_json(const Profile& p);
