@@ -477,7 +477,9 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   // that is known.
   std::vector<std::vector<double>> scales(jobs.size());
   // Across computers, the ratios of calibration runs with the job's placement pattern
-  // (Profile::placements); without them, a job across computers is simulated.
+  // (Profile::placements); a pattern without runs of the job's app takes those of every pattern on
+  // the same computers, pooled (what the models miss across these computers, whatever the order of
+  // the ranks); without any, a job across computers is simulated.
   auto scales_of = [&](std::size_t j, double point_s) -> std::vector<double> {
     const auto& mapping = jobs[j].mapping;
     const RunKey key = run_key(jobs[j]);
@@ -489,8 +491,18 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
     }
     std::vector<std::string> hosts;
     for (std::size_t m : mapping) hosts.push_back(profile.computers[m].name);
-    const PlacementRuns* runs = profile.find_placement(placement_pattern(hosts));
-    return runs ? runs->scales(key.app, ranks, key.size, key.regime, excess) : std::vector<double>{};
+    if (const PlacementRuns* runs = profile.find_placement(placement_pattern(hosts))) {
+      auto own = runs->scales(key.app, ranks, key.size, key.regime, excess);
+      if (!own.empty()) return own;
+    }
+    const std::set<std::string> computers(hosts.begin(), hosts.end());
+    std::vector<RunScale> pooled;
+    for (const auto& p : profile.placements) {
+      if (std::set<std::string>(p.pattern.begin(), p.pattern.end()) == computers) {
+        pooled.insert(pooled.end(), p.run_scales.begin(), p.run_scales.end());
+      }
+    }
+    return run_scale_draws(pooled, key.app, ranks, key.size, key.regime, excess);
   };
   bool simulate = false;
   for (std::size_t j = 0; j < jobs.size(); ++j) {

@@ -315,8 +315,9 @@ TEST_CASE("apps: calibration runs across computers give whole-run ratios by plac
   CHECK(hetperf::test::input_error([&] { placement_runs(base, {short_list}); }).find("$.run.rank_hosts: expected one host per rank (2)") !=
         std::string::npos);
 
-  // A job on (a, b) draws the ratios of (a, b); one on (b, a) at n = 960 too, its own pattern's; one
-  // on (a, a, b, b), whose pattern has none, is simulated.
+  // A job on (a, b) draws the ratios of (a, b); one on (a, a, b, b), whose pattern has none, those of
+  // every pattern on a and b, pooled; without any, it is simulated. An integration on (b, a), whose
+  // pattern has runs of LU only, draws the pooled runs too: none of them integrations, it is simulated.
   Profile p = base;
   p.placements = runs;
   auto jobs = read(nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]},
@@ -330,5 +331,19 @@ TEST_CASE("apps: calibration runs across computers give whole-run ratios by plac
   // The level of two ranks (the shorth's median of 1.1 and 1.2) times each run used over its own
   // level: the 4-rank run is its level.
   CHECK(drawn == std::set<double>{1.1, 1.15, 1.2});
-  for (double t : s.time_s[1]) CHECK(t == Approx(together.jobs[1].time_s));  // no operation noise in this profile
+  std::vector<RunScale> pooled = runs[0].run_scales;
+  pooled.insert(pooled.end(), runs[1].run_scales.begin(), runs[1].run_scales.end());
+  const auto expected = run_scale_draws(pooled, "lu", 4, 960, "basic/r96", {});
+  REQUIRE(expected.size() == 4);
+  for (double t : s.time_s[1]) {
+    const double ratio = t / together.jobs[1].time_s;
+    CHECK(std::any_of(expected.begin(), expected.end(), [&](double e) { return std::abs(e - ratio) < 1e-9; }));
+  }
+  const auto integration = read(nlohmann::json::parse(R"([{"name": "i", "app": "integrate", "steps": 1000, "mapping": ["b", "a"]}])"), p);
+  const double alone = predict_app_jobs(sim_platform_from_profile(p), p, integration, false).jobs[0].time_s;
+  const SampledAppJobs integrations = sample_app_jobs(p, integration, 5, 3, 1);
+  for (double t : integrations.time_s[0]) CHECK(t == Approx(alone));
+  p.placements.clear();
+  const SampledAppJobs simulated = sample_app_jobs(p, jobs, 10, 3, 1);
+  for (double t : simulated.time_s[1]) CHECK(t == Approx(together.jobs[1].time_s));  // no operation noise in this profile
 }
