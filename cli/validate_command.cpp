@@ -24,6 +24,15 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("-o,--out", o->out, "Directory for the results, e.g. results/<host>")->required();
   cmd->add_option("--repeat", o->repeat, "Real runs per configuration, in a seeded random order; the median is compared (default: 7)")
       ->check(CLI::Range(1, 100));
+  cmd->add_option("--max-repeat", o->max_repeat,
+                  "Up to this many runs per configuration: after the seeded order, further rounds over the configurations "
+                  "whose measured median is not yet known to ±--median-precision (its 95% interval), in a seeded random "
+                  "order (default: --repeat, none)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--median-precision", o->median_precision,
+                  "With --max-repeat: the relative half-width of a measured median's 95% interval that needs no more runs")
+      ->capture_default_str()
+      ->check(positive_number());
   cmd->add_option("--calibration-repeat", o->calibration_repeat,
                   "Traced runs per calibration configuration (disjoint from the validated ones); 0: none")
       ->capture_default_str()

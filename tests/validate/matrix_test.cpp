@@ -289,3 +289,18 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
   }
   CHECK_THROWS_WITH(testbed_matrix(o, p, "fast", "elsewhere"), Catch::Contains("'elsewhere' is not in the profile"));
 }
+
+TEST_CASE("validate: further runs go to the configurations whose median is not yet known to the precision") {
+  std::vector<ValidationRun> runs(4);
+  runs[0].measured_samples_s = {1.00, 1.01, 0.99, 1.02, 0.98, 1.00, 1.01};  // median 1.00, interval [0.98, 1.02]
+  runs[1].measured_samples_s = {1.00, 1.50, 0.99, 1.02, 0.98, 1.00, 1.01};  // one slow run: up to +50%
+  runs[2].measured_samples_s = {1.0, 1.0};                                  // too few for an interval
+  runs[3].measured_samples_s = {};
+  CHECK(imprecise_medians(runs, 0.05) == std::vector<std::size_t>{1, 2, 3});
+  CHECK(imprecise_medians(runs, 0.5) == std::vector<std::size_t>{2, 3});
+  CHECK(imprecise_medians(runs, 0.01) == std::vector<std::size_t>{0, 1, 2, 3});
+  // Twelve runs: the median's 95% interval is the 3rd to the 10th value, so two slow runs no longer
+  // widen it.
+  runs[1].measured_samples_s = {1.00, 1.50, 0.99, 1.02, 0.98, 1.00, 1.01, 1.6, 1.0, 1.01, 0.99, 1.0};
+  CHECK(imprecise_medians(runs, 0.05) == std::vector<std::size_t>{2, 3});
+}

@@ -384,6 +384,21 @@ std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_
   return order;
 }
 
+std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& runs, double precision) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& x = runs[i].measured_samples_s;
+    if (x.size() < 3) {
+      out.push_back(i);
+      continue;
+    }
+    const double m = median(x);
+    const auto [lo, hi] = median_ci95(x);
+    if (!(m > 0) || std::max(m - lo, hi - m) > precision * m) out.push_back(i);
+  }
+  return out;
+}
+
 Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed, int resamples) {
   Statistics s;
   std::vector<double> errors, widths, noise;

@@ -286,6 +286,8 @@ bool ValidateOptions::is_valid(std::string* error) const {
   if (calibration_repeat < 0 || calibration_repeat > 100) {
     return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration, got " + std::to_string(calibration_repeat), false;
   }
+  if (max_repeat < 0 || max_repeat > 1000) return *error = "max_repeat: expected 0 to 1000 runs per configuration, got " + std::to_string(max_repeat), false;
+  if (!(median_precision > 0)) return *error = "median_precision: expected a positive fraction, got " + std::to_string(median_precision), false;
   if (samples < 1 || samples > 100000) return *error = "samples: expected 1 to 100000, got " + std::to_string(samples), false;
   if (!(max_bias > 0)) return *error = "max_bias: expected a positive fraction, got " + std::to_string(max_bias), false;
   if (!(min_coverage >= 0 && min_coverage <= 1)) return *error = "min_coverage: expected a fraction in [0, 1], got " + std::to_string(min_coverage), false;
@@ -331,6 +333,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     throw InputError("validate: --out " + out.string() + " is the replayed directory; its reports would be overwritten");
   }
   const int repeat = o.repeat > 0 ? o.repeat : 7;
+  const int max_repeat = std::max(repeat, o.max_repeat);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // A replay takes the matrix's shape (the recorded machine's cores, quick or full) and the
   // measurements from the recorded validation, read before anything is written, and fits its
@@ -390,6 +393,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
 
   summary.facts = {{"cores", matrix_cores}, {"repeats per run", repeat}, {"quick", quick}};
+  if (max_repeat > repeat) {
+    summary.facts["repeats per run, at most"] = max_repeat;
+    summary.facts["median precision (95% interval, ±)"] = o.median_precision;
+  }
   if (across) {
     summary.facts["testbed computers"] = {{"fast", across->first}, {"slow", across->second}};
     if (testbed.up) summary.facts["testbed"] = to_json(testbed.spec);
@@ -537,6 +544,21 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                  "in a seeded random order (seed %llu), after one warm-up run\n", order.size(), runs.size(), repeat,
                  cal.size(), o.calibration_repeat, static_cast<unsigned long long>(o.seed));
     runner.run(runs.front().ranks, runs.front().arguments, runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
+    // One real run of validated configuration k.
+    auto measure = [&](std::size_t k) {
+      auto& r = runs[k];
+      const bool lu = r.job.kind == AppJob::Kind::kLu;
+      std::vector<std::string> args = r.arguments;
+      const fs::path trace = scratch / "trace.json";
+      const bool first = r.measured_samples_s.empty();
+      if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
+      nlohmann::json j = runner.run(r.ranks, args, r.hosts);
+      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
+      if (r.group == "lu-removal" && first) {
+        r.measured_iterations = read_json_file(trace)["iterations"];
+        fs::remove(trace);
+      }
+    };
     std::vector<int> done(cal.size(), 0);
     std::size_t step = 0;
     for (std::size_t k : order) {
@@ -552,19 +574,21 @@ ValidateSummary run_validation(const ValidateOptions& o) {
         std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[c].id.c_str());
         continue;
       }
-      auto& r = runs[k];
-      const bool lu = r.job.kind == AppJob::Kind::kLu;
-      std::vector<std::string> args = r.arguments;
-      const fs::path trace = scratch / "trace.json";
-      const bool first = r.measured_samples_s.empty();
-      if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
-      nlohmann::json j = runner.run(r.ranks, args, r.hosts);
-      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
-      if (r.group == "lu-removal" && first) {
-        r.measured_iterations = read_json_file(trace)["iterations"];
-        fs::remove(trace);
+      measure(k);
+      std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), runs[k].id.c_str(),
+                   runs[k].measured_samples_s.back());
+    }
+    // Further rounds over the configurations whose median is not yet known to ±median_precision.
+    for (int round = repeat; round < max_repeat; ++round) {
+      const std::vector<std::size_t> wide = imprecise_medians(runs, o.median_precision);
+      if (wide.empty()) break;
+      std::fprintf(stderr, "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
+                   round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
+      for (std::size_t k : run_order(wide.size(), 1, o.seed + static_cast<std::uint64_t>(round))) {
+        probes::throw_if_interrupted();
+        measure(wide[k]);
+        std::fprintf(stderr, "  %-40s measured %9.4f s\n", runs[wide[k]].id.c_str(), runs[wide[k]].measured_samples_s.back());
       }
-      std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), r.id.c_str(), r.measured_samples_s.back());
     }
     std::sort(traces.begin(), traces.end());
   }

@@ -92,6 +92,11 @@ std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std:
 // one order); equal repeats give the order above.
 std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_t seed);
 
+// The runs whose measured median is not yet known to ±`precision` (relative): the 95% interval of
+// the median from order statistics (hetperf/model/statistics.hpp median_ci95) reaches further than
+// that from it, or there are fewer than 3 measurements (no interval to speak of).
+std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& runs, double precision);
+
 // Figures that separate model bias from machine noise (issue 14), over configurations with several
 // measured runs and a predicted distribution each:
 //   signed error of a configuration  e = (predicted median − measured median) / measured median

@@ -23,6 +23,11 @@ struct ValidateOptions {
   std::string profile;             // profile to predict with; empty: probe and calibrate into `out`
   std::string out;                 // directory for the results (required)
   int repeat = 0;                  // real runs per configuration, in a seeded random order; 0: 7
+  // Up to this many runs per configuration (0: `repeat`): after the seeded order, further rounds, each
+  // over the configurations whose measured median is not yet known to ±median_precision (its 95%
+  // interval from order statistics), in a seeded random order, until none is left or this many ran.
+  int max_repeat = 0;
+  double median_precision = 0.05;  // relative half-width of the measured median's 95% interval (> 0)
   int calibration_repeat = 3;      // runs per calibration configuration (traces for calibrate --trace); 0: none
   int samples = 100;               // sampled predictions per configuration (1 .. 100000)
   std::uint64_t seed = 1;          // of the run order, the sampled predictions and the bootstrap
