@@ -3,11 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
-#include "hetperf/calibrate/send_buffer.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/sha256.hpp"
 #include "hetperf/model/error.hpp"

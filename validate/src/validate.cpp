@@ -15,7 +15,6 @@
 
 #include "hetperf/calibrate/contention.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
-#include "hetperf/calibrate/send_buffer.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
