@@ -27,7 +27,7 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--max-repeat", o->max_repeat,
                   "Up to this many runs per configuration: after the seeded order, further rounds over the configurations "
                   "whose measured median is not yet known to ±--median-precision (its 95% interval), in a seeded random "
-                  "order (default: --repeat, none). No calibration run is interleaved with these rounds (docs/validation.md)")
+                  "order with calibration runs of the same apps in the order's proportion (default: --repeat, none)")
       ->check(CLI::Range(0, 1000));
   cmd->add_option("--median-precision", o->median_precision,
                   "With --max-repeat: the relative half-width of a measured median's 95% interval that needs no more runs")

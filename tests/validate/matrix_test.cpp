@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -303,4 +304,36 @@ TEST_CASE("validate: further runs go to the configurations whose median is not y
   // widen it.
   runs[1].measured_samples_s = {1.00, 1.50, 0.99, 1.02, 0.98, 1.00, 1.01, 1.6, 1.0, 1.01, 0.99, 1.0};
   CHECK(imprecise_medians(runs, 0.05) == std::vector<std::size_t>{2, 3});
+}
+
+TEST_CASE("validate: a further round brings calibration runs of the same apps in the seeded order's proportion") {
+  // Two LU and one integration configuration validated, 7 runs each; 3 LU and 2 integration
+  // calibration configurations, 3 runs each.
+  const std::vector<std::string> validated = {"lu", "lu", "integrate"};
+  const std::vector<std::string> calibration = {"lu", "lu", "lu", "integrate", "integrate"};
+  // The integration alone is imprecise: 2 · 3 / (1 · 7) = 0.857 calibration runs per further run, of
+  // the integration's calibration configurations only, each at most once.
+  std::map<std::size_t, int> drawn;
+  for (std::uint64_t seed = 0; seed < 700; ++seed) {
+    const auto order = further_round(validated, {2}, calibration, 7, 3, seed);
+    REQUIRE(std::count(order.begin(), order.end(), 2u) == 1);
+    REQUIRE(order.size() <= 2);
+    for (std::size_t k : order) {
+      if (k == 2) continue;
+      REQUIRE((k == 3 + 3 || k == 3 + 4));  // validated.size() + an integration calibration configuration
+      ++drawn[k];
+    }
+  }
+  const int calibration_runs = drawn[6] + drawn[7];
+  CHECK(calibration_runs > 560);  // 0.857 · 700 = 600 expected
+  CHECK(calibration_runs < 640);
+  CHECK(drawn[6] > 250);  // both configurations drawn
+  CHECK(drawn[7] > 250);
+  // Both LU configurations imprecise: 2 · 3 · 3 / (2 · 7) = 1.29 per round; in a seeded order.
+  const auto order = further_round(validated, {0, 1}, calibration, 7, 3, 5);
+  CHECK(order == further_round(validated, {0, 1}, calibration, 7, 3, 5));
+  CHECK(std::count_if(order.begin(), order.end(), [](std::size_t k) { return k >= 3; }) >= 1);
+  CHECK(std::all_of(order.begin(), order.end(), [](std::size_t k) { return k <= 1 || (k >= 3 && k <= 5); }));
+  // Without calibration (a given profile), the round is the validated runs alone.
+  CHECK(further_round(validated, {0, 2}, {}, 7, 3, 1).size() == 2);
 }

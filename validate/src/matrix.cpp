@@ -399,6 +399,35 @@ std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& run
   return out;
 }
 
+std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps, const std::vector<std::size_t>& wide,
+                                       const std::vector<std::string>& calibration_apps, int repeat,
+                                       int calibration_repeat, std::uint64_t seed) {
+  Rng rng(seed);
+  auto pick = [&rng](std::size_t n) { return std::min(n - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(n))); };
+  std::vector<std::size_t> order = wide;
+  std::map<std::string, std::size_t> further;  // app -> its validated runs in this round
+  for (std::size_t i : wide) ++further[validated_apps.at(i)];
+  for (const auto& [app, k] : further) {
+    std::vector<std::size_t> pool;
+    for (std::size_t c = 0; c < calibration_apps.size(); ++c) {
+      if (calibration_apps[c] == app) pool.push_back(c);
+    }
+    const auto validated = std::count(validated_apps.begin(), validated_apps.end(), app);
+    if (pool.empty() || calibration_repeat <= 0 || repeat <= 0) continue;
+    const double expected = static_cast<double>(k) * calibration_repeat * static_cast<double>(pool.size()) /
+                            (static_cast<double>(validated) * repeat);
+    std::size_t n = static_cast<std::size_t>(std::floor(expected));
+    if (rng.uniform01() < expected - std::floor(expected)) ++n;
+    n = std::min(n, pool.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      std::swap(pool[i], pool[i + pick(pool.size() - i)]);
+      order.push_back(validated_apps.size() + pool[i]);
+    }
+  }
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[pick(i)]);
+  return order;
+}
+
 Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed, int resamples) {
   Statistics s;
   std::vector<double> errors, widths, noise;

@@ -559,34 +559,47 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       }
     };
     std::vector<int> done(cal.size(), 0);
+    // One traced run of calibration configuration c.
+    auto calibrate_once = [&](std::size_t c) {
+      const fs::path trace = trace_dir / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
+      std::vector<std::string> args = cal[c].arguments;
+      args.insert(args.end(), {"--trace", trace.string()});
+      runner.run(cal[c].ranks, args, cal[c].hosts);
+      traces.push_back(trace);
+    };
     std::size_t step = 0;
     for (std::size_t k : order) {
       probes::throw_if_interrupted();
       ++step;
       if (k >= runs.size()) {
-        const std::size_t c = k - runs.size();
-        const fs::path trace = trace_dir / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
-        std::vector<std::string> args = cal[c].arguments;
-        args.insert(args.end(), {"--trace", trace.string()});
-        runner.run(cal[c].ranks, args, cal[c].hosts);
-        traces.push_back(trace);
-        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[c].id.c_str());
+        calibrate_once(k - runs.size());
+        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[k - runs.size()].id.c_str());
         continue;
       }
       measure(k);
       std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), runs[k].id.c_str(),
                    runs[k].measured_samples_s.back());
     }
-    // Further rounds over the configurations whose median is not yet known to ±median_precision.
+    // Further rounds over the configurations whose median is not yet known to ±median_precision,
+    // with calibration runs of their apps in the order's proportion between them.
+    std::vector<std::string> validated_apps, calibration_apps;
+    for (const auto& r : runs) validated_apps.push_back(r.job.kind == AppJob::Kind::kLu ? "lu" : "integrate");
+    for (const auto& c : cal) calibration_apps.push_back(c.arguments.front() == mo.integrate_program ? "integrate" : "lu");
     for (int round = repeat; round < max_repeat; ++round) {
       const std::vector<std::size_t> wide = imprecise_medians(runs, o.median_precision);
       if (wide.empty()) break;
       std::fprintf(stderr, "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
                    round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
-      for (std::size_t k : run_order(wide.size(), 1, o.seed + static_cast<std::uint64_t>(round))) {
+      for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, o.calibration_repeat,
+                                         o.seed + static_cast<std::uint64_t>(round))) {
         probes::throw_if_interrupted();
-        measure(wide[k]);
-        std::fprintf(stderr, "  %-40s measured %9.4f s\n", runs[wide[k]].id.c_str(), runs[wide[k]].measured_samples_s.back());
+        if (k >= runs.size()) {
+          calibrate_once(k - runs.size());
+          std::fprintf(stderr, "  %-40s (calibration, traced)\n", cal[k - runs.size()].id.c_str());
+          continue;
+        }
+        measure(k);
+        std::fprintf(stderr, "  %-40s measured %9.4f s\n", runs[k].id.c_str(), runs[k].measured_samples_s.back());
       }
     }
     std::sort(traces.begin(), traces.end());

@@ -97,6 +97,19 @@ std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_
 // that from it, or there are fewer than 3 measurements (no interval to speak of).
 std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& runs, double precision);
 
+// One further round of validate --max-repeat: the validated configurations `wide` (indices into
+// `validated_apps`, each configuration's app) and, so that the calibration keeps sampling the
+// machine's states alongside, calibration runs of the same apps in the seeded order's proportion:
+// for an app with V validated and C calibration configurations, run `repeat` and
+// `calibration_repeat` times in the order, each further validated run brings C·calibration_repeat /
+// (V·repeat) calibration runs, drawn without replacement from that app's calibration
+// configurations (`calibration_apps`; a fraction by a seeded draw). All in one seeded random order,
+// numbered as run_order's: below validated_apps.size() a validated configuration, from it on
+// validated_apps.size() + a calibration configuration.
+std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps, const std::vector<std::size_t>& wide,
+                                       const std::vector<std::string>& calibration_apps, int repeat,
+                                       int calibration_repeat, std::uint64_t seed);
+
 // Figures that separate model bias from machine noise (issue 14), over configurations with several
 // measured runs and a predicted distribution each:
 //   signed error of a configuration  e = (predicted median − measured median) / measured median

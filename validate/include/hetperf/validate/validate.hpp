@@ -25,7 +25,8 @@ struct ValidateOptions {
   int repeat = 0;                  // real runs per configuration, in a seeded random order; 0: 7
   // Up to this many runs per configuration (0: `repeat`): after the seeded order, further rounds, each
   // over the configurations whose measured median is not yet known to ±median_precision (its 95%
-  // interval from order statistics), in a seeded random order, until none is left or this many ran.
+  // interval from order statistics), with calibration runs of their apps in the order's proportion
+  // (further_round), in a seeded random order, until none is left or this many ran.
   int max_repeat = 0;
   double median_precision = 0.05;  // relative half-width of the measured median's 95% interval (> 0)
   int calibration_repeat = 3;      // runs per calibration configuration (traces for calibrate --trace); 0: none
