@@ -363,6 +363,18 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
   return out;
 }
 
+namespace {
+
+// Fisher-Yates with hetperf's own generator: the same order on every platform.
+void shuffle(std::vector<std::size_t>& order, Rng& rng) {
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(rng.uniform01() * static_cast<double>(i));
+    std::swap(order[i - 1], order[std::min(j, i - 1)]);
+  }
+}
+
+}  // namespace
+
 std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed) {
   return run_order(std::vector<int>(configurations, repeats), seed);
 }
@@ -375,12 +387,8 @@ std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_
       if (k < repeats[c]) order.push_back(c);
     }
   }
-  // Fisher-Yates with hetperf's own generator: the same order on every platform.
   Rng rng(seed);
-  for (std::size_t i = order.size(); i > 1; --i) {
-    const auto j = static_cast<std::size_t>(rng.uniform01() * static_cast<double>(i));
-    std::swap(order[i - 1], order[std::min(j, i - 1)]);
-  }
+  shuffle(order, rng);
   return order;
 }
 
@@ -424,7 +432,7 @@ std::vector<std::size_t> further_round(const std::vector<std::string>& validated
       order.push_back(validated_apps.size() + pool[i]);
     }
   }
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[pick(i)]);
+  shuffle(order, rng);
   return order;
 }
 
