@@ -1,12 +1,15 @@
 // hetperf-lu: the real block LU application. `mpiexec -n P hetperf-lu --n 1024 --r 128 [--variant
 // basic|pipelined|flow_control [--window W]] [--parallel-multiply S] [--bcast sequential|tree|ring]
 // [--expand K --expand-after-iteration I] [--remove K --after-iteration I] [--trace trace.json]`. Rank 0 checks
-// ||PA - LU||_F / ||A||_F < 1e-10 on the random matrix and prints a JSON summary; exit 1 if it fails.
+// the factors as HPL does (the scaled residual of a solve below 16) and prints a JSON summary; exit 1 if
+// the check fails.
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -20,38 +23,40 @@ using namespace hetperf::apps;
 
 namespace {
 
-// ||PA - LU||_F / ||A||_F from the gathered factors and pivots.
-double relative_residual(const LuConfig& cfg, const LuResult& res) {
+// HPL's check of the factors (HPL_pdtest): solve A x = b with them, b the row sums of A, and scale
+// the residual, ||A x - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) n) with eps = 2^-53; the
+// factorisation passes below 16, HPL's default threshold. O(n^2): the ||PA - LU||_F it replaces
+// multiplied L by U, three times the factorisation's flops (0.27 of a 0.43 s run at n = 1536).
+double scaled_residual(const LuConfig& cfg, const LuResult& res) {
   const int n = cfg.n;
   const auto idx = [n](int i, int j) { return static_cast<std::size_t>(j) * n + i; };
-  std::vector<double> pa(static_cast<std::size_t>(n) * n), l(pa.size(), 0.0), u(pa.size(), 0.0);
-  double norm_a = 0;
+  std::vector<double> a(static_cast<std::size_t>(n) * n), b(n, 0.0), row_abs(n, 0.0);
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < n; ++i) {
-      double v = lu_matrix_element(cfg.seed, i, j);
-      pa[idx(i, j)] = v;
-      norm_a += v * v;
+      const double v = lu_matrix_element(cfg.seed, i, j);
+      a[idx(i, j)] = v;
+      b[i] += v;
+      row_abs[i] += std::fabs(v);
     }
   }
-  for (int i = 0; i < n; ++i) {  // row interchanges in order (LAPACK's convention)
-    int p = res.pivots[i] - 1;
-    if (p != i) {
-      for (int j = 0; j < n; ++j) std::swap(pa[idx(i, j)], pa[idx(p, j)]);
-    }
+  std::vector<double> x = b;
+  for (int i = 0; i < n; ++i) {  // P b: the row interchanges in order (LAPACK's convention)
+    const int p = res.pivots[i] - 1;
+    if (p != i) std::swap(x[i], x[p]);
   }
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) {
-      double v = res.factors[idx(i, j)];
-      if (i > j) l[idx(i, j)] = v;
-      else u[idx(i, j)] = v;
-    }
-    l[idx(j, j)] = 1;
-  }
-  // pa := pa - l * u
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, -1.0, l.data(), n, u.data(), n, 1.0, pa.data(), n);
-  double norm_r = 0;
-  for (double v : pa) norm_r += v * v;
-  return std::sqrt(norm_r / norm_a);
+  cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasUnit, n, res.factors.data(), n, x.data(), 1);
+  cblas_dtrsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit, n, res.factors.data(), n, x.data(), 1);
+  std::vector<double> r = b;  // r := A x - b
+  cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, a.data(), n, x.data(), 1, -1.0, r.data(), 1);
+  const auto inf_norm = [](const std::vector<double>& v) {
+    double m = 0;
+    for (double e : v) m = std::max(m, std::fabs(e));
+    return m;
+  };
+  const double eps = std::ldexp(1.0, -53);
+  const double scale = eps * (inf_norm(row_abs) * inf_norm(x) + inf_norm(b)) * n;
+  const double residual = inf_norm(r) / scale;
+  return std::isfinite(residual) ? residual : std::numeric_limits<double>::infinity();
 }
 
 // Seconds OpenBLAS's own dgetrf takes on the whole matrix: the reference rate for the block LU.
@@ -123,8 +128,8 @@ int main(int argc, char** argv) {
   const double factorization_s = latest_clock[1] - latest_clock[0];
   nlohmann::json ranks = gather_traces(rt);
   if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
-  double residual = relative_residual(cfg, result);
-  bool ok = residual < 1e-10;
+  const double residual = scaled_residual(cfg, result);
+  const bool ok = residual < 16;
   nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"window", cfg.window}, {"remove", cfg.remove},
                            {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads},
                            {"bcast", bcast}, {"parallel_multiply", cfg.parallel_multiply}};
@@ -161,7 +166,7 @@ int main(int argc, char** argv) {
     summary["rate_vs_dgetrf"] = ref / factorization_s;
   }
   char failure[96];
-  std::snprintf(failure, sizeof failure, "residual %.3e is not below 1e-10", residual);
+  std::snprintf(failure, sizeof failure, "scaled residual %.3e is not below 16 (HPL's check)", residual);
   return finish_run(MPI_COMM_WORLD, "lu", config, summary, {{"iterations", iterations}, {"ranks", ranks}}, trace_file,
                     ok, failure);
 }
