@@ -244,14 +244,21 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
                             ? pair.bandwidth_bytes_per_s * 8 / 1e6
                             : 8 / pair.regimes.back().seconds_per_byte / 1e6;
     nlohmann::json entry = {{"tbf rate", rate}, {"calibrated, largest messages' regime", mbit}};
+    std::string probes;
     for (const auto& input : inputs) {
       if (input.measurement.net && input.measurement.net->bandwidth_bytes_per_s) {
-        entry["probe from " + input.measurement.machine] = *input.measurement.net->bandwidth_bytes_per_s * 8 / 1e6;
+        const double probe_mbit = *input.measurement.net->bandwidth_bytes_per_s * 8 / 1e6;
+        entry["probe from " + input.measurement.machine] = probe_mbit;
+        char one[64];
+        std::snprintf(one, sizeof one, "%s%.1f from %s", probes.empty() ? "" : ", ", probe_mbit,
+                      input.measurement.machine.c_str());
+        probes += one;
       }
     }
     facts["testbed bandwidth " + pair.hosts[0] + "<->" + pair.hosts[1] + ", Mbit/s"] = entry;
-    std::fprintf(stderr, "validate: ground truth: bandwidth %s<->%s %.1f Mbit/s for large messages (tbf %.0f)\n",
-                 pair.hosts[0].c_str(), pair.hosts[1].c_str(), mbit, rate);
+    std::fprintf(stderr, "validate: ground truth: bandwidth %s<->%s (tbf %.0f Mbit/s): probes %s Mbit/s; the calibrated "
+                 "largest messages' regime %.1f Mbit/s\n", pair.hosts[0].c_str(), pair.hosts[1].c_str(), rate,
+                 probes.empty() ? "none" : probes.c_str(), mbit);
   }
   return profile;
 }
