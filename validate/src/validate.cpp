@@ -249,10 +249,9 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
       if (input.measurement.net && input.measurement.net->bandwidth_bytes_per_s) {
         const double probe_mbit = *input.measurement.net->bandwidth_bytes_per_s * 8 / 1e6;
         entry["probe from " + input.measurement.machine] = probe_mbit;
-        char one[64];
-        std::snprintf(one, sizeof one, "%s%.1f from %s", probes.empty() ? "" : ", ", probe_mbit,
-                      input.measurement.machine.c_str());
-        probes += one;
+        char number[32];
+        std::snprintf(number, sizeof number, "%.1f", probe_mbit);
+        probes += (probes.empty() ? "" : ", ") + std::string(number) + " from " + input.measurement.machine;
       }
     }
     facts["testbed bandwidth " + pair.hosts[0] + "<->" + pair.hosts[1] + ", Mbit/s"] = entry;
