@@ -139,6 +139,13 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   probes::throw_if_interrupted();
   const fs::path measurement = dir / "measurement.json", profile = dir / "profile.json";
   write_json_file(measurement, to_json(m));
+  // The matrix's predictions need every one of these probes: a skipped one ends the validation here,
+  // with the probe's reason, rather than at the prediction with a field missing from a profile the
+  // user did not write.
+  if (!m.skipped.empty()) {
+    throw EnvironmentError("validate: the " + m.skipped.front().probe + " probe could not run (" +
+                           m.skipped.front().reason + "); its measurement is in " + measurement.string());
+  }
   calibrate::Calibration cal = calibrate::calibrate_platform({calibrate::load_measurement(measurement)}, {o.command});
   write_json_file(profile, to_json(cal.profile));
   return profile;
