@@ -118,9 +118,12 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
                      "--scratch", o.scratch};
     runs.push_back(run);
   };
-  const std::vector<int> counts = o.quick ? std::vector<int>{10, 20} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  // The quick matrix at half the processes (5 and 10 per core rather than 10 and 20): MPICH starts
+  // about 12 ranks a second here (3.4 s for 40), and the runs of 20 and 40 ranks took 55 s of quick's
+  // 145 s of runs, mostly in that start-up, which is not timed.
+  const std::vector<int> counts = o.quick ? std::vector<int>{5, 10} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
   for (int n : counts) integrate(n, 32, 0, "integrate");
-  const std::vector<int> loaded = o.quick ? std::vector<int>{10} : std::vector<int>{10, 50, 100};
+  const std::vector<int> loaded = o.quick ? std::vector<int>{5} : std::vector<int>{10, 50, 100};
   for (int n : loaded) integrate(n, 65536, 1 << 20, "integrate-load");
   return runs;
 }
@@ -165,7 +168,7 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   const std::vector<std::uint64_t> steps = o.quick ? std::vector<std::uint64_t>{1'000'000, 2'000'000}
                                                    : std::vector<std::uint64_t>{1'000'000, 2'000'000, 4'000'000};
   // And many instances at once, the run-level state of oversubscription: 4 and 16 (the matrix has 10
-  // to 100 at other lengths), so the whole-run ratio of the matrix's instance counts comes from a
+  // to 100 at other lengths; quick: 2 and 8 around its 5 and 10), so the whole-run ratio of the matrix's instance counts comes from a
   // calibrated count near them. The cost per step grows with the processes per core (more context
   // switches); one small count alone put the quick matrix's integration 21% short.
   auto integrate = [&](int instances, std::uint64_t s, std::uint64_t message_bytes, std::uint64_t disk_bytes) {
@@ -192,7 +195,7 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
   // the line in 1/steps (16 instances: 1.79 at 10^6, 1.10 at 8·10^6; with the line's 1.20 at 4·10^6
   // integrate-load was 11-20% short, results/vm at 0ced1d1). And 64 instances in the full matrix,
   // whose 50 and 100 would otherwise take 16's level.
-  const std::vector<int> many = o.quick ? std::vector<int>{4, 16} : std::vector<int>{4, 16, 64};
+  const std::vector<int> many = o.quick ? std::vector<int>{2, 8} : std::vector<int>{4, 16, 64};
   const std::vector<std::uint64_t> lengths = o.quick ? std::vector<std::uint64_t>{1'000'000, 8'000'000}
                                                      : std::vector<std::uint64_t>{1'000'000, 4'000'000, 8'000'000};
   for (int instances : many) {
