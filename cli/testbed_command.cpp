@@ -117,7 +117,7 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
   exec->prefix_command();
   exec->callback([&action, a, exec] {
     auto [computer, argv] = computer_and_command(exec);
-    action = [a, computer, argv]() -> int { validate::testbed_exec(a->testbed, computer, argv, a->options); };
+    action = [a, computer = std::move(computer), argv = std::move(argv)]() -> int { validate::testbed_exec(a->testbed, computer, argv, a->options); };
   });
 
   // What MPICH's hydra calls as its rsh launcher: `launcher HOST WORD...`, where the words are a
@@ -127,7 +127,7 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
   launch->prefix_command();
   launch->callback([&action, a, launch] {
     auto [host, words] = computer_and_command(launch);
-    action = [a, host, words]() -> int {
+    action = [a, host = std::move(host), words = std::move(words)]() -> int {
       std::string line;
       for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
       // MPICH over UCX takes two namespaces of one kernel for one host and moves messages through

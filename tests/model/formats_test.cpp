@@ -140,7 +140,7 @@ TEST_CASE("model: formats: a profile round-trips, including slowdown functions a
   CHECK_FALSE(back.computers[1].slowdown);
 
   nlohmann::json many = j;
-  many["computers"] = {j["computers"][0]};
+  many["computers"] = nlohmann::json::array({j["computers"][0]});  // {x} alone is a copy of x under clang
   many["computers"][0]["count"] = 3;
   Profile expanded = profile_from_json(many, "p.json");
   REQUIRE(expanded.computers.size() == 3);
