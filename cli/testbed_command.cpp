@@ -117,7 +117,9 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
   exec->prefix_command();
   exec->callback([&action, a, exec] {
     auto [computer, argv] = computer_and_command(exec);
-    action = [a, computer = std::move(computer), argv = std::move(argv)]() -> int { validate::testbed_exec(a->testbed, computer, argv, a->options); };
+    action = [a, computer = std::move(computer), argv = std::move(argv)]() -> int {
+      validate::testbed_exec(a->testbed, computer, argv, a->options);
+    };
   });
 
   // What MPICH's hydra calls as its rsh launcher: `launcher HOST WORD...`, where the words are a
