@@ -169,8 +169,9 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
                                                    : std::vector<std::uint64_t>{1'000'000, 2'000'000, 4'000'000};
   // And many instances at once, the run-level state of oversubscription: 4 and 16 (the matrix has 10
   // to 100 at other lengths; quick: 2 and 8 around its 5 and 10), so the whole-run ratio of the
-  // matrix's instance counts comes from a calibrated count near them. The cost per step grows with the processes per core (more context
-  // switches); one small count alone put the quick matrix's integration 21% short.
+  // matrix's instance counts comes from a calibrated count near them. The cost per step grows with the
+  // processes per core (more context switches); one small count alone put the quick matrix's
+  // integration 21% short.
   auto integrate = [&](int instances, std::uint64_t s, std::uint64_t message_bytes, std::uint64_t disk_bytes) {
     CalibrationRun c;
     c.id = "cal-integrate-" + std::to_string(instances) + "-" + std::to_string(s);

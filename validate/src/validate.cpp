@@ -256,9 +256,7 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
       if (input.measurement.net && input.measurement.net->bandwidth_bytes_per_s) {
         const double probe_mbit = *input.measurement.net->bandwidth_bytes_per_s * 8 / 1e6;
         entry["probe from " + input.measurement.machine] = probe_mbit;
-        char number[32];
-        std::snprintf(number, sizeof number, "%.1f", probe_mbit);
-        probes += (probes.empty() ? "" : ", ") + std::string(number) + " from " + input.measurement.machine;
+        probes += (probes.empty() ? "" : ", ") + text::fixed(probe_mbit, 1) + " from " + input.measurement.machine;
       }
     }
     facts["testbed bandwidth " + pair.hosts[0] + "<->" + pair.hosts[1] + ", Mbit/s"] = entry;
