@@ -121,6 +121,15 @@ double summary_number(const nlohmann::json& j, const char* key) {
   return j["summary"][key].get<double>();
 }
 
+// The matrix's predictions need every probe a validation runs: a skipped one ends the validation
+// after the probes, with the probe's reason, rather than at the prediction with a field missing from a
+// profile the user did not write.
+void require_every_probe(const Measurement& m, const fs::path& file) {
+  if (m.skipped.empty()) return;
+  throw EnvironmentError("validate: the " + m.skipped.front().probe + " probe could not run (" + m.skipped.front().reason +
+                         "); its measurement is in " + file.string());
+}
+
 // Probes this machine (cpu with the matrix's kernel shapes, disk, net) and calibrates it into `dir`,
 // through the probes and calibrate libraries.
 fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
@@ -139,13 +148,7 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   probes::throw_if_interrupted();
   const fs::path measurement = dir / "measurement.json", profile = dir / "profile.json";
   write_json_file(measurement, to_json(m));
-  // The matrix's predictions need every one of these probes: a skipped one ends the validation here,
-  // with the probe's reason, rather than at the prediction with a field missing from a profile the
-  // user did not write.
-  if (!m.skipped.empty()) {
-    throw EnvironmentError("validate: the " + m.skipped.front().probe + " probe could not run (" +
-                           m.skipped.front().reason + "); its measurement is in " + measurement.string());
-  }
+  require_every_probe(m, measurement);
   calibrate::Calibration cal = calibrate::calibrate_platform({calibrate::load_measurement(measurement)}, {o.command});
   write_json_file(profile, to_json(cal.profile));
   return profile;
@@ -228,6 +231,7 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
       throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " + std::to_string(r.status));
     }
     inputs.push_back(calibrate::load_measurement(file));
+    require_every_probe(inputs.back().measurement, file);
   }
   const fs::path profile = dir / "profile.json";
   calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {o.command});
