@@ -80,6 +80,7 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
                     p.slowdown.precise ? "" : ", imprecise: time cap hit");
       os << "        " << line;
       if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
+      if (p.transient_rounds && *p.transient_rounds > 0) os << "  transient cut: " << *p.transient_rounds << " rounds";
       os << "\n";
     }
     if (m.memory->knee_mb) {

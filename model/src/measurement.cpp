@@ -42,6 +42,7 @@ nlohmann::json to_json(const Measurement& m) {
       if (p.swap_used_mb) j["swap_used_mb"] = *p.swap_used_mb;
       if (p.charged_mb) j["charged_mb"] = *p.charged_mb;
       if (p.duration_s) j["duration_s"] = *p.duration_s;
+      if (p.transient_rounds) j["transient_rounds"] = *p.transient_rounds;
       points.push_back(j);
     }
     probes["memory"] = {{"settings", m.memory->settings},
@@ -153,13 +154,14 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     double previous = -1;
     for (const JsonNode& p : mem->array("points")) {
       p.known_fields({"occupied_mb", "slowdown", "reference_major_faults", "cgroup_major_faults", "swap_used_mb",
-                      "charged_mb", "duration_s"});
+                      "charged_mb", "duration_s", "transient_rounds"});
       MemoryPoint point{p.number("occupied_mb", Range::kNonNegative), summary(p, "slowdown", Range::kAny)};
       if (p.has("reference_major_faults")) point.reference_major_faults = p.number("reference_major_faults", Range::kNonNegative);
       if (p.has("cgroup_major_faults")) point.cgroup_major_faults = p.number("cgroup_major_faults", Range::kNonNegative);
       if (p.has("swap_used_mb")) point.swap_used_mb = p.number("swap_used_mb", Range::kNonNegative);
       if (p.has("charged_mb")) point.charged_mb = p.number("charged_mb", Range::kNonNegative);
       if (p.has("duration_s")) point.duration_s = p.number("duration_s", Range::kNonNegative);
+      if (p.has("transient_rounds")) point.transient_rounds = p.number("transient_rounds", Range::kNonNegative);
       if (point.occupied_mb <= previous) p.field("occupied_mb").fail("occupations in strictly ascending order");
       previous = point.occupied_mb;
       mm.points.push_back(point);

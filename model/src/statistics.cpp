@@ -36,6 +36,33 @@ double median(std::vector<double> v) {
   return (*std::max_element(v.begin(), mid) + *mid) / 2;
 }
 
+std::size_t mser5_truncation(const std::vector<double>& series) {
+  constexpr std::size_t kBatch = 5;
+  const std::size_t m = series.size() / kBatch;
+  if (m < 2) return 0;
+  std::vector<double> z(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    z[j] = std::accumulate(series.begin() + static_cast<std::ptrdiff_t>(j * kBatch),
+                           series.begin() + static_cast<std::ptrdiff_t>((j + 1) * kBatch), 0.0) / kBatch;
+  }
+  // Centred on the batches' mean, so that the running sums below lose nothing to a large offset.
+  const double centre = std::accumulate(z.begin(), z.end(), 0.0) / static_cast<double>(m);
+  // From the last batch back: the sums over batches j..m-1 give each cut's squared standard error.
+  std::size_t best = 0;
+  double best_value = std::numeric_limits<double>::infinity();
+  double sum = 0, sum_sq = 0;
+  for (std::size_t j = m; j-- > 0;) {
+    const double v = z[j] - centre;
+    sum += v;
+    sum_sq += v * v;
+    if (j > m / 2) continue;
+    const double k = static_cast<double>(m - j);
+    const double value = std::max(0.0, sum_sq - sum * sum / k) / (k * k);
+    if (value <= best_value) best_value = value, best = j;  // a tie goes to the shorter cut
+  }
+  return best * kBatch;
+}
+
 double shorth_median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());

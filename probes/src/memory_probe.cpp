@@ -811,6 +811,10 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   pass_rounds.min_samples = std::max<std::size_t>(3, (o.repeat.min_samples + passes - 1) / passes);
   pass_rounds.max_samples = std::max(pass_rounds.min_samples, (o.repeat.max_samples + passes - 1) / passes);
   pass_rounds.time_cap_s = o.repeat.time_cap_s / static_cast<double>(passes);
+  // At and beyond main memory the start-up transient of each climb's rounds is discarded (MSER-5, at
+  // most half of them, below), so those points may sample for twice the time.
+  RepeatOptions swap_rounds = pass_rounds;
+  swap_rounds.time_cap_s = 2 * pass_rounds.time_cap_s;
 
   SampleSummary idle;
   try {
@@ -832,6 +836,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     bool below_main = false;     // the occupation fits in main memory
     double held_mb = 0;          // the occupation (the same in every pass)
     double duration_s = 0;
+    std::size_t transient_rounds = 0;  // sampled rounds discarded as the start-up transient (MSER-5)
     double cgroup_major_faults = 0;
     std::optional<CgroupMemoryState> after;  // the cgroup after the point's last pass
   };
@@ -876,7 +881,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         // The first point of the first pass, the reference alone, is the idle measurement above.
         const bool is_idle = pass == 0 && i == 0;
         if (!is_idle) round_faults.clear(), round_controls.clear();
-        const SampleSummary t = is_idle ? idle : repeat_until_precise(pass_rounds, run_round);
+        const bool below_main = !cgroup || held_mb < main_mb;
+        const SampleSummary t = is_idle ? idle : repeat_until_precise(below_main ? pass_rounds : swap_rounds, run_round);
         const CgroupMemoryState after = watch.read();
         bool all_alive = true;
         for (const auto& peer : peers) all_alive = all_alive && alive(*peer.worker);
@@ -888,9 +894,23 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         const auto sampled = [&t](const std::vector<double>& v) {
           return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(t.n), v.end());
         };
-        const std::vector<double> faults = sampled(round_faults), controls = sampled(round_controls);
-        g.below_main = !cgroup || held_mb < main_mb;
-        g.times.insert(g.times.end(), t.samples.begin(), t.samples.end());
+        std::vector<double> times = t.samples, faults = sampled(round_faults), controls = sampled(round_controls);
+        g.below_main = below_main;
+        if (!below_main) {
+          // After a step into swap the residency takes a while to settle: the fill pushed out the
+          // oldest pages, most of them the reference's, and it faults them back for tens of rounds
+          // beyond the warm-up (at 128 MB under a 128 MB limit α ran 2-5 in the first 16-24 sampled
+          // rounds of every climb, 0.1-1.5 after). The curve is the settled slowdown, so the
+          // transient goes by MSER-5 (model/statistics.hpp) on the excess over the control.
+          std::vector<double> excess(times.size());
+          for (std::size_t r = 0; r < times.size(); ++r) excess[r] = times[r] - controls[r];
+          const auto cut = static_cast<std::ptrdiff_t>(mser5_truncation(excess));
+          times.erase(times.begin(), times.begin() + cut);
+          faults.erase(faults.begin(), faults.begin() + cut);
+          controls.erase(controls.begin(), controls.begin() + cut);
+          g.transient_rounds += static_cast<std::size_t>(cut);
+        }
+        g.times.insert(g.times.end(), times.begin(), times.end());
         g.faults.insert(g.faults.end(), faults.begin(), faults.end());
         g.controls.insert(g.controls.end(), controls.begin(), controls.end());
         g.duration_s += monotonic_seconds() - point_start;
@@ -961,6 +981,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     point.slowdown.precise = precise_enough(summarize(g.times), o.repeat);
     point.reference_major_faults = median(g.faults);
     point.duration_s = g.duration_s;
+    if (!g.below_main) point.transient_rounds = static_cast<double>(g.transient_rounds);
     if (g.after) {
       point.swap_used_mb = g.after->swap_mb;
       point.charged_mb = g.after->charged_mb;

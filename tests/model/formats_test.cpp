@@ -35,6 +35,9 @@ Measurement sample_measurement() {
   mem.main_memory_mb = 512;
   mem.confinement = "cgroup";
   mem.points = {{64, summarize({0.01, 0.02})}, {128, summarize({0.1, 0.12})}};
+  mem.points[1].reference_major_faults = 2;
+  mem.points[1].charged_mb = 128.4;
+  mem.points[1].transient_rounds = 35;
   m.memory = mem;
   DiskMeasurement d;
   d.directory = "/tmp";
@@ -108,6 +111,8 @@ TEST_CASE("model: formats: a measurement file round-trips") {
   CHECK(to_json(back) == j);
   CHECK(back.cpu->kernels.at(0).kernel == "dgemm");
   CHECK(back.memory->points.at(1).occupied_mb == 128);
+  CHECK(back.memory->points.at(1).transient_rounds == 35);
+  CHECK(back.memory->points.at(1).charged_mb == 128.4);
   CHECK(back.net->pingpong.at(1).size_bytes == 1024);
 }
 

@@ -52,6 +52,39 @@ TEST_CASE("model: statistics: the shorth's median follows the densest half, not 
   CHECK(shorth_median({1, 2, 10, 11}) == 6);  // {1, 2, 10} and {2, 10, 11}: no densest half
 }
 
+TEST_CASE("model: statistics: MSER-5 discards the start-up transient and nothing of a stationary series") {
+  // Batches of 5 with means 4, 0, 0, 2: the squared standard errors are 11/16, (24/9)/9 and 2/4 for
+  // d = 0, 1, 2 (d at most half the batches): one batch goes.
+  std::vector<double> series;
+  for (double z : {4.0, 0.0, 0.0, 2.0}) series.insert(series.end(), 5, z);
+  CHECK(mser5_truncation(series) == 5);
+  // A partial last batch is left out of the search, and under two batches nothing is cut.
+  series.push_back(100);
+  CHECK(mser5_truncation(series) == 5);
+  CHECK(mser5_truncation({9, 1, 1, 1, 1, 1, 1, 1, 1}) == 0);
+  CHECK(mser5_truncation({}) == 0);
+
+  // A decaying start (as the rounds just after a step of occupation) over seeded noise: the cut
+  // covers most of the decay and never more than half the series.
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise(1.0, 0.2);
+  std::vector<double> settling;
+  for (int i = 0; i < 200; ++i) settling.push_back(noise(rng) + 4 * std::exp(-i / 10.0));
+  const std::size_t cut = mser5_truncation(settling);
+  CHECK(cut >= 20);
+  CHECK(cut <= 100);
+  // Stationary noise: a cut, if any, is short.
+  std::vector<double> flat;
+  for (int i = 0; i < 200; ++i) flat.push_back(noise(rng));
+  CHECK(mser5_truncation(flat) <= 40);
+  // The same series twice gives the same cut (no hidden state), and so does the series on a large
+  // offset (the sums are centred).
+  CHECK(mser5_truncation(settling) == cut);
+  std::vector<double> shifted = settling;
+  for (double& v : shifted) v += 1e9;
+  CHECK(mser5_truncation(shifted) == cut);
+}
+
 TEST_CASE("model: statistics: percentiles give the median, p90, p99 by nearest rank and the max") {
   Percentiles none = percentiles({});
   CHECK((none.median == 0 && none.p90 == 0 && none.p99 == 0 && none.max == 0));

@@ -52,6 +52,9 @@ struct MemoryPoint {
                                                       // processes: page tables, stacks), MB
   std::optional<double> duration_s = {};              // "duration_s": time spent on the point (raising the
                                                       // occupation, warm-up, sampling), s
+  std::optional<double> transient_rounds = {};        // "transient_rounds": sampled rounds discarded as the
+                                                      // start-up transient after the step (MSER-5), all
+                                                      // climbs; points at or beyond main memory only
 };
 
 struct MemoryMeasurement {

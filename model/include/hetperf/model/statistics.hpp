@@ -40,6 +40,14 @@ double shorth_median(std::vector<double> samples);
 // samples at or below it; 0 for none.
 double quantile_nearest_rank(std::vector<double> samples, double p);
 
+// MSER-5 (White 1997, "An effective truncation heuristic for bias reduction in simulation output";
+// the variant Hoad, Robinson and Davies 2010 recommend): how many of the first values of a series in
+// the order measured to discard as the start-up transient. The series is cut into batches of 5
+// (a last partial batch is left out of the search); the truncation is the d batches, d at most half of
+// them, that minimise the squared standard error of the mean of the batches that remain,
+// Σ_{j>d} (Z_j − Z̄_d)² / (m − d)². Returns 5·d (0 for fewer than 2 batches).
+std::size_t mser5_truncation(const std::vector<double>& series);
+
 // The spread of a set of outputs (response times, waits, slowdowns) as the summaries report it: the
 // median, the 90th and 99th percentiles by nearest rank (quantile_nearest_rank) and the largest value.
 // Exact: it needs every value in memory (8 bytes each; 80 MB for ten million). All 0 for no values.

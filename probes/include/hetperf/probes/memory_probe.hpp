@@ -11,7 +11,10 @@
 // reference's time, c that of a same-round control (the probe's own resident copy of the reference's
 // work, timed right after it on its CPU: the machine's speed in that round), k their ratio below main
 // memory without swap-ins, t_0 = k · the median control time; a point's figure is the median α of its
-// rounds after a warm-up.
+// rounds after a warm-up. At and beyond main memory each climb's rounds also lose their start-up
+// transient (MSER-5, model/statistics.hpp): a step into swap pushes out the oldest pages, mostly the
+// reference's, and it faults them back for tens of rounds; the curve is the settled slowdown. Those
+// points may sample for twice the time cap to make up for the rounds cut.
 // Passes: the grid is climbed `passes` times, each from the reference alone (every process ends and a
 // new reference starts between passes), and each point pools its rounds over the passes. Occupation
 // only grows within a climb, so points cannot be interleaved; climbing again is the nearest thing. It
