@@ -768,8 +768,13 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // reference alone (its time is the sample), then those after it together: the load processes' faults
   // overlap on the swap device, and the reference competes with the pages they touched, not with them
   // for the CPUs or the device while it is timed.
-  std::vector<double> round_faults;   // the reference's major faults per round of the current point
-  std::vector<double> round_controls;  // the control's time per round of the current point
+  std::vector<double> round_times;    // the reference's time per round of the current point
+  std::vector<double> round_faults;   // its major faults per round
+  std::vector<double> round_controls;  // the control's time per round
+  // What a round returns to the stopping rule: the reference's time, or, at and beyond main memory,
+  // its excess over the control, so that the rule asks for the precision of α there (at α 0.5 a 10%
+  // interval of the time is a 30% interval of α).
+  bool sample_excess = false;
   auto bursts = [&](const std::vector<std::size_t>& group) {
     std::vector<BurstReply> replies(group.size());
     for (std::size_t i : group) {
@@ -796,9 +801,10 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     sweep.run();
     const BurstReply r = bursts({0}).front();
     round_controls.push_back(control.burst());
+    round_times.push_back(r.seconds);
     bursts({order.begin() + static_cast<std::ptrdiff_t>(at) + 1, order.end()});
     round_faults.push_back(r.major_faults);
-    return r.seconds;
+    return sample_excess ? r.seconds - round_controls.back() : r.seconds;
   };
   RepeatOptions rounds = o.repeat;
   rounds.warmup = static_cast<std::size_t>(std::ceil(o.warmup_touches_per_page / o.touches_per_page));
@@ -811,16 +817,13 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   pass_rounds.min_samples = std::max<std::size_t>(3, (o.repeat.min_samples + passes - 1) / passes);
   pass_rounds.max_samples = std::max(pass_rounds.min_samples, (o.repeat.max_samples + passes - 1) / passes);
   pass_rounds.time_cap_s = o.repeat.time_cap_s / static_cast<double>(passes);
-  // At and beyond main memory the start-up transient of each climb's rounds is discarded (MSER-5, at
-  // most half of them, below), so those points may sample for twice the time.
-  RepeatOptions swap_rounds = pass_rounds;
-  swap_rounds.time_cap_s = 2 * pass_rounds.time_cap_s;
 
   SampleSummary idle;
   try {
     // This VM's processor needs a few hundred milliseconds of work to reach full speed (docs/probes.md).
     RepeatOptions first = rounds;
     first.warmup_s = 1;
+    round_times.clear();
     round_faults.clear();
     round_controls.clear();
     idle = repeat_until_precise(first, run_round);
@@ -880,9 +883,37 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         const std::uint64_t faults_before = watch.read().major_faults;
         // The first point of the first pass, the reference alone, is the idle measurement above.
         const bool is_idle = pass == 0 && i == 0;
-        if (!is_idle) round_faults.clear(), round_controls.clear();
+        if (!is_idle) round_times.clear(), round_faults.clear(), round_controls.clear();
         const bool below_main = !cgroup || held_mb < main_mb;
-        const SampleSummary t = is_idle ? idle : repeat_until_precise(below_main ? pass_rounds : swap_rounds, run_round);
+        sample_excess = !below_main;
+        // The sampled rounds come last in round_times, round_faults and round_controls (the warm-up
+        // rounds first).
+        std::size_t sampled_n = is_idle ? idle.n : repeat_until_precise(pass_rounds, run_round).n;
+        const auto sampled = [&sampled_n](const std::vector<double>& v) {
+          return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(sampled_n), v.end());
+        };
+        std::size_t cut = 0;
+        if (!below_main) {
+          // After a step into swap the residency takes a while to settle: the fill pushed out the
+          // oldest pages, most of them the reference's, and it faults them back for tens of rounds
+          // beyond the warm-up (at 128 MB under a 128 MB limit α ran 2-5 in the first 16-24 sampled
+          // rounds of every climb, 0.1-1.5 after). The curve is the settled slowdown, so the
+          // transient goes by MSER-5 (model/statistics.hpp) on the excess over the control, and as
+          // many rounds again are sampled straight on (no warm-up: the state is the settled one),
+          // more up to the climb's time cap unless precise sooner.
+          const std::vector<double> times = sampled(round_times), controls = sampled(round_controls);
+          std::vector<double> excess(times.size());
+          for (std::size_t r = 0; r < times.size(); ++r) excess[r] = times[r] - controls[r];
+          cut = mser5_truncation(excess);
+          if (cut > 0) {
+            RepeatOptions more = pass_rounds;
+            more.warmup = 0;
+            more.warmup_s = 0;
+            more.min_samples = cut;
+            more.max_samples = std::max(cut, pass_rounds.max_samples);
+            sampled_n += repeat_until_precise(more, run_round).n;
+          }
+        }
         const CgroupMemoryState after = watch.read();
         bool all_alive = true;
         for (const auto& peer : peers) all_alive = all_alive && alive(*peer.worker);
@@ -890,26 +921,11 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         check();
         Gathered& g = gathered[i];
         g.held_mb = held_mb;
-        // The sampled rounds come last in round_faults and round_controls (the warm-up rounds first).
-        const auto sampled = [&t](const std::vector<double>& v) {
-          return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(t.n), v.end());
-        };
-        std::vector<double> times = t.samples, faults = sampled(round_faults), controls = sampled(round_controls);
         g.below_main = below_main;
-        if (!below_main) {
-          // After a step into swap the residency takes a while to settle: the fill pushed out the
-          // oldest pages, most of them the reference's, and it faults them back for tens of rounds
-          // beyond the warm-up (at 128 MB under a 128 MB limit α ran 2-5 in the first 16-24 sampled
-          // rounds of every climb, 0.1-1.5 after). The curve is the settled slowdown, so the
-          // transient goes by MSER-5 (model/statistics.hpp) on the excess over the control.
-          std::vector<double> excess(times.size());
-          for (std::size_t r = 0; r < times.size(); ++r) excess[r] = times[r] - controls[r];
-          const auto cut = static_cast<std::ptrdiff_t>(mser5_truncation(excess));
-          times.erase(times.begin(), times.begin() + cut);
-          faults.erase(faults.begin(), faults.begin() + cut);
-          controls.erase(controls.begin(), controls.begin() + cut);
-          g.transient_rounds += static_cast<std::size_t>(cut);
-        }
+        g.transient_rounds += cut;
+        std::vector<double> times = sampled(round_times), faults = sampled(round_faults),
+                            controls = sampled(round_controls);
+        for (auto* v : {&times, &faults, &controls}) v->erase(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(cut));
         g.times.insert(g.times.end(), times.begin(), times.end());
         g.faults.insert(g.faults.end(), faults.begin(), faults.end());
         g.controls.insert(g.controls.end(), controls.begin(), controls.end());
@@ -919,10 +935,11 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
               static_cast<double>(after.major_faults - std::min(after.major_faults, faults_before));
           g.after = after;
         }
-        if (t.median / idle.median - 1 > o.max_slowdown) {
+        const double slowdown = median(times) / idle.median - 1;
+        if (slowdown > o.max_slowdown) {
           curve_end = "slowdown above max_slowdown";
           m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " +
-                            std::to_string(t.median / idle.median - 1) + " exceeds the maximum " +
+                            std::to_string(slowdown) + " exceeds the maximum " +
                             std::to_string(o.max_slowdown));
           grid_end = i + 1;
           break;
@@ -978,7 +995,13 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     std::vector<double> alpha;
     for (std::size_t r = 0; r < g.times.size(); ++r) alpha.push_back((g.times[r] - k * g.controls[r]) / baseline_s);
     MemoryPoint point{g.held_mb, summarize(alpha)};
-    point.slowdown.precise = precise_enough(summarize(g.times), o.repeat);
+    // Precise by the rule the rounds were sampled under: the reference's time below main memory, its
+    // excess over the control (α's precision) at and beyond.
+    std::vector<double> judged = g.times;
+    if (!g.below_main) {
+      for (std::size_t r = 0; r < judged.size(); ++r) judged[r] -= g.controls[r];
+    }
+    point.slowdown.precise = precise_enough(summarize(judged), o.repeat);
     point.reference_major_faults = median(g.faults);
     point.duration_s = g.duration_s;
     if (!g.below_main) point.transient_rounds = static_cast<double>(g.transient_rounds);

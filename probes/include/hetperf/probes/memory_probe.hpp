@@ -13,8 +13,9 @@
 // memory without swap-ins, t_0 = k · the median control time; a point's figure is the median α of its
 // rounds after a warm-up. At and beyond main memory each climb's rounds also lose their start-up
 // transient (MSER-5, model/statistics.hpp): a step into swap pushes out the oldest pages, mostly the
-// reference's, and it faults them back for tens of rounds; the curve is the settled slowdown. Those
-// points may sample for twice the time cap to make up for the rounds cut.
+// reference's, and it faults them back for tens of rounds; the curve is the settled slowdown. As many
+// rounds again are sampled after the cut, and there the stopping rule judges the reference's excess
+// over the control (α's precision), not its time.
 // Passes: the grid is climbed `passes` times, each from the reference alone (every process ends and a
 // new reference starts between passes), and each point pools its rounds over the passes. Occupation
 // only grows within a climb, so points cannot be interleaved; climbing again is the nearest thing. It
@@ -87,9 +88,10 @@ struct MemoryProbeOptions {
   double unconfined_fraction_of_available = 0.5;  // unconfined: occupation stays below this share
   double unconfined_max_mb = 2048;   // unconfined: and below this
   // Rounds per occupation: warm-up, then at least min_samples and at most max_samples rounds, until the
-  // 95% order-statistic interval of the median reference time is within target_relative_half_width
-  // of it, or time_cap_s of sampling (then the point is flagged imprecise). warmup is ignored: the
-  // warm-up is warmup_touches_per_page.
+  // 95% order-statistic interval of the median reference time (at and beyond main memory: of its
+  // median excess over the control) is within target_relative_half_width of it, or time_cap_s of
+  // sampling (then the point is flagged imprecise). warmup is ignored: the warm-up is
+  // warmup_touches_per_page.
   RepeatOptions repeat = default_repeat();
   StepCallback on_step;              // optional progress
 
