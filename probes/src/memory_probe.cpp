@@ -443,6 +443,7 @@ class CacheSweep {
     void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw EnvironmentError(std::string("memory probe: cache sweep buffer: ") + std::strerror(errno));
     ::madvise(m, bytes_, MADV_NOHUGEPAGE);
+    ::madvise(m, bytes_, MADV_DONTFORK);  // not copied into the load processes (ControlTask says why)
     p_ = static_cast<char*>(m);
   }
   ~CacheSweep() {
@@ -473,6 +474,10 @@ class ControlTask {
     void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw EnvironmentError(std::string("memory probe: control buffer: ") + std::strerror(errno));
     ::madvise(m, bytes_, MADV_NOHUGEPAGE);  // small pages, as the reference task's
+    // Not inherited by the processes the probe forks later: shared copy-on-write with them, every
+    // write after a fork would copy the page, and the control would time page copies (measured:
+    // 0.5-12 ms a round instead of 0.5, rising with the number of load processes).
+    ::madvise(m, bytes_, MADV_DONTFORK);
     p_ = static_cast<char*>(m);
     for (std::size_t i = 0; i < bytes_; i += kPage) p_[i] = 1;
   }
