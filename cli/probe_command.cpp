@@ -101,6 +101,7 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
        << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n")
        << "          read        " << figure(m.disk->read_direct_bytes_per_s, "B/s")
        << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n");
+    for (const auto& n : m.disk->notes) os << "          note: " << n << "\n";
     for (const auto& p : m.disk->buffer_sweep) {
       os << "          buffer " << si(static_cast<double>(p.buffer_bytes), "B") << ": write "
          << si(p.write_bytes_per_s.mean, "B/s") << ", read " << si(p.read_bytes_per_s.mean, "B/s") << "\n";

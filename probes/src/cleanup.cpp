@@ -1,15 +1,25 @@
 // Clean-up registry and signal handlers (see cleanup.hpp for the two-stage design).
 #include "hetperf/probes/cleanup.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "hetperf/probes/cgroup.hpp"
 
 #include "hetperf/model/error.hpp"
 
@@ -113,9 +123,18 @@ CleanupRegistration::~CleanupRegistration() {
 }
 
 ScratchFile::ScratchFile(std::filesystem::path path)
-    : path_(std::move(path)), registration_(CleanupKind::kUnlinkFile, path_) {}
+    : path_(std::move(path)), registration_(CleanupKind::kUnlinkFile, path_) {
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd_ < 0) throw EnvironmentError("cannot create " + path_.string() + ": " + std::strerror(errno));
+  // Held while the file is ours: reclaim_stale_leftovers leaves a file whose lock is held, also one of
+  // another host on a shared file system. A file system without locks leaves only the process id.
+  ::flock(fd_, LOCK_EX | LOCK_NB);
+}
 
-ScratchFile::~ScratchFile() { ::unlink(path_.c_str()); }
+ScratchFile::~ScratchFile() {
+  ::unlink(path_.c_str());
+  ::close(fd_);
+}
 
 ChildProcess::ChildProcess(pid_t pid, bool whole_group)
     : pid_(pid),
@@ -135,6 +154,112 @@ ChildProcess::~ChildProcess() {
   }
   while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
   }
+}
+
+namespace {
+
+// The process id at the end of `name` after `prefix` (digits only), or nullopt.
+std::optional<pid_t> pid_after(const std::string& name, const std::string& prefix) {
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  long long v = 0;
+  const char* first = name.data() + prefix.size();
+  const char* last = name.data() + name.size();
+  auto [end, ec] = std::from_chars(first, last, v);
+  if (ec != std::errc() || end != last || v <= 0 || v > 0x3fffffff) return std::nullopt;
+  return static_cast<pid_t>(v);
+}
+
+// Whether a process with this id exists (EPERM: it does, owned by someone else).
+bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
+
+std::string error_text() { return std::strerror(errno); }
+
+// Whether some process holds the lock of the file at `path` (ScratchFile's): a live probe's file.
+bool lock_held(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+
+// A file named after process `pid` is stale when that process is gone (or is this one, which has not
+// made it) and nobody holds its lock.
+bool stale_file(pid_t pid, const std::string& path) {
+  return (pid == ::getpid() || !process_exists(pid)) && !lock_held(path);
+}
+
+// Swap areas in use (/proc/swaps' first column; the kernel writes a space in a name as \040).
+std::vector<std::string> active_swaps() {
+  std::ifstream in("/proc/swaps");
+  std::string line;
+  std::vector<std::string> names;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string name;
+    if (ss >> name) names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& directory) {
+  std::vector<std::string> done;
+  const auto whose = [](pid_t pid) { return " (left by hetperf process " + std::to_string(pid) + ", which no longer runs)"; };
+  // Swap files first, wherever they are: an enabled one holds its disk space and may hold pages.
+  for (const std::string& name : active_swaps()) {
+    const auto pid = pid_after(std::filesystem::path(name).filename().string(), ".hetperf-swap.");
+    if (!pid || !stale_file(*pid, name)) continue;
+    if (::swapoff(name.c_str()) != 0) {
+      done.push_back("could not disable the swap file " + name + whose(*pid) + ": " + error_text());
+      continue;
+    }
+    if (::unlink(name.c_str()) != 0 && errno != ENOENT) {
+      done.push_back("disabled the swap file " + name + whose(*pid) + " but could not remove it: " + error_text());
+    } else {
+      done.push_back("disabled and removed the swap file " + name + whose(*pid));
+    }
+  }
+  const std::vector<std::string> still_on = active_swaps();  // those swapoff refused, reported above
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    const std::string name = entry.path().filename().string();
+    auto pid = pid_after(name, ".hetperf-swap.");
+    if (!pid) pid = pid_after(name, ".hetperf-disk-probe.");
+    if (!pid || !entry.is_regular_file(ec)) continue;
+    const std::string path = std::filesystem::weakly_canonical(entry.path(), ec).string();
+    if (!stale_file(*pid, path) || std::find(still_on.begin(), still_on.end(), path) != still_on.end()) continue;
+    if (::unlink(path.c_str()) != 0) {
+      done.push_back("could not remove " + path + whose(*pid) + ": " + error_text());
+    } else {
+      done.push_back("removed " + path + whose(*pid));
+    }
+  }
+  if (auto root = find_cgroup_root("memory", nullptr)) {
+    for (const auto& entry : std::filesystem::directory_iterator(root->path, ec)) {
+      const auto pid = pid_after(entry.path().filename().string(), "hetperf-memory-");
+      if (!pid || *pid == ::getpid() || process_exists(*pid) || !entry.is_directory(ec)) continue;
+      // Its members can only be the killed probe's own processes; they go first, or rmdir is refused.
+      // A member outside this PID namespace reads as 0: then the cgroup is another container's probe's.
+      std::vector<pid_t> members;
+      std::ifstream procs(entry.path() / "cgroup.procs");
+      for (pid_t member = 0; procs >> member;) members.push_back(member);
+      if (std::find(members.begin(), members.end(), 0) != members.end()) continue;
+      for (pid_t member : members) ::kill(member, SIGKILL);
+      bool removed = false;
+      for (int attempt = 0; attempt < 100 && !removed; ++attempt) {
+        removed = ::rmdir(entry.path().c_str()) == 0 || errno == ENOENT;
+        if (!removed && errno != EBUSY) break;
+        if (!removed) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      done.push_back(removed ? "removed the memory cgroup " + entry.path().string() + whose(*pid)
+                             : "could not remove the memory cgroup " + entry.path().string() + whose(*pid) + ": " +
+                                   error_text());
+    }
+  }
+  return done;
 }
 
 }  // namespace hetperf::probes

@@ -105,6 +105,8 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   if (!std::filesystem::is_directory(o.directory, ec)) {
     throw InputError("--dir " + o.directory.string() + ": expected an existing directory");
   }
+  // A probe killed outright earlier left its scratch file here: it goes before the free space counts.
+  const std::vector<std::string> reclaimed = reclaim_stale_leftovers(o.directory);
   struct statvfs fs {};
   if (::statvfs(o.directory.c_str(), &fs) != 0) io_error(o.directory, "cannot stat file system");
   const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
@@ -115,6 +117,7 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   }
 
   DiskMeasurement m;
+  m.notes = reclaimed;
   m.directory = std::filesystem::absolute(o.directory).string();
   RepeatOptions sweep_repeat = o.repeat;
   if (o.sweep_time_cap_s > 0) sweep_repeat.time_cap_s = std::min(o.sweep_time_cap_s, o.repeat.time_cap_s);

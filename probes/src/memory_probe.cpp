@@ -357,7 +357,7 @@ class PressureWatch {
 class SwapFile {
  public:
   SwapFile(const std::filesystem::path& path, double size_mb) : file_(path) {
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);  // made (and locked) by file_
     if (fd < 0) throw EnvironmentError("cannot create swap file " + path.string() + ": " + std::strerror(errno));
     std::vector<char> zeros(1 << 20, 0);
     bool ok = true;
@@ -615,6 +615,9 @@ std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, dou
 MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   if (auto e = o.validate(); !e.empty()) throw InputError("memory probe: " + e);
   MemoryMeasurement m;
+  // A probe killed outright earlier (SIGKILL, a shutdown) may have left its swap file enabled and its
+  // cgroup: they go first, and before MemAvailable and the free space are read.
+  m.notes = reclaim_stale_leftovers(o.swap_directory);
   const double available_mb = meminfo_mb("MemAvailable");
 
   // Declaration order is clean-up order in reverse: load processes, reference task, swap, cgroup.

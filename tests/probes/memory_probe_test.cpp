@@ -1,10 +1,16 @@
 // Memory probe tests: the knee rule, a small unconfined run, and the cgroup ground truth (root only).
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/swap.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -327,4 +333,108 @@ TEST_CASE("probes: a confined memory probe stops before its swap file fills, nev
   CHECK_THAT(notes, !Catch::Contains("OOM killer"));
   CHECK(m.points.size() >= 4);  // 0, 16, 32, 48 MB at least: main memory is measured in full
   CHECK(m.points.back().occupied_mb <= 64 + 0.5 * 48);
+}
+
+namespace {
+
+// The id of a process that has just ended (forked, exited, reaped): what a killed probe's names carry.
+pid_t ended_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+bool listed_in_proc_swaps(const std::string& path) {
+  std::ifstream swaps("/proc/swaps");
+  std::string line;
+  while (std::getline(swaps, line)) {
+    if (line.rfind(path + " ", 0) == 0 || line.rfind(path + "\t", 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("probes: the files of a probe killed outright are removed by the next probe, live ones kept", "[memory]") {
+  const auto dir = std::filesystem::temp_directory_path() / ("hetperf-stale-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const pid_t dead = ended_pid();
+  const auto name = [&](const std::string& prefix, pid_t pid) { return dir / (prefix + std::to_string(pid)); };
+  const auto stale_disk = name(".hetperf-disk-probe.", dead);
+  const auto stale_swap = name(".hetperf-swap.", dead);
+  const auto stale_as_ours = name(".hetperf-disk-probe.", ::getpid());  // its pid was reused by this process
+  const auto alive = name(".hetperf-swap.", 1);                          // init runs: its process lives
+  const auto not_ours = dir / (".hetperf-swap." + std::to_string(dead) + "x");
+  for (const auto& p : {stale_disk, stale_swap, stale_as_ours, alive, not_ours}) std::ofstream(p) << "x";
+  // A live probe's file whose process this one cannot see (another host on a shared file system): its
+  // lock is held.
+  const ScratchFile locked(name(".hetperf-disk-probe.", ended_pid()));
+  const auto lines = reclaim_stale_leftovers(dir);
+  CHECK_FALSE(std::filesystem::exists(stale_disk));
+  CHECK_FALSE(std::filesystem::exists(stale_swap));
+  CHECK_FALSE(std::filesystem::exists(stale_as_ours));
+  CHECK(std::filesystem::exists(alive));
+  CHECK(std::filesystem::exists(not_ours));
+  CHECK(std::filesystem::exists(locked.path()));
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  INFO(all);
+  CHECK(lines.size() == 3);
+  CHECK_THAT(all, Catch::Contains(stale_disk.filename().string()) && Catch::Contains(std::to_string(dead)) &&
+                      Catch::Contains("no longer runs"));
+  CHECK(reclaim_stale_leftovers(dir).empty());  // nothing left to do: nothing said
+  std::filesystem::remove_all(dir);  // the locked file's owner then finds it gone, as after a user's rm
+}
+
+TEST_CASE("probes: a killed probe's enabled swap file and its cgroup with a member are reclaimed", "[memory][root]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root for swapon and a memory cgroup");
+    return;
+  }
+  std::string why;
+  const auto root = find_cgroup_root("memory", &why);
+  if (!root) {
+    WARN("skipped: " << why);
+    return;
+  }
+  const pid_t dead = ended_pid();
+  const auto dir = std::filesystem::path(HETPERF_BINARY_DIR);
+  const auto swap = std::filesystem::weakly_canonical(dir) / (".hetperf-swap." + std::to_string(dead));
+  {
+    std::ofstream out(swap, std::ios::binary);
+    std::vector<char> zeros(1 << 20, 0);
+    for (int i = 0; i < 8; ++i) out.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  std::filesystem::permissions(swap, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  REQUIRE(std::system(("mkswap -q " + swap.string() + " >/dev/null 2>&1").c_str()) == 0);
+  if (::swapon(swap.c_str(), 0) != 0) {
+    std::filesystem::remove(swap);
+    WARN("skipped: swapon refused here: " << std::strerror(errno));
+    return;
+  }
+  // The killed probe's cgroup, still holding one of its load processes.
+  const auto cgroup = root->path / ("hetperf-memory-" + std::to_string(dead));
+  REQUIRE(::mkdir(cgroup.c_str(), 0755) == 0);
+  const pid_t member = ::fork();
+  if (member == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  std::ofstream(cgroup / "cgroup.procs") << member;
+  const auto lines = reclaim_stale_leftovers(dir);
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  INFO(all);
+  int status = 0;
+  CHECK(::waitpid(member, &status, 0) == member);
+  CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
+  CHECK_FALSE(listed_in_proc_swaps(swap.string()));
+  CHECK_FALSE(std::filesystem::exists(swap));
+  CHECK_FALSE(std::filesystem::exists(cgroup));
+  CHECK_THAT(all, Catch::Contains("disabled and removed the swap file") && Catch::Contains("removed the memory cgroup"));
+  // Whatever happened, nothing of the test stays.
+  ::swapoff(swap.c_str());
+  std::filesystem::remove(swap);
+  ::rmdir(cgroup.c_str());
 }

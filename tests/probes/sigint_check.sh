@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SIGINT during `hetperf probe`: exit status 130, a measurement file marked incomplete holding what was
-# measured, and no scratch file, swap file, cgroup or process left behind. Two runs: one interrupted
-# in the CPU probe, one in the middle of the memory curve (whose points so far must be kept).
+# measured, and no scratch file, swap file, cgroup or process left behind. Three runs: one interrupted
+# in the CPU probe, one in the middle of the memory curve (whose points so far must be kept), and, as
+# root, one killed outright (SIGKILL) there, whose leftovers the next probe must remove.
 # Args: $1 = hetperf binary.
 set -uo pipefail
 dir=$(mktemp -d)
@@ -73,4 +74,38 @@ assert any("interrupted" in n for n in m["notes"]), m["notes"]
 print("memory curve kept:", len(m["points"]), "points;", m["notes"][-1])
 PY
 check_clean "$pid"
+rm -f "$dir/m.json" "$dir/out" "$dir/err"
+
+# 3. Killed outright (SIGKILL) in the middle of the memory curve: no handler runs, so its swap file
+# (enabled) and its cgroup stay; the next probe, here a small disk probe in the same directory,
+# removes them and says so.
+if [ "$(id -u)" -eq 0 ]; then
+  "$1" probe --quick --only memory --dir "$dir" -o "$dir/m.json" >"$dir/out" 2>"$dir/err" &
+  pid=$!
+  cg=/sys/fs/cgroup/memory/hetperf-memory-$pid
+  for i in $(seq 1 300); do
+    if [ -f "$cg/cgroup.procs" ] && [ "$(wc -l <"$cg/cgroup.procs")" -ge 3 ]; then break; fi
+    sleep 0.1
+  done
+  kill -KILL "$pid"
+  wait "$pid"
+  # Its load processes die with it (PR_SET_PDEATHSIG); they hold the swap file's lock until then.
+  for i in $(seq 1 100); do
+    [ -z "$(cat "$cg/cgroup.procs" 2>/dev/null)" ] && break
+    sleep 0.1
+  done
+  if ! grep -q "hetperf-swap.$pid" /proc/swaps; then echo "SIGKILL run: no swap file to reclaim (too early?)"; exit 1; fi
+  "$1" probe --quick --only disk --dir "$dir" --disk-size 16777216 -o "$dir/d.json" >"$dir/out" 2>"$dir/err" ||
+    { echo "the probe after the SIGKILL failed"; cat "$dir/err"; exit 1; }
+  grep -q "disabled and removed the swap file $dir/.hetperf-swap.$pid" "$dir/out" ||
+    { echo "the probe after the SIGKILL did not say it removed the swap file"; cat "$dir/out"; exit 1; }
+  grep -q "removed the memory cgroup .*hetperf-memory-$pid" "$dir/out" ||
+    { echo "the probe after the SIGKILL did not say it removed the cgroup"; cat "$dir/out"; exit 1; }
+  rm -f "$dir/d.json"
+  check_clean "$pid"
+  [ -e "$dir/.hetperf-swap.$pid" ] && { echo "swap file left"; exit 1; }
+  echo "SIGKILL: the next probe reclaimed the swap file and the cgroup"
+else
+  echo "SIGKILL part skipped: needs root for a cgroup and a swap file"
+fi
 echo ok

@@ -12,6 +12,8 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace hetperf::probes {
 
@@ -50,6 +52,8 @@ class CleanupRegistration {
 };
 
 // A file that exists only while this object lives; removed by the destructor or the signal handler.
+// Created empty here (EnvironmentError if it exists or cannot be made) and locked (flock) while it
+// lives, so that reclaim_stale_leftovers knows it for a live one.
 class ScratchFile {
  public:
   explicit ScratchFile(std::filesystem::path path);
@@ -61,6 +65,7 @@ class ScratchFile {
  private:
   std::filesystem::path path_;
   CleanupRegistration registration_;
+  int fd_ = -1;
 };
 
 // A forked child process that is killed (SIGKILL) and reaped when this object goes away. With
@@ -79,5 +84,18 @@ class ChildProcess {
   bool whole_group_;
   CleanupRegistration registration_;
 };
+
+// What a probe killed outright (SIGKILL, the machine shut down) could not remove: its swap file
+// (".hetperf-swap.<pid>", possibly still enabled), its disk scratch file (".hetperf-disk-probe.<pid>")
+// and its memory cgroup ("hetperf-memory-<pid>"), named by the process id of the hetperf that made
+// them. Removes those of processes that no longer exist and whose lock (ScratchFile's) nobody holds:
+// swap files listed in /proc/swaps (swapoff,
+// then unlink), the scratch and swap files in `directory`, and the memory cgroups (their remaining
+// members, the killed probe's load processes, are killed first). A process id that is alive, even if
+// reused by another program, keeps its things, and so does a held lock (a probe on another host that
+// shares the directory). Returns one line per thing removed, or that could not
+// be removed and why; nothing to do gives an empty list. Needs root for swapoff and the cgroups; as
+// another user, what it may not touch is reported, not removed.
+std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& directory);
 
 }  // namespace hetperf::probes
