@@ -816,7 +816,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   };
   RepeatOptions rounds = o.repeat;
   rounds.warmup = static_cast<std::size_t>(std::ceil(o.warmup_touches_per_page / o.touches_per_page));
-  rounds.warmup_s = 0.25;  // and a quarter second: the processor may have slowed down during a fill
+  rounds.warmup_s = 0.25;  // and, beyond main memory, a quarter second: the residency settles
 
   // Rounds per point and pass: the point's rule shared out over the passes, so that a point spans as
   // many rounds and as much sampling time in all as one pass would give it.
@@ -896,7 +896,11 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         sample_excess = !below_main;
         // The sampled rounds come last in round_times, round_faults and round_controls (the warm-up
         // rounds first).
-        std::size_t sampled_n = is_idle ? idle.n : repeat_until_precise(pass_rounds, run_round).n;
+        // Below main memory no warm-up seconds: what the seconds waited for after a fill, the processor's
+        // speed, the same-round control takes out of α there (rounds of touches still warm the pages).
+        RepeatOptions point_rounds = pass_rounds;
+        if (below_main) point_rounds.warmup_s = 0;
+        std::size_t sampled_n = is_idle ? idle.n : repeat_until_precise(point_rounds, run_round).n;
         const auto sampled = [&sampled_n](const std::vector<double>& v) {
           return std::vector<double>(v.end() - static_cast<std::ptrdiff_t>(sampled_n), v.end());
         };
