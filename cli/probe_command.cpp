@@ -174,7 +174,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--memory-passes", args->memory_passes,
                   "Ascents through the memory curve's occupations, each point's rounds pooled over them, so that "
-                  "a slow spell of the machine moves a share of a point's rounds, not all (default: 3, or 2 "
+                  "a slow spell of the machine moves a share of a point's rounds, not all (default: 3, or 1 "
                   "with --quick)")
       ->check(CLI::Range(1, 10));
   cmd->add_flag("--no-confine", args->no_confine,
