@@ -19,9 +19,8 @@
 #include <sstream>
 #include <thread>
 
-#include "hetperf/probes/cgroup.hpp"
-
 #include "hetperf/model/error.hpp"
+#include "hetperf/probes/cgroup.hpp"
 
 namespace hetperf::probes {
 namespace {
@@ -207,7 +206,9 @@ std::vector<std::string> active_swaps() {
 
 std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& directory) {
   std::vector<std::string> done;
-  const auto whose = [](pid_t pid) { return " (left by hetperf process " + std::to_string(pid) + ", which no longer runs)"; };
+  const auto whose = [](pid_t pid) {
+    return " (left by hetperf process " + std::to_string(pid) + ", which no longer runs)";
+  };
   // Swap files first, wherever they are: an enabled one holds its disk space and may hold pages.
   for (const std::string& name : active_swaps()) {
     const auto pid = pid_after(std::filesystem::path(name).filename().string(), ".hetperf-swap.");

@@ -89,13 +89,12 @@ class ChildProcess {
 // (".hetperf-swap.<pid>", possibly still enabled), its disk scratch file (".hetperf-disk-probe.<pid>")
 // and its memory cgroup ("hetperf-memory-<pid>"), named by the process id of the hetperf that made
 // them. Removes those of processes that no longer exist and whose lock (ScratchFile's) nobody holds:
-// swap files listed in /proc/swaps (swapoff,
-// then unlink), the scratch and swap files in `directory`, and the memory cgroups (their remaining
-// members, the killed probe's load processes, are killed first). A process id that is alive, even if
-// reused by another program, keeps its things, and so does a held lock (a probe on another host that
-// shares the directory). Returns one line per thing removed, or that could not
-// be removed and why; nothing to do gives an empty list. Needs root for swapoff and the cgroups; as
-// another user, what it may not touch is reported, not removed.
+// swap files listed in /proc/swaps (swapoff, then unlink), the scratch and swap files in `directory`,
+// and the memory cgroups (their remaining members, the killed probe's load processes, are killed
+// first). A process id that is alive, even if reused by another program, keeps its things, and so
+// does a held lock (a probe on another host that shares the directory). Returns one line per thing
+// removed, or that could not be removed and why; nothing to do gives an empty list. Needs root for
+// swapoff and the cgroups; as another user, what it may not touch is reported, not removed.
 std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& directory);
 
 }  // namespace hetperf::probes
