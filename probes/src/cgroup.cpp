@@ -70,13 +70,15 @@ std::unique_ptr<Cgroup> Cgroup::create(const std::string& controller, const std:
   return std::unique_ptr<Cgroup>(new Cgroup(p, root->version));
 }
 
-Cgroup::~Cgroup() {
-  // Members that were just killed may still be leaving: retry for up to ~2 s.
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    if (::rmdir(path_.c_str()) == 0 || errno == ENOENT) return;
+bool remove_cgroup_directory(const std::filesystem::path& path) {
+  for (int attempt = 0;; ++attempt) {
+    if (::rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+    if (attempt == 99) return false;  // errno is the last rmdir's
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
+
+Cgroup::~Cgroup() { remove_cgroup_directory(path_); }
 
 void Cgroup::write(const std::string& file, const std::string& value) const {
   std::ofstream out(path_ / file);

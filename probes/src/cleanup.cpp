@@ -17,7 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
-#include <thread>
+#include <string_view>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/probes/cgroup.hpp"
@@ -158,7 +158,7 @@ ChildProcess::~ChildProcess() {
 namespace {
 
 // The process id at the end of `name` after `prefix` (digits only), or nullopt.
-std::optional<pid_t> pid_after(const std::string& name, const std::string& prefix) {
+std::optional<pid_t> pid_after(const std::string& name, std::string_view prefix) {
   if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
   long long v = 0;
   const char* first = name.data() + prefix.size();
@@ -188,21 +188,25 @@ bool stale_file(pid_t pid, const std::string& path) {
   return (pid == ::getpid() || !process_exists(pid)) && !lock_held(path);
 }
 
-// Swap areas in use (/proc/swaps' first column; the kernel writes a space in a name as \040).
-std::vector<std::string> active_swaps() {
-  std::ifstream in("/proc/swaps");
-  std::string line;
-  std::vector<std::string> names;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string name;
-    if (ss >> name) names.push_back(name);
-  }
-  return names;
+bool is_swap_area(const std::vector<SwapArea>& areas, const std::string& path) {
+  return std::any_of(areas.begin(), areas.end(), [&](const SwapArea& a) { return a.path == path; });
 }
 
 }  // namespace
+
+std::vector<SwapArea> swap_areas() {
+  std::ifstream in("/proc/swaps");
+  std::string line;
+  std::vector<SwapArea> areas;
+  std::getline(in, line);  // header: Filename Type Size Used Priority (KiB)
+  while (std::getline(in, line)) {
+    std::istringstream ss(line);
+    std::string name, type;
+    double size_kib = 0, used_kib = 0;
+    if (ss >> name >> type >> size_kib >> used_kib) areas.push_back({name, used_kib / 1024.0});
+  }
+  return areas;
+}
 
 std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& directory) {
   std::vector<std::string> done;
@@ -210,8 +214,9 @@ std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& di
     return " (left by hetperf process " + std::to_string(pid) + ", which no longer runs)";
   };
   // Swap files first, wherever they are: an enabled one holds its disk space and may hold pages.
-  for (const std::string& name : active_swaps()) {
-    const auto pid = pid_after(std::filesystem::path(name).filename().string(), ".hetperf-swap.");
+  for (const SwapArea& area : swap_areas()) {
+    const std::string& name = area.path;
+    const auto pid = pid_after(std::filesystem::path(name).filename().string(), kSwapFilePrefix);
     if (!pid || !stale_file(*pid, name)) continue;
     if (::swapoff(name.c_str()) != 0) {
       done.push_back("could not disable the swap file " + name + whose(*pid) + ": " + error_text());
@@ -223,15 +228,15 @@ std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& di
       done.push_back("disabled and removed the swap file " + name + whose(*pid));
     }
   }
-  const std::vector<std::string> still_on = active_swaps();  // those swapoff refused, reported above
+  const std::vector<SwapArea> still_on = swap_areas();  // those swapoff refused, reported above
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
     const std::string name = entry.path().filename().string();
-    auto pid = pid_after(name, ".hetperf-swap.");
-    if (!pid) pid = pid_after(name, ".hetperf-disk-probe.");
+    auto pid = pid_after(name, kSwapFilePrefix);
+    if (!pid) pid = pid_after(name, kDiskScratchPrefix);
     if (!pid || !entry.is_regular_file(ec)) continue;
     const std::string path = std::filesystem::weakly_canonical(entry.path(), ec).string();
-    if (!stale_file(*pid, path) || std::find(still_on.begin(), still_on.end(), path) != still_on.end()) continue;
+    if (!stale_file(*pid, path) || is_swap_area(still_on, path)) continue;
     if (::unlink(path.c_str()) != 0) {
       done.push_back("could not remove " + path + whose(*pid) + ": " + error_text());
     } else {
@@ -240,7 +245,7 @@ std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& di
   }
   if (auto root = find_cgroup_root("memory", nullptr)) {
     for (const auto& entry : std::filesystem::directory_iterator(root->path, ec)) {
-      const auto pid = pid_after(entry.path().filename().string(), "hetperf-memory-");
+      const auto pid = pid_after(entry.path().filename().string(), kMemoryCgroupPrefix);
       if (!pid || *pid == ::getpid() || process_exists(*pid) || !entry.is_directory(ec)) continue;
       // Its members can only be the killed probe's own processes; they go first, or rmdir is refused.
       // A member outside this PID namespace reads as 0: then the cgroup is another container's probe's.
@@ -249,12 +254,7 @@ std::vector<std::string> reclaim_stale_leftovers(const std::filesystem::path& di
       for (pid_t member = 0; procs >> member;) members.push_back(member);
       if (std::find(members.begin(), members.end(), 0) != members.end()) continue;
       for (pid_t member : members) ::kill(member, SIGKILL);
-      bool removed = false;
-      for (int attempt = 0; attempt < 100 && !removed; ++attempt) {
-        removed = ::rmdir(entry.path().c_str()) == 0 || errno == ENOENT;
-        if (!removed && errno != EBUSY) break;
-        if (!removed) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
+      const bool removed = remove_cgroup_directory(entry.path());
       done.push_back(removed ? "removed the memory cgroup " + entry.path().string() + whose(*pid)
                              : "could not remove the memory cgroup " + entry.path().string() + whose(*pid) + ": " +
                                    error_text());

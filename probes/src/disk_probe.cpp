@@ -130,7 +130,7 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
                 {"time_cap_s", o.repeat.time_cap_s},
                 {"sweep_time_cap_s", sweep_repeat.time_cap_s}};
 
-  ScratchFile scratch(o.directory / (".hetperf-disk-probe." + std::to_string(::getpid())));
+  ScratchFile scratch(o.directory / (std::string(kDiskScratchPrefix) + std::to_string(::getpid())));
   const auto& path = scratch.path();
   std::uint64_t buffer_capacity = o.buffer_bytes;
   for (auto b : o.sweep_buffers_bytes) buffer_capacity = std::max(buffer_capacity, b);

@@ -257,16 +257,10 @@ bool alive(const Worker& w) {
 // Nanoseconds to pause per MiB for a first-touch rate of `mb_per_s`.
 long pace_ns_per_mib(double mb_per_s) { return static_cast<long>(1e9 / mb_per_s); }
 
-// Used slots of the swap file at `path` (/proc/swaps, KiB), MB; 0 when it is not listed.
+// Used slots of the swap file at `path` (/proc/swaps), MB; 0 when it is not listed.
 double swap_file_used_mb(const std::string& path) {
-  std::ifstream in("/proc/swaps");
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string name, type;
-    double size_kib = 0, used_kib = 0;
-    if (ss >> name >> type >> size_kib >> used_kib && name == path) return used_kib / 1024.0;
+  for (const SwapArea& area : swap_areas()) {
+    if (area.path == path) return area.used_mb;
   }
   return 0;
 }
@@ -631,7 +625,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     why_unconfined = "not running as root (a memory cgroup and a swap file need root)";
   } else {
     try {
-      cgroup = Cgroup::create("memory", "hetperf-memory-" + std::to_string(::getpid()));
+      cgroup = Cgroup::create("memory", std::string(kMemoryCgroupPrefix) + std::to_string(::getpid()));
     } catch (const EnvironmentError& e) {
       why_unconfined = e.what();
     }
@@ -656,7 +650,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
       } else {
         try {
           auto path = std::filesystem::weakly_canonical(std::filesystem::absolute(o.swap_directory)) /
-                      (".hetperf-swap." + std::to_string(::getpid()));
+                      (std::string(kSwapFilePrefix) + std::to_string(::getpid()));
           swap.emplace(path, o.swap_mb);
           swap_mb = o.swap_mb;
           swap_path = path.string();

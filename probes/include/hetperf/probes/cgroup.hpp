@@ -23,6 +23,10 @@ struct CgroupRoot {
 // Where `controller` ("memory", "cpu") can be used, from /proc/mounts; nullopt with `why` otherwise.
 std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::string* why);
 
+// rmdir of a cgroup's directory, retried for up to ~2 s while members that were just killed leave;
+// true once it is gone (else errno says why).
+bool remove_cgroup_directory(const std::filesystem::path& path);
+
 class Cgroup {
  public:
   // Creates <root>/<name>. EnvironmentError when the controller is missing or mkdir is refused.

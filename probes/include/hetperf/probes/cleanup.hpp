@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hetperf::probes {
@@ -84,6 +85,21 @@ class ChildProcess {
   bool whole_group_;
   CleanupRegistration registration_;
 };
+
+// The names of what the probes make, each followed by the making hetperf's process id: the memory
+// probe's swap file and cgroup, the disk probe's scratch file. reclaim_stale_leftovers knows a killed
+// probe's things by them.
+inline constexpr std::string_view kSwapFilePrefix = ".hetperf-swap.";
+inline constexpr std::string_view kDiskScratchPrefix = ".hetperf-disk-probe.";
+inline constexpr std::string_view kMemoryCgroupPrefix = "hetperf-memory-";
+
+// An enabled swap area, from /proc/swaps: its path (the kernel writes a space in it as \040) and the
+// MB of it in use.
+struct SwapArea {
+  std::string path;
+  double used_mb = 0;
+};
+std::vector<SwapArea> swap_areas();
 
 // What a probe killed outright (SIGKILL, the machine shut down) could not remove: its swap file
 // (".hetperf-swap.<pid>", possibly still enabled), its disk scratch file (".hetperf-disk-probe.<pid>")
