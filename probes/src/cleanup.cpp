@@ -87,6 +87,9 @@ void install_cleanup_handlers() {
     sa.sa_flags = 0;  // no SA_RESTART: blocking calls (accept, read, waitpid) return EINTR
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);
+    // A write to a process or socket that has gone returns EPIPE, which the probes report, instead of
+    // killing hetperf before it cleans up (SIGPIPE's default).
+    ::signal(SIGPIPE, SIG_IGN);
   });
 }
 

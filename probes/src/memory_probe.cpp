@@ -235,6 +235,10 @@ std::unique_ptr<Worker> spawn(const Cgroup* cgroup, Body body) {
   pid_t pid = ::fork();
   if (pid < 0) throw EnvironmentError(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
+    // The probe ends its processes itself, on a signal too; a Ctrl-C reaches the whole process group,
+    // and a child that ended on it would leave hetperf writing to a closed pipe.
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
     body(parent, w->to_child.fd[0], w->from_child.fd[1]);
     ::_exit(1);
   }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SIGINT during `hetperf probe`: exit status 130, a measurement file marked incomplete holding what was
-# measured, and no scratch file, swap file, cgroup or process left behind. Three runs: one interrupted
+# measured, and no scratch file, swap file, cgroup or process left behind. Four runs: one interrupted
 # in the CPU probe, one in the middle of the memory curve (whose points so far must be kept), and, as
-# root, one killed outright (SIGKILL) there, whose leftovers the next probe must remove.
+# root, one whose whole process group gets SIGINT (Ctrl-C) as the curve starts and one killed outright
+# (SIGKILL) in the curve, whose leftovers the next probe must remove.
 # Args: $1 = hetperf binary.
 set -uo pipefail
 dir=$(mktemp -d)
@@ -76,7 +77,30 @@ PY
 check_clean "$pid"
 rm -f "$dir/m.json" "$dir/out" "$dir/err"
 
-# 3. Killed outright (SIGKILL) in the middle of the memory curve: no handler runs, so its swap file
+# 3. Ctrl-C in a terminal: SIGINT to the whole process group, the load processes included, once the
+# reference task has started (it then waits on a pipe for its next burst; it used to end there on
+# EINTR, and hetperf's next write to it raised SIGPIPE, which killed hetperf before any clean-up).
+if [ "$(id -u)" -eq 0 ]; then
+  setsid "$1" probe --quick --only memory --dir "$dir" -o "$dir/m.json" >"$dir/out" 2>"$dir/err" &
+  pid=$!
+  cg=/sys/fs/cgroup/memory/hetperf-memory-$pid
+  for i in $(seq 1 300); do
+    if [ -f "$cg/cgroup.procs" ] && [ "$(wc -l <"$cg/cgroup.procs")" -ge 1 ]; then break; fi
+    sleep 0.01
+  done
+  sleep 0.5  # the reference task now waits for its next burst (exit 141 at 0.2-1 s before the fix)
+  kill -INT -- "-$pid"
+  wait "$pid"
+  rc=$?
+  if [ "$rc" -ne 130 ]; then echo "process-group SIGINT: exit status $rc, expected 130"; cat "$dir/err"; exit 1; fi
+  check_clean "$pid"
+  rm -f "$dir/m.json" "$dir/out" "$dir/err"
+  echo "process-group SIGINT: exit 130, nothing left behind"
+else
+  echo "process-group SIGINT part skipped: needs root for a cgroup and a swap file"
+fi
+
+# 4. Killed outright (SIGKILL) in the middle of the memory curve: no handler runs, so its swap file
 # (enabled) and its cgroup stay; the next probe, here a small disk probe in the same directory,
 # removes them and says so.
 if [ "$(id -u)" -eq 0 ]; then

@@ -18,7 +18,7 @@
 
 namespace hetperf::probes {
 
-// Installs the SIGINT/SIGTERM handlers (idempotent).
+// Installs the SIGINT/SIGTERM handlers and ignores SIGPIPE (idempotent).
 void install_cleanup_handlers();
 
 // True once SIGINT or SIGTERM has arrived (probes check it between samples to stop early).
