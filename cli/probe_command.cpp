@@ -81,6 +81,12 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
       os << "        " << line;
       if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
       if (p.transient_rounds && *p.transient_rounds > 0) os << "  transient cut: " << *p.transient_rounds << " rounds";
+      if (p.spell_correction && *p.spell_correction > 0) {
+        char spell[96];
+        std::snprintf(spell, sizeof spell, "  slow swap device: %.3f taken out (reads %.0f us)", *p.spell_correction,
+                      p.device_read_s ? *p.device_read_s * 1e6 : 0.0);
+        os << spell;
+      }
       os << "\n";
     }
     if (m.memory->knee_mb) {

@@ -38,6 +38,9 @@ Measurement sample_measurement() {
   mem.points[1].reference_major_faults = 2;
   mem.points[1].charged_mb = 128.4;
   mem.points[1].transient_rounds = 35;
+  mem.points[1].settle_rounds = 140;
+  mem.points[1].device_read_s = 68e-6;
+  mem.points[1].spell_correction = 0.25;
   m.memory = mem;
   DiskMeasurement d;
   d.directory = "/tmp";
@@ -112,6 +115,9 @@ TEST_CASE("model: formats: a measurement file round-trips") {
   CHECK(back.cpu->kernels.at(0).kernel == "dgemm");
   CHECK(back.memory->points.at(1).occupied_mb == 128);
   CHECK(back.memory->points.at(1).transient_rounds == 35);
+  CHECK(back.memory->points.at(1).settle_rounds == 140);
+  CHECK(back.memory->points.at(1).device_read_s == 68e-6);
+  CHECK(back.memory->points.at(1).spell_correction == 0.25);
   CHECK(back.memory->points.at(1).charged_mb == 128.4);
   CHECK(back.net->pingpong.at(1).size_bytes == 1024);
 }

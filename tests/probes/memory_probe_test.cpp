@@ -236,6 +236,20 @@ TEST_CASE("probes: occupation stops rising on OOM signs and before swap fills", 
   CHECK_THAT(occupation_stop_reason(start, full, 16, 128, 128, 0.9), Catch::Contains("memory+swap limit"));
 }
 
+TEST_CASE("probes: a round's alpha takes out the control and a slow spell of the swap device", "[memory]") {
+  // t = 2.0 ms, c = 0.5 ms, k = 1.1, t_0 = 0.55 ms: alpha = (2.0 - 0.55) / 0.55.
+  const double plain = (2.0e-3 - 1.1 * 0.5e-3) / 0.55e-3;
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, -1, -1) == Approx(plain));  // no device control
+  // The point's reads as fast as the run's or faster: nothing taken out.
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 70e-6, 70e-6) == Approx(plain));
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 60e-6, 70e-6) == Approx(plain));
+  // 20 µs slower, 10 swap-ins, each waiting for 2 device operations: 0.4 ms of the excess goes.
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 90e-6, 70e-6) == Approx(plain - 0.4e-3 / 0.55e-3));
+  // No swap-ins in the round, or no correction asked for: nothing to take out.
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 0, 2, 90e-6, 70e-6) == Approx(plain));
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 0, 90e-6, 70e-6) == Approx(plain));
+}
+
 TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
   MemoryProbeOptions o;
   o.limit_mb = 4;
@@ -245,6 +259,13 @@ TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
     p.passes = passes;
     CHECK_THAT(p.validate(), Catch::Contains("passes"));
   }
+  MemoryProbeOptions d;
+  d.device_reads_per_round = 65;
+  CHECK_THAT(d.validate(), Catch::Contains("device reads per round"));
+  d.device_reads_per_round = 0;
+  CHECK(d.validate().empty());
+  d.device_ios_per_swap_in = 9;
+  CHECK_THAT(d.validate(), Catch::Contains("device I/Os per swap-in"));
 }
 
 TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee within 5% of L", "[memory][root]") {
@@ -300,6 +321,29 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
   REQUIRE(m.points.back().occupied_mb > 1.2 * limit);
   CHECK(*m.points.back().reference_major_faults > 0);
   CHECK(m.points.back().slowdown.median > m.knee_slowdown.value());
+  // Beyond the limit every point settled first (untimed rounds until the cgroup faulted in the
+  // reference's 8 MB or the time cap), and the device control read the swap file after each round:
+  // a point's median read time, the run's, and what a slow spell took out (never negative).
+  const bool device = m.settings.contains("device_read_s");
+  if (!device) WARN("no device control here: " << curve);
+  std::size_t beyond = 0;
+  for (const auto& p : m.points) {
+    if (p.occupied_mb < limit) {
+      CHECK_FALSE(p.settle_rounds);
+      CHECK_FALSE(p.spell_correction);
+      continue;
+    }
+    ++beyond;
+    REQUIRE(p.settle_rounds);
+    if (p.occupied_mb == Approx(limit)) CHECK(*p.settle_rounds >= 1);  // the fill pushed the reference out
+    if (device) {
+      REQUIRE(p.device_read_s);
+      CHECK(*p.device_read_s > 0);
+      REQUIRE(p.spell_correction);
+      CHECK(*p.spell_correction >= 0);
+    }
+  }
+  CHECK(beyond >= 3);
 }
 
 TEST_CASE("probes: a confined memory probe stops before its swap file fills, never OOM-killed", "[memory][root]") {

@@ -54,7 +54,13 @@ struct MemoryPoint {
                                                       // occupation, warm-up, sampling), s
   std::optional<double> transient_rounds = {};        // "transient_rounds": sampled rounds discarded as the
                                                       // start-up transient after the step (MSER-5), all
-                                                      // climbs; points at or beyond main memory only
+                                                      // climbs; files of probes before the settling rounds
+  std::optional<double> settle_rounds = {};           // "settle_rounds": untimed rounds before the timed
+                                                      // ones, all climbs; at or beyond main memory only
+  std::optional<double> device_read_s = {};           // "device_read_s": median time of a page read of the
+                                                      // swap device (the device control) in the rounds, s
+  std::optional<double> spell_correction = {};        // "spell_correction": the median α taken out for a
+                                                      // slow spell of the swap device (0: none)
 };
 
 struct MemoryMeasurement {

@@ -7,15 +7,17 @@
 // Every page of the occupation is then equally likely to be touched next, whatever the process, so
 // while x fits in main memory no touch faults and α is flat; beyond the limit L a touch finds its page
 // resident with probability about L/x whatever the kernel's replacement policy, and the reference's
-// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). Per round α = (t − k·c) / t_0: t the
-// reference's time, c that of a same-round control (the probe's own resident copy of the reference's
-// work, timed right after it on its CPU: the machine's speed in that round), k their ratio below main
-// memory without swap-ins, t_0 = k · the median control time; a point's figure is the median α of its
-// rounds after a warm-up. At and beyond main memory each climb's rounds also lose their start-up
-// transient (MSER-5, model/statistics.hpp): a step into swap pushes out the oldest pages, mostly the
-// reference's, and it faults them back for tens of rounds; the curve is the settled slowdown. As many
-// rounds again are sampled after the cut, and there the stopping rule judges the reference's excess
-// over the control (α's precision), not its time.
+// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). Per round α = (t − k·c − s) / t_0: t
+// the reference's time, c that of a same-round control (the probe's own resident copy of the
+// reference's work, timed right after it on its CPU: the machine's speed in that round), k their
+// ratio below main memory without swap-ins, t_0 = k · the median control time below main memory, s
+// a slow spell of the swap device (a same-round device control: page reads of the swap file past the
+// page cache); a point's figure is the median α of its rounds after a warm-up. At and beyond main
+// memory each climb first plays untimed rounds until the cgroup has faulted in as much memory as the
+// reference holds: a step into swap pushes out the oldest pages, mostly the reference's, and the
+// residency settles over rounds; the curve is the settled slowdown. There the stopping rule judges
+// the reference's excess over the control (α's precision), not its time, and the point samples its
+// whole time cap (its swap-ins come in bursts, so rounds are not independent).
 // Passes: the grid is climbed `passes` times, each from the reference alone (every process ends and a
 // new reference starts between passes), and each point pools its rounds over the passes. Occupation
 // only grows within a climb, so points cannot be interleaved; climbing again is the nearest thing. It
@@ -23,9 +25,11 @@
 // reclaims and reactivates pages in batches), and the swap device and memory speed drift over
 // seconds, so one climb's few rounds per point fell on one phase of each; single-climb curves of
 // three consecutive runs differed by up to 60% at a point (2 of 3 climbs pooled: 16%).
-// Before each of its bursts the CPU caches are swept, so that the reference runs cache-cold at every
-// occupation: otherwise α below the limit would measure how much of its memory stayed in the
-// last-level cache between rounds (alone it all does), not the occupation of main memory.
+// Below main memory the CPU caches are swept before each of its bursts, so that the reference runs
+// cache-cold at every occupation: otherwise α below the limit would measure how much of its memory
+// stayed in the last-level cache between rounds (alone it all does), not the occupation of main
+// memory. Beyond it they are not: the sweep also evicted the kernel's structures for swap-ins and
+// made each cost 1.3-4.5 times as much (docs/probes.md).
 //
 // Safety: run as root where a memory cgroup is available, the whole experiment (reference task and
 // load processes) is confined to a cgroup whose limit is the emulated main memory (default 256 MB),
@@ -70,20 +74,25 @@ struct MemoryProbeOptions {
                                      // rounds are shared out over them and pooled, so that a slow spell of
                                      // the shared machine (memory or swap device) during one ascent moves
                                      // a third of its rounds, not all of them
-  double cache_sweep_mb = -1;        // before the reference's burst the probe writes this much of its own
-                                     // memory (outside the cgroup), so that the reference starts with
-                                     // cold caches and TLB at every occupation and α measures memory
+  double cache_sweep_mb = -1;        // below main memory, before the reference's burst the probe writes
+                                     // this much of its own memory (outside the cgroup), so that the
+                                     // reference starts with cold caches and TLB and α measures memory
                                      // occupation, not whether its pages were still in the CPU's last-level
                                      // cache; -1: twice the largest CPU cache (sysfs), 0: none
   double fill_mb_per_s = 500;        // rate at which a load process first touches its memory, MB/s
   double swap_fill_mb_per_s = 100;   // the same once the occupation exceeds main memory (every new page
                                      // must first push another out to swap)
   double swap_safety_fraction = 0.9; // never let swap in use plus the next step exceed this share of the file
+  std::size_t device_reads_per_round = 8;  // the device control: page reads of the swap file past the
+                                     // page cache after each round, timed (0: none)
+  double device_ios_per_swap_in = 1; // device operations a swap-in surely waits for (its read): the
+                                     // factor of a slow spell's extra read time taken out of α (0: no
+                                     // correction)
   double out_of_memory_grace_s = 2;  // a cgroup out of memory this long (v1 under_oom) ends the curve
   bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see occupant_main)
-  double knee_slowdown = 0.5;        // α that defines the knee (the task runs 50% slower): above the
-                                     // ±0.2 that α wanders below the limit on a shared VM (CPU speed,
-                                     // caches), far below α just past the limit (several units)
+  double knee_slowdown = 0.25;       // α that defines the knee (the task runs 25% slower): above the
+                                     // ±0.1 that α wanders below the limit on a shared VM (CPU speed,
+                                     // caches), below the 0.4-0.7 at the limit itself
   double max_slowdown = 1000;        // stop climbing once α exceeds this
   double unconfined_fraction_of_available = 0.5;  // unconfined: occupation stays below this share
   double unconfined_max_mb = 2048;   // unconfined: and below this
@@ -138,6 +147,13 @@ std::uint64_t control_file_value(const std::string& text, const std::string& key
 // `swap_safety_fraction` of the swap file.
 std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupMemoryState& now, double next_mb,
                                    double limit_mb, double swap_file_mb, double swap_safety_fraction);
+
+// α of one round (seed 001 eq. 3, the method above): (t − k·c − s) / t_0 with t the reference's time, c
+// the control's, k their ratio below main memory, t_0 the reference's time without pressure, and
+// s = γ · swap_ins · (d_x − d) where the point's median device read d_x exceeds the run's d (a slow
+// spell of the swap device; 0 otherwise). Seconds throughout; a negative d means no device control.
+double memory_round_alpha(double t, double c, double k, double t0, double swap_ins, double gamma, double point_read_s,
+                          double run_read_s);
 
 // The knee: the first occupation whose slowdown interval (the 95% order-statistic interval of the
 // median α, statistics.hpp median_ci95) lies above `threshold`, at that point and at the next one (one
