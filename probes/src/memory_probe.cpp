@@ -503,7 +503,7 @@ class ControlTask {
 // swap-in waits for such a read, so a slow spell of the swap device (a shared host's disk) lengthens
 // these reads and the reference's swap-ins alike: on the KVM VM of results/memory, runs had spells
 // of 2-10 s in which these reads took 85-95 µs instead of 65-70 and the reference's time per
-// swap-in rose by as much, while its swap-ins per round stayed within 2-6% across runs.
+// swap-in rose with them, while its swap-ins per round stayed within 1-6% across runs.
 class DeviceControl {
  public:
   DeviceControl(const std::string& swap_file, double swap_mb, std::size_t reads, std::uint64_t seed)
@@ -530,7 +530,6 @@ class DeviceControl {
   }
   DeviceControl(const DeviceControl&) = delete;
   DeviceControl& operator=(const DeviceControl&) = delete;
-  bool active() const { return fd_ >= 0; }
   const std::string& why_not() const { return why_not_; }
   // Median seconds of one read (page 0, the swap header, is never read); -1 when inactive. A failed
   // read ends the control for the rest of the run (why_not says so).
@@ -541,7 +540,8 @@ class DeviceControl {
       const auto page = static_cast<off_t>(1 + rng_() % (pages_ - 1));
       const double start = monotonic_seconds();
       if (::pread(fd_, buffer_, kPage, page * static_cast<off_t>(kPage)) != static_cast<ssize_t>(kPage)) {
-        why_not_ = "a read of the swap file failed (" + std::string(std::strerror(errno)) + "): no device control after it";
+        why_not_ = "a read of the swap file failed (" + std::string(std::strerror(errno)) +
+                   "): no device control after it";
         ::close(fd_);
         fd_ = -1;
         return -1;
@@ -901,9 +901,9 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // much memory as the reference task holds, or for the point's time cap. The step pushed out the
   // oldest pages, most of them the reference's; it faults them back, and the residency of every
   // process settles, over rounds, not seconds: at the limit α ran about 5 for the first 40 timed
-  // rounds, 0.3-0.6 for the next 60, then about 1 (a 17 s visit), and the same settling in untimed
-  // rounds, at a fifth of their time each, left α about 1 from the first timed round. Further on
-  // every round swaps enough that the turnover takes 1-20 rounds.
+  // rounds, 0.3-0.6 for the next 60, then about 1 (a 17 s visit, the cache swept every round then);
+  // after 590 untimed rounds, a fifth as long each, the first 70 timed rounds read 0.86-1.07 per 10.
+  // Further on every round swaps enough that the turnover takes 1-20 rounds.
   auto settle = [&](double cap_s) {
     const double start = monotonic_seconds();
     const std::uint64_t faults_at_start = watch.read().major_faults;
@@ -1081,8 +1081,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // occupation it also pushes a page out, and whether it waits for that write depends on the reclaim:
   // in five spells the time per swap-in rose by 0.9-2.0 times the reads' rise, so γ = 1 takes out
   // what a spell surely costs and never more (γ = 2, tried first, took out twice what one spell
-  // added). Only a slower device is corrected: the reads are 5-15% faster than d at the highest occupations, where
-  // the guest is never idle, in every run (no spell), and that is the machine's behaviour under swap.
+  // added). Only a slower device is corrected: the reads are 5-15% faster than d at the highest
+  // occupations in every run (the guest is never idle then), and that is the machine under swap.
   std::vector<double> ratios, controls_below, all_devices;
   for (const Gathered& g : gathered) {
     if (g.below_main) controls_below.insert(controls_below.end(), g.controls.begin(), g.controls.end());
