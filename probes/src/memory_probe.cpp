@@ -508,6 +508,7 @@ class DeviceControl {
  public:
   DeviceControl(const std::string& swap_file, double swap_mb, std::size_t reads, std::uint64_t seed)
       : pages_(static_cast<std::uint64_t>(swap_mb * kMiB) / kPage), reads_(reads), rng_(seed) {
+    if (reads_ == 0) why_not_ = "device_reads_per_round is 0";
     if (reads_ == 0 || swap_file.empty() || pages_ < 2) return;
     fd_ = ::open(swap_file.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
     if (fd_ < 0) {
