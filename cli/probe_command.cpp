@@ -70,6 +70,11 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
     if (const auto passes = m.memory->settings.find("passes"); passes != m.memory->settings.end()) {
       os << ", " << passes->dump() << (passes->dump() == "1" ? " ascent" : " ascents pooled");
     }
+    if (const auto d = m.memory->settings.find("device_read_s"); d != m.memory->settings.end() && d->is_number()) {
+      char device[80];
+      std::snprintf(device, sizeof device, ", alpha at a swap device read of %.0f us", d->get<double>() * 1e6);
+      os << device;
+    }
     os << "\n";
     // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
     for (const auto& p : m.memory->points) {
@@ -81,11 +86,11 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
       os << "        " << line;
       if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
       if (p.transient_rounds && *p.transient_rounds > 0) os << "  transient cut: " << *p.transient_rounds << " rounds";
-      if (p.spell_correction && *p.spell_correction > 0) {
-        char spell[96];
-        std::snprintf(spell, sizeof spell, "  slow swap device: %.3f taken out (reads %.0f us)", *p.spell_correction,
-                      p.device_read_s ? *p.device_read_s * 1e6 : 0.0);
-        os << spell;
+      if (p.device_scale && p.device_read_s) {
+        char device[96];
+        std::snprintf(device, sizeof device, "  swap device reads %.0f us: excess x %.2f", *p.device_read_s * 1e6,
+                      *p.device_scale);
+        os << device;
       }
       os << "\n";
     }

@@ -45,6 +45,7 @@ nlohmann::json to_json(const Measurement& m) {
       if (p.transient_rounds) j["transient_rounds"] = *p.transient_rounds;
       if (p.settle_rounds) j["settle_rounds"] = *p.settle_rounds;
       if (p.device_read_s) j["device_read_s"] = *p.device_read_s;
+      if (p.device_scale) j["device_scale"] = *p.device_scale;
       if (p.spell_correction) j["spell_correction"] = *p.spell_correction;
       points.push_back(j);
     }
@@ -158,7 +159,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     for (const JsonNode& p : mem->array("points")) {
       p.known_fields({"occupied_mb", "slowdown", "reference_major_faults", "cgroup_major_faults", "swap_used_mb",
                       "charged_mb", "duration_s", "transient_rounds", "settle_rounds", "device_read_s",
-                      "spell_correction"});
+                      "device_scale", "spell_correction"});
       MemoryPoint point{p.number("occupied_mb", Range::kNonNegative), summary(p, "slowdown", Range::kAny)};
       if (p.has("reference_major_faults")) point.reference_major_faults = p.number("reference_major_faults", Range::kNonNegative);
       if (p.has("cgroup_major_faults")) point.cgroup_major_faults = p.number("cgroup_major_faults", Range::kNonNegative);
@@ -168,6 +169,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       if (p.has("transient_rounds")) point.transient_rounds = p.number("transient_rounds", Range::kNonNegative);
       if (p.has("settle_rounds")) point.settle_rounds = p.number("settle_rounds", Range::kNonNegative);
       if (p.has("device_read_s")) point.device_read_s = p.number("device_read_s", Range::kPositive);
+      if (p.has("device_scale")) point.device_scale = p.number("device_scale", Range::kPositive);
       if (p.has("spell_correction")) point.spell_correction = p.number("spell_correction", Range::kNonNegative);
       if (point.occupied_mb <= previous) p.field("occupied_mb").fail("occupations in strictly ascending order");
       previous = point.occupied_mb;

@@ -500,10 +500,10 @@ class ControlTask {
 
 // The same-round device control: after each round, `reads` reads of one page each at random places
 // in the swap file, past the page cache (O_DIRECT), timed; the round's figure is their median. A
-// swap-in waits for such a read, so a slow spell of the swap device (a shared host's disk) lengthens
+// swap-in waits for such a read, so whatever slows the swap device (a shared host's disk) lengthens
 // these reads and the reference's swap-ins alike: on the KVM VM of results/memory, runs had spells
-// of 2-10 s in which these reads took 85-95 µs instead of 65-70 and the reference's time per
-// swap-in rose with them, while its swap-ins per round stayed within 1-6% across runs.
+// of 2-30 s in which these reads took 80-100 µs instead of 55-72, and the reference's time per
+// swap-in followed them, while its swap-ins per round stayed within 1-6% across runs.
 class DeviceControl {
  public:
   DeviceControl(const std::string& swap_file, double swap_mb, std::size_t reads, std::uint64_t seed)
@@ -617,7 +617,9 @@ std::string MemoryProbeOptions::validate() const {
   if (!(touches_per_page > 0 && touches_per_page <= 4)) return "touches per page must be in (0, 4]";
   if (!(warmup_touches_per_page >= 0 && warmup_touches_per_page <= 16)) return "warm-up touches per page must be in [0, 16]";
   if (device_reads_per_round > 64) return "device reads per round must be in [0, 64]";
-  if (!(device_ios_per_swap_in >= 0 && device_ios_per_swap_in <= 8)) return "device I/Os per swap-in must be in [0, 8]";
+  if (!(device_reference_quantile == -1 || (device_reference_quantile >= 0 && device_reference_quantile <= 1))) {
+    return "device reference quantile must be -1 (no scaling) or in [0, 1]";
+  }
   if (!(passes >= 1 && passes <= 10)) return "passes must be from 1 to 10";
   if (!(knee_slowdown > 0)) return "knee slowdown must be positive";
   if (!(max_slowdown > knee_slowdown)) return "max slowdown must exceed the knee slowdown";
@@ -655,10 +657,12 @@ std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupM
   return {};
 }
 
-double memory_round_alpha(double t, double c, double k, double t0, double swap_ins, double gamma, double point_read_s,
-                          double run_read_s) {
-  const double spell_s = point_read_s > 0 && run_read_s > 0 ? std::max(0.0, point_read_s - run_read_s) : 0;
-  return (t - k * c - gamma * swap_ins * spell_s) / t0;
+double memory_round_alpha(double t, double c, double k, double t0, double device_scale) {
+  return (t - k * c) * device_scale / t0;
+}
+
+double memory_device_scale(double point_read_s, double reference_read_s) {
+  return point_read_s > 0 && reference_read_s > 0 ? reference_read_s / point_read_s : 1;
 }
 
 std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, double threshold) {
@@ -1065,7 +1069,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   }
   // α per round (seed 001 eq. 3: TEM = TE·(1 + α)): the reference's time beyond what it would have
   // taken resident in that same round, over its time without memory pressure:
-  //   α = (t − k·c − s) / t_0,   t_0 = k · median(c below main memory),
+  //   α = (t − k·c) · (d / d_x) / t_0,   t_0 = k · median(c below main memory),
   // c the control's time in the round, k the reference's time over the control's in the rounds below
   // main memory without a swap-in (their median ratio: two processes on one CPU, alike but not the
   // same). The same-round control takes the machine's speed in that round out of the excess: the
@@ -1075,41 +1079,47 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // which it does not do to the control. t_0 is the run's typical time of the reference's work in the
   // probe's standard condition, cache-cold, as below main memory (beyond it the rounds run without
   // the sweep, and their controls are faster).
-  // s takes a slow spell of the swap device out, as c takes out one of the processor: at a point whose
-  // device control read median d_x exceeds the run's median d over every round,
-  //   s = γ · n · (d_x − d),   γ = device_ios_per_swap_in,
-  // n the reference's swap-ins in the round. Each swap-in waits for one read (γ = 1); at a steady
-  // occupation it also pushes a page out, and whether it waits for that write depends on the reclaim:
-  // in five spells the time per swap-in rose by 0.9-2.0 times the reads' rise, so γ = 1 takes out
-  // what a spell surely costs and never more (γ = 2, tried first, took out twice what one spell
-  // added). Only a slower device is corrected: the reads are 5-15% faster than d at the highest
-  // occupations in every run (the guest is never idle then), and that is the machine under swap.
-  std::vector<double> ratios, controls_below, all_devices;
+  // d / d_x does for the swap device what c does for the processor. Beyond main memory the excess is
+  // nearly all swap-ins, and their cost follows the device: over 36 quick probes (results/memory),
+  // a point's excess per swap-in divided by its median read time d_x varied by 4-6% across runs, the
+  // excess per swap-in alone by 9-14%. The reads move with the shared host's disk (spells of 2-30 s
+  // at 80-100 µs, against 55-72 otherwise) and with the occupation (faster as the guest swaps more).
+  // So each point's excess is scaled to one read time d for the whole run: a low quantile of the
+  // points' median reads (device_reference_quantile), which a spell covering most of the run does not
+  // move, as the run's median read did (once a whole run at 83 µs).
+  std::vector<double> ratios, controls_below, point_reads;
   for (const Gathered& g : gathered) {
     if (g.below_main) controls_below.insert(controls_below.end(), g.controls.begin(), g.controls.end());
-    std::copy_if(g.devices.begin(), g.devices.end(), std::back_inserter(all_devices), [](double d) { return d > 0; });
+    std::vector<double> reads;
+    std::copy_if(g.devices.begin(), g.devices.end(), std::back_inserter(reads), [](double d) { return d > 0; });
+    if (!reads.empty()) point_reads.push_back(median(reads));
     for (std::size_t r = 0; r < g.times.size(); ++r) {
       if (g.below_main && g.faults[r] == 0 && g.controls[r] > 0) ratios.push_back(g.times[r] / g.controls[r]);
     }
   }
   const double k = ratios.empty() ? 1.0 : median(ratios);
   const double baseline_s = k * median(controls_below);
-  const double device_s = all_devices.empty() ? -1 : median(all_devices);
-  m.settings["alpha"] = "(t - k c - s) / t_0: reference time t less k times the same-round control's c and the "
-                        "swap device's slow spell s, over t_0";
+  const bool scaled = o.device_reference_quantile >= 0 && !point_reads.empty();
+  const double device_s = scaled ? quantile_nearest_rank(point_reads, o.device_reference_quantile) : -1;
+  m.settings["alpha"] = "(t - k c) (d / d_x) / t_0: reference time t less k times the same-round control's c, "
+                        "beyond main memory scaled to the run's read time d of the swap device, over t_0";
   m.settings["alpha_baseline_s"] = baseline_s;
   m.settings["alpha_baseline"] = "t_0 = k times the median of the control's time over the rounds below main memory";
   m.settings["control_ratio"] = k;
   m.settings["control_ratio_rounds"] = ratios.size();
   m.settings["passes_done"] = complete ? passes : pass;
   m.settings["device_reads_per_round"] = o.device_reads_per_round;
-  m.settings["device_ios_per_swap_in"] = o.device_ios_per_swap_in;
-  if (device_s > 0) {
+  m.settings["device_reference_quantile"] = o.device_reference_quantile;
+  if (scaled) {
     m.settings["device_read_s"] = device_s;
-    m.settings["device_correction"] =
-        "s = device_ios_per_swap_in x swap-ins x (the point's median read time - device_read_s) where positive";
+    m.settings["device_scaling"] =
+        "beyond main memory each point's excess times device_read_s over the point's median read time "
+        "(device_scale); device_read_s: that quantile of the points' median reads";
   } else if (beyond_main) {
-    m.notes.push_back("no device control (" + device.why_not() + "): slow spells of the swap device stay in alpha");
+    m.notes.push_back(point_reads.empty()
+                          ? "no device control (" + device.why_not() + "): the swap device's speed stays in alpha"
+                          : std::string("device scaling off (device_reference_quantile -1): the swap device's "
+                                        "speed stays in alpha"));
   }
   // A point is every pass's rounds at its occupation, pooled; it is precise when the pooled rounds of
   // the reference's time meet the point's rule.
@@ -1118,13 +1128,11 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     std::vector<double> reads;
     std::copy_if(g.devices.begin(), g.devices.end(), std::back_inserter(reads), [](double d) { return d > 0; });
     const double point_read_s = reads.empty() ? -1 : median(reads);
-    const double gamma = g.below_main ? 0 : o.device_ios_per_swap_in;  // no swap-ins below main memory
-    std::vector<double> alpha, removed;
+    // No swap-ins below main memory: nothing there waits for the device.
+    const double scale = g.below_main ? 1 : memory_device_scale(point_read_s, device_s);
+    std::vector<double> alpha;
     for (std::size_t r = 0; r < g.times.size(); ++r) {
-      alpha.push_back(memory_round_alpha(g.times[r], g.controls[r], k, baseline_s, g.faults[r], gamma, point_read_s,
-                                         device_s));
-      removed.push_back(memory_round_alpha(g.times[r], g.controls[r], k, baseline_s, g.faults[r], 0, -1, -1) -
-                        alpha.back());
+      alpha.push_back(memory_round_alpha(g.times[r], g.controls[r], k, baseline_s, scale));
     }
     MemoryPoint point{g.held_mb, summarize(alpha)};
     // Precise by the rule the rounds were sampled under: the reference's time below main memory, its
@@ -1139,7 +1147,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     if (point_read_s > 0) point.device_read_s = point_read_s;
     if (!g.below_main) {
       point.settle_rounds = static_cast<double>(g.settle_rounds);
-      if (point_read_s > 0 && device_s > 0) point.spell_correction = median(removed);
+      if (point_read_s > 0 && device_s > 0) point.device_scale = scale;
     }
     if (g.after) {
       point.swap_used_mb = g.after->swap_mb;

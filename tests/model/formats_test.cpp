@@ -41,6 +41,7 @@ Measurement sample_measurement() {
   mem.points[1].settle_rounds = 140;
   mem.points[1].device_read_s = 68e-6;
   mem.points[1].spell_correction = 0.25;
+  mem.points[1].device_scale = 0.8;
   m.memory = mem;
   DiskMeasurement d;
   d.directory = "/tmp";
@@ -118,6 +119,7 @@ TEST_CASE("model: formats: a measurement file round-trips") {
   CHECK(back.memory->points.at(1).settle_rounds == 140);
   CHECK(back.memory->points.at(1).device_read_s == 68e-6);
   CHECK(back.memory->points.at(1).spell_correction == 0.25);
+  CHECK(back.memory->points.at(1).device_scale == 0.8);
   CHECK(back.memory->points.at(1).charged_mb == 128.4);
   CHECK(back.net->pingpong.at(1).size_bytes == 1024);
 }

@@ -236,18 +236,21 @@ TEST_CASE("probes: occupation stops rising on OOM signs and before swap fills", 
   CHECK_THAT(occupation_stop_reason(start, full, 16, 128, 128, 0.9), Catch::Contains("memory+swap limit"));
 }
 
-TEST_CASE("probes: a round's alpha takes out the control and a slow spell of the swap device", "[memory]") {
+TEST_CASE("probes: a round's alpha takes out the control and scales to the run's swap device read", "[memory]") {
   // t = 2.0 ms, c = 0.5 ms, k = 1.1, t_0 = 0.55 ms: alpha = (2.0 - 0.55) / 0.55.
   const double plain = (2.0e-3 - 1.1 * 0.5e-3) / 0.55e-3;
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, -1, -1) == Approx(plain));  // no device control
-  // The point's reads as fast as the run's or faster: nothing taken out.
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 70e-6, 70e-6) == Approx(plain));
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 60e-6, 70e-6) == Approx(plain));
-  // 20 µs slower, 10 swap-ins, each waiting for 2 device operations: 0.4 ms of the excess goes.
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 2, 90e-6, 70e-6) == Approx(plain - 0.4e-3 / 0.55e-3));
-  // No swap-ins in the round, or no correction asked for: nothing to take out.
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 0, 2, 90e-6, 70e-6) == Approx(plain));
-  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 10, 0, 90e-6, 70e-6) == Approx(plain));
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, 1) == Approx(plain));
+  // The point's reads took 90 µs, the run's reference 70: its excess counts at 70/90.
+  CHECK(memory_device_scale(90e-6, 70e-6) == Approx(70.0 / 90.0));
+  CHECK(memory_round_alpha(2.0e-3, 0.5e-3, 1.1, 0.55e-3, memory_device_scale(90e-6, 70e-6)) ==
+        Approx(plain * 70.0 / 90.0));
+  // Faster than the reference (the guest swapping hard): scaled up, the same way.
+  CHECK(memory_device_scale(56e-6, 70e-6) == Approx(70.0 / 56.0));
+  // No device control at the point or in the run: the excess as measured.
+  CHECK(memory_device_scale(-1, 70e-6) == 1);
+  CHECK(memory_device_scale(90e-6, -1) == 1);
+  // A round faster than the control's share leaves a negative alpha, not clamped (the median decides).
+  CHECK(memory_round_alpha(0.5e-3, 0.5e-3, 1.1, 0.55e-3, 0.8) == Approx(-0.05e-3 * 0.8 / 0.55e-3));
 }
 
 TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
@@ -264,8 +267,12 @@ TEST_CASE("probes: memory probe rejects bad options", "[memory]") {
   CHECK_THAT(d.validate(), Catch::Contains("device reads per round"));
   d.device_reads_per_round = 0;
   CHECK(d.validate().empty());
-  d.device_ios_per_swap_in = 9;
-  CHECK_THAT(d.validate(), Catch::Contains("device I/Os per swap-in"));
+  d.device_reference_quantile = 1.5;
+  CHECK_THAT(d.validate(), Catch::Contains("device reference quantile"));
+  d.device_reference_quantile = -0.5;
+  CHECK_THAT(d.validate(), Catch::Contains("device reference quantile"));
+  d.device_reference_quantile = -1;  // no scaling
+  CHECK(d.validate().empty());
 }
 
 TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee within 5% of L", "[memory][root]") {
@@ -323,14 +330,19 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
   CHECK(m.points.back().slowdown.median > m.knee_slowdown.value());
   // Beyond the limit every point settled first (untimed rounds until the cgroup faulted in the
   // reference's 8 MB or the time cap), and the device control read the swap file after each round:
-  // a point's median read time, the run's, and what a slow spell took out (never negative).
+  // a point's median read time, and the factor that scaled its excess to the run's reference read,
+  // the points' 20th percentile (nearest rank): one of the points' own reads.
   const bool device = m.settings.contains("device_read_s");
+  const double reference_read = device ? m.settings["device_read_s"].get<double>() : -1;
+  std::size_t at_reference = 0;
+  for (const auto& p : m.points) at_reference += p.device_read_s && *p.device_read_s == reference_read;
+  if (device) CHECK(at_reference >= 1);
   if (!device) WARN("no device control here: " << curve);
   std::size_t beyond = 0;
   for (const auto& p : m.points) {
     if (p.occupied_mb < limit) {
       CHECK_FALSE(p.settle_rounds);
-      CHECK_FALSE(p.spell_correction);
+      CHECK_FALSE(p.device_scale);  // no swap-ins to scale
       continue;
     }
     ++beyond;
@@ -339,8 +351,8 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
     if (device) {
       REQUIRE(p.device_read_s);
       CHECK(*p.device_read_s > 0);
-      REQUIRE(p.spell_correction);
-      CHECK(*p.spell_correction >= 0);
+      REQUIRE(p.device_scale);
+      CHECK(*p.device_scale == Approx(reference_read / *p.device_read_s));
     }
   }
   CHECK(beyond >= 3);

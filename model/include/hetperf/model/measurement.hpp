@@ -59,8 +59,12 @@ struct MemoryPoint {
                                                       // ones, all climbs; at or beyond main memory only
   std::optional<double> device_read_s = {};           // "device_read_s": median time of a page read of the
                                                       // swap device (the device control) in the rounds, s
+  std::optional<double> device_scale = {};            // "device_scale": the factor the point's excess was
+                                                      // scaled by to the run's read time of the swap device
+                                                      // (settings.device_read_s over device_read_s)
   std::optional<double> spell_correction = {};        // "spell_correction": the median α taken out for a
-                                                      // slow spell of the swap device (0: none)
+                                                      // slow spell of the swap device; files of probes
+                                                      // before the device scale
 };
 
 struct MemoryMeasurement {

@@ -7,12 +7,14 @@
 // Every page of the occupation is then equally likely to be touched next, whatever the process, so
 // while x fits in main memory no touch faults and α is flat; beyond the limit L a touch finds its page
 // resident with probability about L/x whatever the kernel's replacement policy, and the reference's
-// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). Per round α = (t − k·c − s) / t_0: t
-// the reference's time, c that of a same-round control (the probe's own resident copy of the
+// time rises with the swap-ins it waits for (α ≈ c·(1 − L/x)). Per round α = (t − k·c)·(d/d_x) / t_0:
+// t the reference's time, c that of a same-round control (the probe's own resident copy of the
 // reference's work, timed right after it on its CPU: the machine's speed in that round), k their
-// ratio below main memory without swap-ins, t_0 = k · the median control time below main memory, s
-// a slow spell of the swap device (a same-round device control: page reads of the swap file past the
-// page cache); a point's figure is the median α of its rounds after a warm-up. At and beyond main
+// ratio below main memory without swap-ins, t_0 = k · the median control time below main memory;
+// beyond main memory d_x is the point's median time of a same-round device control (page reads of
+// the swap file past the page cache) and d one such time for the whole run, so that α is the
+// slowdown at one speed of the swap device (its excess per swap-in is proportional to the read
+// time); a point's figure is the median α of its rounds after a warm-up. At and beyond main
 // memory each climb first plays untimed rounds until the cgroup has faulted in as much memory as the
 // reference holds: a step into swap pushes out the oldest pages, mostly the reference's, and the
 // residency settles over rounds; the curve is the settled slowdown. There the stopping rule judges
@@ -85,9 +87,11 @@ struct MemoryProbeOptions {
   double swap_safety_fraction = 0.9; // never let swap in use plus the next step exceed this share of the file
   std::size_t device_reads_per_round = 8;  // the device control: page reads of the swap file past the
                                      // page cache after each round, timed (0: none)
-  double device_ios_per_swap_in = 1; // device operations a swap-in surely waits for (its read): the
-                                     // factor of a slow spell's extra read time taken out of α (0: no
-                                     // correction)
+  double device_reference_quantile = 0.2;  // beyond main memory a point's excess is scaled to one read
+                                     // time of the swap device for the whole run: this quantile of the
+                                     // points' median reads (-1: no scaling). A spell only slows the
+                                     // device, so a low quantile stays on its usual speed while spells
+                                     // cover up to 80% of the points
   double out_of_memory_grace_s = 2;  // a cgroup out of memory this long (v1 under_oom) ends the curve
   bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see occupant_main)
   double knee_slowdown = 0.25;       // α that defines the knee (the task runs 25% slower): above the
@@ -148,12 +152,14 @@ std::uint64_t control_file_value(const std::string& text, const std::string& key
 std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupMemoryState& now, double next_mb,
                                    double limit_mb, double swap_file_mb, double swap_safety_fraction);
 
-// α of one round (seed 001 eq. 3, the method above): (t − k·c − s) / t_0 with t the reference's time, c
-// the control's, k their ratio below main memory, t_0 the reference's time without pressure, and
-// s = γ · swap_ins · (d_x − d) where the point's median device read d_x exceeds the run's d (a slow
-// spell of the swap device; 0 otherwise). Seconds throughout; a negative d means no device control.
-double memory_round_alpha(double t, double c, double k, double t0, double swap_ins, double gamma, double point_read_s,
-                          double run_read_s);
+// α of one round (seed 001 eq. 3, the method above): (t − k·c) · s / t_0 with t the reference's time, c
+// the control's, k their ratio below main memory, t_0 the reference's time without pressure and s the
+// point's device scale (memory_device_scale; 1 below main memory). Seconds throughout.
+double memory_round_alpha(double t, double c, double k, double t0, double device_scale);
+
+// The device scale of a point beyond main memory: d / d_x, the run's reference read time of the swap
+// device over the point's median read time; 1 when either is unknown (not positive).
+double memory_device_scale(double point_read_s, double reference_read_s);
 
 // The knee: the first occupation whose slowdown interval (the 95% order-statistic interval of the
 // median α, statistics.hpp median_ci95) lies above `threshold`, at that point and at the next one (one
