@@ -404,18 +404,23 @@ class SwapFile {
 };
 
 // Occupations to visit, from `start_mb` (the reference task alone): coarse steps through main memory,
-// finer near its end, coarser in swap.
+// finer near its end, coarser in swap. The fine steps fall half a step either side of main memory,
+// never on it: the processes' own memory (page tables, stacks: 0.25-0.7 MB beyond their buffers, by
+// the cgroup's charge) puts a point at the limit that far into swap, and α there is proportional to it
+// (about 1.3 per MB on the VM of results/memory), so such a point read 0.40-0.79 from run to run with
+// the apparatus's overhead, not with the occupation.
 std::vector<double> occupation_grid(double start_mb, double main_mb, double max_mb, double step, bool beyond_main) {
   std::vector<double> grid = {start_mb};
   const double coarse = step * main_mb;
+  const double fine = coarse / 4;
   auto add = [&](double x) {
     if (x > grid.back() + coarse / 8 && x <= max_mb + 1e-9) grid.push_back(x);
   };
   double x = coarse;
   for (; x < 0.9 * main_mb - 1e-9; x += coarse) add(x);
   if (!beyond_main) return grid;
-  for (x = 0.9 * main_mb; x < 1.1 * main_mb - 1e-9; x += coarse / 4) add(x);
-  for (x = 1.1 * main_mb; x <= max_mb + 1e-9; x += 1.5 * coarse) add(x);
+  for (x = main_mb - 3.5 * fine; x < main_mb + 4 * fine; x += fine) add(x);
+  for (x = 1.1 * main_mb + 1.5 * coarse; x <= max_mb + 1e-9; x += 1.5 * coarse) add(x);
   return grid;
 }
 
@@ -1080,13 +1085,14 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // probe's standard condition, cache-cold, as below main memory (beyond it the rounds run without
   // the sweep, and their controls are faster).
   // d / d_x does for the swap device what c does for the processor. Beyond main memory the excess is
-  // nearly all swap-ins, and their cost follows the device: over 36 quick probes (results/memory),
-  // a point's excess per swap-in divided by its median read time d_x varied by 4-6% across runs, the
-  // excess per swap-in alone by 9-14%. The reads move with the shared host's disk (spells of 2-30 s
+  // nearly all swap-ins, and their cost follows the device: over 45 quick probes (results/memory),
+  // a point's excess per swap-in divided by its median read time d_x varied by 3-6% across runs, the
+  // excess per swap-in alone by 9-13%. The reads move with the shared host's disk (spells of 2-30 s
   // at 80-100 µs, against 55-72 otherwise) and with the occupation (faster as the guest swaps more).
   // So each point's excess is scaled to one read time d for the whole run: a low quantile of the
   // points' median reads (device_reference_quantile), which a spell covering most of the run does not
-  // move, as the run's median read did (once a whole run at 83 µs).
+  // move, as the run's median read did (once a whole run at 83 µs). The price: at the highest
+  // occupations, whose reads run 10-15% faster than d, α is that much above what their rounds took.
   std::vector<double> ratios, controls_below, point_reads;
   for (const Gathered& g : gathered) {
     if (g.below_main) controls_below.insert(controls_below.end(), g.controls.begin(), g.controls.end());
