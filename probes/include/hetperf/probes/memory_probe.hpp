@@ -98,7 +98,7 @@ struct MemoryProbeOptions {
   bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see occupant_main)
   double knee_slowdown = 0.25;       // α that defines the knee (the task runs 25% slower): above the
                                      // ±0.1 that α wanders below the limit on a shared VM (CPU speed,
-                                     // caches), below the 0.4-0.7 at the limit itself
+                                     // caches), far below the 2.1-3.0 half a grid step past it
   double max_slowdown = 1000;        // stop climbing once α exceeds this
   double unconfined_fraction_of_available = 0.5;  // unconfined: occupation stays below this share
   double unconfined_max_mb = 2048;   // unconfined: and below this
