@@ -966,6 +966,12 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     std::size_t settle_rounds = 0;  // untimed rounds before the timed ones, all passes
     double cgroup_major_faults = 0;
     std::optional<CgroupMemoryState> after;  // the cgroup after the point's last pass
+    // The point's median read time of the device control, s; -1 when it made no read.
+    double median_read_s() const {
+      std::vector<double> reads;
+      std::copy_if(devices.begin(), devices.end(), std::back_inserter(reads), [](double d) { return d > 0; });
+      return reads.empty() ? -1 : median(reads);
+    }
   };
   std::vector<Gathered> gathered(grid.size());
   std::size_t grid_end = grid.size();  // lowered when α passes max_slowdown: later passes stop there too
@@ -1096,9 +1102,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   std::vector<double> ratios, controls_below, point_reads;
   for (const Gathered& g : gathered) {
     if (g.below_main) controls_below.insert(controls_below.end(), g.controls.begin(), g.controls.end());
-    std::vector<double> reads;
-    std::copy_if(g.devices.begin(), g.devices.end(), std::back_inserter(reads), [](double d) { return d > 0; });
-    if (!reads.empty()) point_reads.push_back(median(reads));
+    if (const double read_s = g.median_read_s(); read_s > 0) point_reads.push_back(read_s);
     for (std::size_t r = 0; r < g.times.size(); ++r) {
       if (g.below_main && g.faults[r] == 0 && g.controls[r] > 0) ratios.push_back(g.times[r] / g.controls[r]);
     }
@@ -1131,9 +1135,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // the reference's time meet the point's rule.
   for (const Gathered& g : gathered) {
     if (g.times.empty()) break;  // not reached by the first pass: the curve stops before it
-    std::vector<double> reads;
-    std::copy_if(g.devices.begin(), g.devices.end(), std::back_inserter(reads), [](double d) { return d > 0; });
-    const double point_read_s = reads.empty() ? -1 : median(reads);
+    const double point_read_s = g.median_read_s();
     // No swap-ins below main memory: nothing there waits for the device.
     const double scale = g.below_main ? 1 : memory_device_scale(point_read_s, device_s);
     std::vector<double> alpha;
