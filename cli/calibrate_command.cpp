@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
@@ -95,7 +96,7 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
   cmd->add_flag("--report", args->report, "Print a readable summary of every fit");
   cmd->add_option("--trace", args->traces,
                   "Real application trace (hetperf-lu/hetperf-integrate --trace, hetperf.trace/1) to fit operation models "
-                  "on, in the application's own regime, per operation and rank count (repeatable; docs/calibration.md)");
+                  "on, in the application's own regime, per computer and operation (repeatable; docs/calibration.md)");
   cmd->add_option("--trace-computer", args->trace_computer,
                   "The profile's computer the traces were taken on (default: each trace's run.host)");
   cmd->callback([&action, args, command_line] {
@@ -120,7 +121,11 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         to.computer = args->trace_computer;
         std::vector<std::filesystem::path> traces(args->traces.begin(), args->traces.end());
         trace_fit = calibrate::fit_traces(traces, to);
-        calibrate::apply_trace_fit(cal.profile, trace_fit, traces, to);
+        calibrate::apply_trace_fit(cal.profile, trace_fit);
+        // What the mechanisms miss in each calibration run: reported and kept as a diagnostic, never applied.
+        const auto diagnostics = apps::calibration_diagnostics(cal.profile, traces, args->trace_computer);
+        apps::record_diagnostics(cal.profile, diagnostics);
+        for (const auto& line : apps::diagnostics_report(diagnostics)) std::cout << line << "\n";
         for (const auto& t : args->traces) {
           cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});
         }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,9 +75,10 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
 
 
 // The kernel times of the profile's computers: from the trace-calibrated operation model of the
-// call's operation and rank count where the computer has one (times the sampled run state and ε
-// when `noise` is given), else from the micro-benchmark KernelModels. A call outside a model's
-// calibrated range is noted once per computer and operation in `warnings`.
+// call's operation where the computer has one (its time alone on the computer; the processor slows it
+// by the ranks computing beside it; times the sampled run state and ε when `noise` is given), else
+// from the micro-benchmark KernelModels. A call outside a model's calibrated range is noted once per
+// computer and operation in `warnings`.
 std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile& profile,
                                                                    std::shared_ptr<OperationNoise> noise,
                                                                    const std::shared_ptr<std::set<std::string>>& warnings) {
@@ -84,7 +86,6 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
     std::vector<KernelModels> micro;
     std::vector<AppModels> app;
     std::vector<std::string> names;
-    std::vector<int> cores;
   };
   // Copies of the models: the platform may outlive the profile.
   auto models = std::make_shared<Computers>();
@@ -92,78 +93,37 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
     models->micro.push_back(KernelModels::of(c));
     models->app.push_back(c.app_models);
     models->names.push_back(c.name);
-    models->cores.push_back(c.cores);
   }
   return [models, noise, warnings](const KernelCall& call, std::size_t c) {
     const AppModels& app = models->app[c];
-    if (!app.empty()) {
-      // Beyond its cores, the ranks share them (the processor's sharing): the model of all cores busy.
-      const int ranks = std::min(call.colocated, models->cores[c]);
-      if (const OperationModel* m = app.find(call.kernel, ranks)) {
-        OperationCall oc{call.kernel, static_cast<double>(call.m), static_cast<double>(call.n),
-                         static_cast<double>(call.k), static_cast<double>(call.steps)};
-        if (warnings && !m->in_range(oc)) {
-          warnings->insert(models->names[c] + ": " + call.kernel + " calls outside the calibrated range of its model (" +
-                           std::to_string(m->ranks) + " ranks): extrapolated");
-        }
-        if (warnings && m->ranks != ranks) {
-          warnings->insert(models->names[c] + ": no " + call.kernel + " model for " + std::to_string(ranks) +
-                           " ranks computing at once: the one of " + std::to_string(m->ranks) + " is used");
-        }
-        double t = m->time_s(oc);
-        if (noise) t *= noise->run_factor(c, app, call.kernel) * m->residual(t, noise->uniform());
-        return t;
+    if (const OperationModel* m = app.find(call.kernel)) {
+      OperationCall oc{call.kernel, static_cast<double>(call.m), static_cast<double>(call.n),
+                       static_cast<double>(call.k), static_cast<double>(call.steps)};
+      if (warnings && !m->in_range(oc)) {
+        warnings->insert(models->names[c] + ": " + call.kernel + " calls outside the calibrated range of its model: extrapolated");
       }
+      double t = m->time_s(oc);
+      if (noise) t *= noise->run_factor(c, app, call.kernel) * m->residual(t, noise->uniform());
+      return t;
     }
     return models->micro[c].time_s(call);
   };
 }
 
-// The platform's kernel times, and on computers with trace-calibrated message models the time of a
-// message between two of their ranks (the line, plus with `noise` a delay of the drawn run's). With
-// more ranks than cores and a calibrated hand-off, the line of at most as many ranks as cores plus
-// that hand-off: it was fitted to whole oversubscribed runs, whereas a line taken in them misses the
-// waits outside the receive calls (one machine, 4 ranks on 2 cores: the whole runs took 1.7-2.9 times
-// that prediction, 0.75-1.0 times the hand-off's). Without a hand-off (a testbed's one-core
-// computers), the line taken with as many ranks as now, which includes the receiver's wait inside them.
+// The platform's kernel times, and on computers with a trace-calibrated message model the time of a
+// message between two of their ranks: the line (fitted with at most as many ranks as cores), plus
+// with `noise` a delay of the drawn run's (the hand-off of an oversubscribed computer follows in the
+// ranks' world, sim::RankWorld::arrive).
 void use_models(SimPlatform& p, const Profile& profile, const std::shared_ptr<OperationNoise>& noise) {
   p.kernel_time = kernel_times(profile, noise, p.model_warnings);
   for (std::size_t c = 0; c < profile.computers.size(); ++c) {
     const AppModels& models = profile.computers[c].app_models;
-    if (models.messages.empty()) continue;
+    if (!models.messages) continue;
     auto copy = std::make_shared<AppModels>(models);
-    const int cores = profile.computers[c].cores;
-    const double handoff = profile.computers[c].oversubscribed_handoff_s;
-    p.computers[c].local_message_s = [copy, noise, c, cores, handoff](std::uint64_t bytes, int ranks) {
-      const bool handed_off = ranks > cores && handoff > 0;
-      const MessageModel* m = copy->find_messages(handed_off ? cores : ranks);
-      const double wait = handed_off && m->ranks <= cores ? handoff : 0.0;
-      return m->time_s(bytes) + wait + (noise ? noise->message_delay(c, *copy) : 0.0);
+    p.computers[c].local_message_s = [copy, noise, c](std::uint64_t bytes, int) {
+      return copy->messages->time_s(bytes) + (noise ? noise->message_delay(c, *copy) : 0.0);
     };
   }
-}
-
-// What a job's whole-run ratios are keyed by (RunScale): its app, its problem size (LU's n,
-// integration's steps) and its regime (LU's variant and block size as "<variant>/r<r>", as
-// "basic/r128"; an integration's message and disk bytes as "m<bytes>-d<bytes>", as "m32-d0").
-// An integration's regime is measured over its reference, the same run without the load (the
-// default messages, nothing written): AppModels::scales with ExcessOver.
-struct RunKey {
-  std::string app;
-  double size = 0;
-  std::string regime;
-  std::string reference = {};  // empty: none (LU)
-};
-
-RunKey run_key(const AppJob& job) {
-  if (job.kind == AppJob::Kind::kLu) {
-    return {"lu", static_cast<double>(job.lu.n), std::string(to_string(job.lu.variant)) + "/r" + std::to_string(job.lu.r)};
-  }
-  const auto regime = [](std::uint64_t message_bytes, std::uint64_t disk_bytes) {
-    return "m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
-  };
-  return {"integrate", static_cast<double>(job.integrate.steps),
-          regime(job.integrate.message_bytes, job.integrate.disk_bytes), regime(IntegrateConfig{}.message_bytes, 0)};
 }
 
 }  // namespace
@@ -282,8 +242,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
         }
         continue;
       }
-      bool present = k == "integration" ? computer.integration_step_s.has_value() || computer.app_models.find("integrate", 1)
-                                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1), 1);
+      bool present = k == "integration" ? computer.integration_step_s.has_value() || computer.app_models.find("integrate")
+                                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1));
       if (!present) {
         throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
                          (k == "integration" ? "integration step time" : k + " kernel model") +
@@ -306,9 +266,11 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.disk_write_bytes_per_s = computer.disk_write_bytes_per_s;
     c.wait_cpu_share = computer.cpu_share_waiting;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
-    // Trace-calibrated models were fitted at the rank counts they are chosen by: the slowdown of
-    // kernels running on every core is in them already.
-    c.core_efficiency = computer.app_models.empty() ? computer.core_efficiency : 1.0;
+    // Trace-calibrated operation models give a kernel's time alone on the computer: the ranks computing
+    // beside it slow it by the speeds fitted with them, else by the probe's concurrent copies.
+    c.core_efficiency = computer.core_efficiency;
+    c.concurrency_speed = !computer.app_models.concurrency_speed.empty() ? computer.app_models.concurrency_speed
+                                                                         : computer.concurrency_speed;
     p.computers.push_back(c);
   }
   p.latency_s = profile.network.latency_s;
@@ -461,76 +423,60 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
   return sample_app_jobs(profile, jobs, 0, samples, seed, threads);
 }
 
+double extrapolation_distance(const Profile& profile, const AppJob& job) {
+  std::map<std::size_t, int> ranks_on;
+  for (std::size_t c : job.mapping) ++ranks_on[c];
+  const bool lu = job.kind == AppJob::Kind::kLu;
+  const double size = lu ? static_cast<double>(job.lu.n) : static_cast<double>(job.integrate.steps);
+  double farthest = 0;
+  for (const auto& [c, ranks] : ranks_on) {
+    const CalibratedRange& range = profile.computers[c].app_models.calibrated;
+    double d = 0;
+    if (!range.ranks.empty()) {
+      double nearest = INFINITY;
+      for (int k : range.ranks) nearest = std::min(nearest, std::fabs(std::log2(static_cast<double>(ranks) / k)));
+      d += nearest;
+    }
+    if (auto it = range.sizes.find(lu ? "lu" : "integrate"); it != range.sizes.end()) {
+      d += std::max({0.0, std::log2(size / it->second.second), std::log2(it->second.first / size)});
+    }
+    farthest = std::max(farthest, d);
+  }
+  return farthest;
+}
+
+namespace {
+
+// The model error a job's samples draw from: the calibration configurations' deviations of its
+// computers, pooled (AppModels::model_error_log).
+std::vector<double> model_errors(const Profile& profile, const AppJob& job) {
+  std::vector<double> out;
+  for (std::size_t c : std::set<std::size_t>(job.mapping.begin(), job.mapping.end())) {
+    const auto& e = profile.computers[c].app_models.model_error_log;
+    out.insert(out.end(), e.begin(), e.end());
+  }
+  return out;
+}
+
+}  // namespace
+
 SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
                                std::size_t count, std::uint64_t seed, unsigned threads) {
   SampledAppJobs out;
   out.time_s.assign(jobs.size(), std::vector<double>(count));
   out.process_response_s.resize(jobs.size());
+  // Each sample is a simulation drawing every computer's run state and every call's residual; its
+  // times are then multiplied by exp((1 + d) · e), e one of the mechanisms' deviations at the
+  // calibration configurations and d the job's distance from them in octaves: what the mechanisms
+  // miss where they were calibrated, growing with the distance from there.
+  std::vector<std::vector<double>> errors(jobs.size());
+  std::vector<double> distance(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     if (jobs[j].kind == AppJob::Kind::kIntegrate) {
       out.process_response_s[j].assign(static_cast<std::size_t>(jobs[j].instances), std::vector<double>(count));
     }
-  }
-  // Jobs whose computer has whole-run ratios for their app and rank count: the point prediction times
-  // a ratio drawn per sample. The others: a simulation per sample drawing operation times.
-  // A regime with a reference (ExcessOver) needs the point prediction: its ratios are drawn again once
-  // that is known.
-  std::vector<std::vector<double>> scales(jobs.size());
-  // Across computers, the ratios of calibration runs with the job's placement pattern
-  // (Profile::placements); a pattern without runs of the job's app takes those of every pattern on
-  // the same computers, pooled (what the models miss across these computers, whatever the order of
-  // the ranks); without any, a job across computers is simulated.
-  auto scales_of = [&](std::size_t j, double point_s) -> std::vector<double> {
-    const auto& mapping = jobs[j].mapping;
-    const RunKey key = run_key(jobs[j]);
-    const int ranks = static_cast<int>(mapping.size());
-    const ExcessOver excess{key.reference, point_s};
-    const std::size_t c = mapping.front();
-    if (std::all_of(mapping.begin(), mapping.end(), [c](std::size_t m) { return m == c; })) {
-      return profile.computers[c].app_models.scales(key.app, ranks, key.size, key.regime, excess);
-    }
-    std::vector<std::string> hosts;
-    for (std::size_t m : mapping) hosts.push_back(profile.computers[m].name);
-    if (const PlacementRuns* runs = profile.find_placement(placement_pattern(hosts))) {
-      auto own = runs->scales(key.app, ranks, key.size, key.regime, excess);
-      if (!own.empty()) return own;
-    }
-    const std::set<std::string> computers(hosts.begin(), hosts.end());
-    std::vector<RunScale> pooled;
-    for (const auto& p : profile.placements) {
-      if (std::set<std::string>(p.pattern.begin(), p.pattern.end()) == computers) {
-        pooled.insert(pooled.end(), p.run_scales.begin(), p.run_scales.end());
-      }
-    }
-    return run_scale_draws(pooled, key.app, ranks, key.size, key.regime, excess);
-  };
-  bool simulate = false;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    scales[j] = scales_of(j, 0);
-    simulate = simulate || scales[j].empty();
-  }
-  const bool any_scaled = std::any_of(scales.begin(), scales.end(), [](const auto& s) { return !s.empty(); });
-  const AppPrediction point =
-      any_scaled ? predict_app_jobs(sim_platform_from_profile(profile), profile, jobs, false) : AppPrediction{};
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    if (!scales[j].empty() && point.jobs[j].time_s > 0) scales[j] = scales_of(j, point.jobs[j].time_s);
-  }
-  auto scaled = [&](std::size_t i) {
-    Rng rng(seed ^ (0xD1B54A32D192ED03ULL * (first + i + 1)));
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      if (scales[j].empty()) continue;
-      const double ratio = scales[j][std::min(scales[j].size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(scales[j].size())))];
-      out.time_s[j][i] = point.jobs[j].time_s * ratio;
-      if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
-      const auto& processes = point.jobs[j].json["processes"];
-      for (std::size_t k = 0; k < processes.size(); ++k) {
-        out.process_response_s[j][k][i] = processes[k]["response_s"].get<double>() * ratio;
-      }
-    }
-  };
-  if (!simulate) {
-    for (std::size_t i = 0; i < count; ++i) scaled(i);
-    return out;
+    errors[j] = model_errors(profile, jobs[j]);
+    distance[j] = extrapolation_distance(profile, jobs[j]);
   }
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, count)));
@@ -541,14 +487,17 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
       for (std::size_t i = t; i < count; i += threads) {
         const SimPlatform platform = sampled_platform(profile, seed, first + i);
         const AppPrediction p = predict_app_jobs(platform, profile, jobs, false);
-        scaled(i);
+        Rng rng(seed ^ (0xD1B54A32D192ED03ULL * (first + i + 1)));
         for (std::size_t j = 0; j < jobs.size(); ++j) {
-          if (!scales[j].empty()) continue;
-          out.time_s[j][i] = p.jobs[j].time_s;
+          const auto& e = errors[j];
+          const double u = rng.uniform01();
+          const double factor =
+              e.empty() ? 1.0 : std::exp((1 + distance[j]) * e[std::min(e.size() - 1, static_cast<std::size_t>(u * static_cast<double>(e.size())))]);
+          out.time_s[j][i] = p.jobs[j].time_s * factor;
           if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
           const auto& processes = p.jobs[j].json["processes"];
           for (std::size_t k = 0; k < processes.size(); ++k) {
-            out.process_response_s[j][k][i] = processes[k]["response_s"].get<double>();
+            out.process_response_s[j][k][i] = processes[k]["response_s"].get<double>() * factor;
           }
         }
         warnings[t].insert(platform.model_warnings->begin(), platform.model_warnings->end());
@@ -590,6 +539,7 @@ struct CalibrationRun {
   AppJob job;
   double measured = 0;
   std::vector<std::string> rank_hosts;
+  std::string host;  // run.host
 };
 
 CalibrationRun calibration_run(const std::filesystem::path& file) {
@@ -603,6 +553,7 @@ CalibrationRun calibration_run(const std::filesystem::path& file) {
   AppJob& job = out.job;
   job.name = "calibration";
   const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
+  out.host = run.string_or("host", "");
   if (const auto hosts = run.optional("rank_hosts")) {
     for (const JsonNode& h : hosts->items()) out.rank_hosts.push_back(h.as_string());
   }
@@ -637,59 +588,97 @@ CalibrationRun calibration_run(const std::filesystem::path& file) {
   return out;
 }
 
-// The run's measured time over the point prediction of its job (mapped) on `platform`; nullopt when
-// the prediction is 0.
-std::optional<RunScale> run_scale(const SimPlatform& platform, const Profile& profile, const CalibrationRun& run,
-                                  const std::filesystem::path& file) {
-  const double predicted = predict_app_jobs(platform, profile, {run.job}, false).jobs.front().time_s;
-  if (predicted <= 0) return std::nullopt;
-  const RunKey key = run_key(run.job);
-  return RunScale{key.app, static_cast<int>(run.job.mapping.size()), run.measured / predicted, file.string(), key.size,
-                  key.regime, predicted};
+// "lu n=1024 r=128 basic", "integrate 4x2 steps=1000000 m32 d0": a configuration's name in the
+// diagnostics (runs with the same name and computers are repeats of one configuration).
+std::string configuration_name(const AppJob& job) {
+  if (job.kind == AppJob::Kind::kLu) {
+    return "lu n=" + std::to_string(job.lu.n) + " r=" + std::to_string(job.lu.r) + " " + to_string(job.lu.variant) +
+           (job.lu.remove > 0 ? " remove=" + std::to_string(job.lu.remove) : "");
+  }
+  return "integrate " + std::to_string(job.instances) + "x" + std::to_string(job.ranks) + " steps=" +
+         std::to_string(job.integrate.steps) + " m" + std::to_string(job.integrate.message_bytes) + " d" +
+         std::to_string(job.integrate.disk_bytes);
 }
 
-bool across_hosts(const CalibrationRun& run) {
-  return std::set<std::string>(run.rank_hosts.begin(), run.rank_hosts.end()).size() > 1;
+// The computer of every rank of `run`: all on `computer` when given, else the trace's rank hosts,
+// else its host.
+std::vector<std::size_t> mapping_of(const Profile& profile, const CalibrationRun& run, const std::string& computer,
+                                    const std::filesystem::path& file) {
+  const auto size = static_cast<std::size_t>(run.job.ranks * run.job.instances);
+  auto index = [&](const std::string& name, const std::string& where) {
+    const auto c = profile.find(name);
+    if (!c) throw InputError(file.string() + ": " + where + ": expected the name of a computer of the profile, got \"" + name + "\"");
+    return *c;
+  };
+  if (!computer.empty()) return std::vector<std::size_t>(size, index(computer, "--trace-computer"));
+  if (run.rank_hosts.empty()) return std::vector<std::size_t>(size, index(run.host, "$.run.host"));
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < run.rank_hosts.size(); ++i) out.push_back(index(run.rank_hosts[i], "$.run.rank_hosts[" + std::to_string(i) + "]"));
+  return out;
 }
 
 }  // namespace
 
-std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
-                                 const std::vector<std::filesystem::path>& traces) {
+std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profile,
+                                                           const std::vector<std::filesystem::path>& traces,
+                                                           const std::string& computer) {
   const SimPlatform platform = sim_platform_from_profile(profile);
-  std::vector<RunScale> out;
+  std::vector<CalibrationDiagnostic> out;
   for (const auto& file : traces) {
     CalibrationRun run = calibration_run(file);
-    // A run across hosts has no whole-run ratio of one computer (placement_runs has it).
-    if (across_hosts(run)) continue;
-    run.job.mapping.assign(static_cast<std::size_t>(run.job.ranks * run.job.instances), computer);
-    if (auto s = run_scale(platform, profile, run, file)) out.push_back(std::move(*s));
+    run.job.mapping = mapping_of(profile, run, computer, file);
+    const double predicted = predict_app_jobs(platform, profile, {run.job}, false).jobs.front().time_s;
+    std::vector<std::string> names;
+    for (std::size_t c : run.job.mapping) names.push_back(profile.computers[c].name);
+    out.push_back({file.string(), configuration_name(run.job), std::move(names), run.job.mapping, run.measured, predicted});
   }
   return out;
 }
 
-std::vector<PlacementRuns> placement_runs(const Profile& profile, const std::vector<std::filesystem::path>& traces) {
-  const SimPlatform platform = sim_platform_from_profile(profile);
-  std::vector<PlacementRuns> out;
-  for (const auto& file : traces) {
-    CalibrationRun run = calibration_run(file);
-    if (!across_hosts(run)) continue;
-    for (std::size_t i = 0; i < run.rank_hosts.size(); ++i) {
-      const auto c = profile.find(run.rank_hosts[i]);
-      if (!c) {
-        throw InputError(file.string() + ": $.run.rank_hosts[" + std::to_string(i) + "]: expected the name of a computer of the profile, got \"" +
-                         run.rank_hosts[i] + "\"");
-      }
-      run.job.mapping.push_back(*c);
-    }
-    const auto s = run_scale(platform, profile, run, file);
-    if (!s) continue;
-    const std::vector<std::string> pattern = placement_pattern(run.rank_hosts);
-    auto it = std::find_if(out.begin(), out.end(), [&](const PlacementRuns& p) { return p.pattern == pattern; });
-    if (it == out.end()) it = out.insert(out.end(), PlacementRuns{pattern, {}});
-    it->run_scales.push_back(*s);
+nlohmann::json to_json(const std::vector<CalibrationDiagnostic>& diagnostics) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : diagnostics) {
+    out.push_back({{"trace", d.trace}, {"configuration", d.configuration}, {"ranks", d.rank_computers.size()},
+                   {"computers", d.rank_computers}, {"measured_s", d.measured_s}, {"predicted_s", d.predicted_s},
+                   {"measured_over_predicted", d.ratio()}});
   }
   return out;
+}
+
+std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnostic>& diagnostics) {
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<double>> by_configuration;
+  for (const auto& d : diagnostics) by_configuration[{d.configuration, d.rank_computers}].push_back(d.ratio());
+  std::vector<std::string> out;
+  for (auto& [key, ratios] : by_configuration) {
+    std::sort(ratios.begin(), ratios.end());
+    std::set<std::string> distinct(key.second.begin(), key.second.end());
+    std::string where;
+    for (const auto& c : distinct) where += (where.empty() ? "" : ",") + c;
+    char line[512];
+    std::snprintf(line, sizeof line, "calibration run %s on %zu ranks (%s): measured / predicted by the mechanisms %.3f (median of %zu, %.3f to %.3f)",
+                  key.first.c_str(), key.second.size(), where.c_str(), median(ratios), ratios.size(), ratios.front(), ratios.back());
+    out.push_back(line);
+  }
+  return out;
+}
+
+void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnostic>& diagnostics) {
+  // One deviation per configuration (the median over its repeats), on every computer it ran on.
+  std::map<std::pair<std::string, std::vector<std::size_t>>, std::vector<double>> by_configuration;
+  for (const auto& d : diagnostics) {
+    if (d.predicted_s > 0 && d.measured_s > 0) by_configuration[{d.configuration, d.mapping}].push_back(d.ratio());
+  }
+  std::map<std::size_t, std::vector<double>> logs;
+  for (const auto& [key, ratios] : by_configuration) {
+    for (std::size_t c : std::set<std::size_t>(key.second.begin(), key.second.end())) logs[c].push_back(std::log(median(ratios)));
+  }
+  for (auto& [c, v] : logs) {
+    const double centre = median(v);
+    for (double& x : v) x -= centre;
+    std::sort(v.begin(), v.end());
+    profile.computers[c].app_models.model_error_log = v;
+  }
+  profile.diagnostics["calibration_runs"] = to_json(diagnostics);
 }
 
 }  // namespace hetperf::apps

@@ -100,9 +100,11 @@ struct AppPrediction {
 AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profile, const std::vector<AppJob>& jobs,
                                bool traces);
 
-// A sampled prediction (issue 14): `samples` simulations of the jobs, sample i on
-// sampled_platform(profile, seed, i), spread over `threads` threads (0: the machine's cores). Each
-// sample depends on (seed, i) alone, so the result is the same on any number of threads.
+// A sampled prediction: `samples` simulations of the jobs, sample i on sampled_platform(profile, seed,
+// i), its times multiplied by exp((1 + d) · e) with e drawn from the job's computers'
+// AppModels::model_error_log and d = extrapolation_distance; spread over `threads` threads (0: the
+// machine's cores). Each sample depends on (seed, i) alone, so the result is the same on any number
+// of threads.
 struct SampledAppJobs {
   std::vector<std::vector<double>> time_s;                           // [job][sample]
   std::vector<std::vector<std::vector<double>>> process_response_s;  // integrate: [job][instance][sample]
@@ -114,19 +116,37 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
 SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>& jobs, std::size_t first,
                                std::size_t count, std::uint64_t seed, unsigned threads);
 
-// Whole-run ratios (hetperf/model/app_model.hpp RunScale): each real trace's measured time (LU's
-// factorisation, integration's mean response) over the point prediction of its configuration, all its
-// ranks on `computer` of `profile` (whose models were fitted on these traces); a trace whose ranks ran
-// on several hosts (run.rank_hosts) has none and is skipped. InputError naming the file and field for
-// a trace without its configuration or summary. sample_app_jobs draws these ratios for jobs with
-// every rank on one computer.
-std::vector<RunScale> run_scales(const Profile& profile, std::size_t computer,
-                                 const std::vector<std::filesystem::path>& traces);
-// The whole-run ratios of the traces whose ranks ran on several hosts, each predicted with its ranks
-// on the computers named as those hosts, grouped by placement pattern (Profile::placements);
-// sample_app_jobs draws them for jobs across computers with the same pattern. InputError as above, or
-// for a host that is not a computer of `profile`.
-std::vector<PlacementRuns> placement_runs(const Profile& profile, const std::vector<std::filesystem::path>& traces);
+// How far `job` lies from what its computers' models were calibrated on, in octaves: per computer,
+// the ranks the job maps there against the nearest calibrated rank count (|log2 ratio|) plus its size
+// beyond the calibrated sizes of its app (0 inside them); the largest over its computers. 0 where a
+// computer has no calibrated range.
+double extrapolation_distance(const Profile& profile, const AppJob& job);
+
+// A calibration run against its prediction by the mechanisms alone (the profile's models, no factor
+// of any configuration): what they miss there. Kept in the profile's diagnostics and reported; the
+// prediction never applies it.
+struct CalibrationDiagnostic {
+  std::string trace;
+  std::string configuration;                // "lu n=1024 r=128 basic", "integrate 4x2 steps=1000000 m32 d0"
+  std::vector<std::string> rank_computers;  // the computer of every rank
+  std::vector<std::size_t> mapping;         // the same as indices into the profile's computers
+  double measured_s = 0;                    // LU's factorisation, integration's mean response
+  double predicted_s = 0;                   // the point prediction of its configuration
+  double ratio() const { return predicted_s > 0 ? measured_s / predicted_s : 0; }
+};
+// Every trace predicted with its ranks on `computer` when given (every trace taken on it), else on the
+// computers named by its run.rank_hosts, else its run.host. InputError naming the file and field for a
+// trace without its configuration or summary, or for a host that is not a computer of `profile`.
+std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profile,
+                                                           const std::vector<std::filesystem::path>& traces,
+                                                           const std::string& computer = {});
+nlohmann::json to_json(const std::vector<CalibrationDiagnostic>& diagnostics);
+// One line per configuration and computers: its runs' measured / predicted, median and range.
+std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnostic>& diagnostics);
+// Puts the diagnostics into `profile.diagnostics["calibration_runs"]` and each computer's
+// AppModels::model_error_log: per configuration the log of its median ratio, less the median of those of
+// the computer (the spread of what the mechanisms miss, not a correction: its centre is removed).
+void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnostic>& diagnostics);
 
 // The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th
 // percentiles (nearest rank) and the samples.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/statistics.hpp"
@@ -34,8 +35,11 @@ std::string ContentionSummary::brief_report() const {
                  record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
   }
   if (figure == "core_efficiency") {
-    return fixed("LU kernels on all cores at once run at %.2f of their speed alone (%.4f s against %.4f s)", value,
-                 record["all_cores_s"].get<double>(), record["alone_s"].get<double>());
+    std::string speeds;
+    for (double v : this->speeds) speeds += fixed(speeds.empty() ? "%.2f" : ", %.2f", v, 0, 0);
+    return "LU kernels with k = 1 .. " + std::to_string(this->speeds.size()) + " copies at once run at " + speeds +
+           " of their speed alone" + fixed(" (%.4f s alone, %.4f s on every core)", record["alone_s"].get<double>(),
+                                            record["all_cores_s"].get<double>(), 0);
   }
   return fixed("a message into an oversubscribed computer waits %.3f ms more (%.4f s measured, %.4f s simulated without)",
                1e3 * value, record["measured_s"].get<double>(), record["simulated_without_s"].get<double>());
@@ -88,39 +92,51 @@ ContentionSummary measure_waiting_share_on(const ContentionOptions& o, const std
   return s;
 }
 
-ContentionSummary measure_core_efficiency(const ContentionOptions& o, const ProgramRunner& run) {
-  const std::vector<std::string> lu = {o.lu_program, "--n", "1280", "--r", "128"};
-  std::vector<double> alone, together;
+ContentionSummary measure_concurrency_speed(const ContentionOptions& o, const ProgramRunner& run) {
+  const std::vector<std::string> lu = {o.lu_program, "--n", std::to_string(o.lu_n), "--r", std::to_string(o.lu_r)};
+  // copies -> the mean factorisation time of the copies of each repeat
+  std::map<int, std::vector<double>> times;
   for (int k = 0; k < o.repeats; ++k) {
-    alone.push_back(summary_number(run(1, 1, lu).at(0), "factorization_s"));
-    auto all = run(o.cores, 1, lu);
-    double sum = 0;
-    for (const auto& j : all) sum += summary_number(j, "factorization_s");
-    together.push_back(sum / static_cast<double>(all.size()));
+    for (int copies = 1; copies <= o.cores; ++copies) {
+      auto all = run(copies, 1, lu);
+      double sum = 0;
+      for (const auto& j : all) sum += summary_number(j, "factorization_s");
+      times[copies].push_back(sum / static_cast<double>(all.size()));
+    }
   }
-  const double t1 = median_of(alone), tc = median_of(together);
+  const double t1 = median_of(times[1]);
+  std::vector<double> speed, median_s;
+  for (const auto& [copies, v] : times) {
+    median_s.push_back(median_of(v));
+    speed.push_back(std::clamp(t1 / median_s.back(), 0.05, 1.0));
+  }
   ContentionSummary s;
   s.figure = "core_efficiency";
-  s.value = std::clamp(t1 / tc, 0.05, 1.0);
-  s.record = {{"n", 1280}, {"r", 128}, {"alone_s", t1}, {"all_cores_s", tc}, {"cores", o.cores}, {"core_efficiency", s.value}};
+  s.value = speed.back();
+  s.speeds = speed;
+  s.record = {{"n", o.lu_n},        {"r", o.lu_r},         {"alone_s", t1},
+              {"all_cores_s", median_s.back()}, {"copies_s", median_s}, {"speeds", speed},
+              {"cores", o.cores},   {"core_efficiency", s.value}};
   return s;
 }
 
-ContentionSummary measure_handoff(const ContentionOptions& o, const ProgramRunner& run,
-                                  const std::function<double(int, int, int, double)>& simulate) {
-  const int ranks = 2 * o.cores, n = 768, r = 32;
-  std::vector<double> v;
+HandoffRuns measure_handoff_runs(const ContentionOptions& o, const ProgramRunner& run) {
+  HandoffRuns h{2 * o.cores, o.lu_n, o.handoff_r, {}};
   for (int k = 0; k < o.repeats; ++k) {
-    auto out = run(1, ranks, {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", "basic"});
-    v.push_back(summary_number(out.at(0), "factorization_s"));
+    auto out = run(1, h.ranks, {o.lu_program, "--n", std::to_string(h.n), "--r", std::to_string(h.r), "--variant", "basic"});
+    h.measured_s.push_back(summary_number(out.at(0), "factorization_s"));
   }
-  const double measured = median_of(v);
-  const double t0 = simulate(ranks, n, r, 0), t1 = simulate(ranks, n, r, 1e-3);
+  return h;
+}
+
+ContentionSummary fit_handoff(const HandoffRuns& h, const std::function<double(int, int, int, double)>& simulate) {
+  const double measured = median_of(h.measured_s);
+  const double t0 = simulate(h.ranks, h.n, h.r, 0), t1 = simulate(h.ranks, h.n, h.r, 1e-3);
   ContentionSummary s;
   s.figure = "handoff_s";
   s.value = t1 > t0 ? std::max(0.0, (measured - t0) / (t1 - t0) * 1e-3) : 0;
-  s.record = {{"ranks", ranks}, {"n", n}, {"r", r}, {"measured_s", measured}, {"simulated_without_s", t0},
-              {"simulated_with_1ms_s", t1}, {"handoff_s", s.value}};
+  s.record = {{"ranks", h.ranks}, {"n", h.n}, {"r", h.r}, {"measured_s", measured}, {"runs_s", h.measured_s},
+              {"simulated_without_s", t0}, {"simulated_with_1ms_s", t1}, {"handoff_s", s.value}};
   return s;
 }
 

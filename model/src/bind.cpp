@@ -104,7 +104,7 @@ class Binder {
     for (const char* kernel : kLuKernels) {
       // A model fitted on the application's traces serves as well ("dgemm" is its "gemm").
       bool present = std::any_of(comp.kernels.begin(), comp.kernels.end(), [&](const KernelModel& k) { return k.kernel == kernel; }) ||
-                     comp.app_models.find(kernel + 1, 1) != nullptr;
+                     comp.app_models.find(kernel + 1) != nullptr;
       if (!present) {
         missing(computer_path(c) + ".kernels", std::string("no ") + kernel + " model" + named(c),
                 needed_by + "; probe with the cpu probe's kernels, then calibrate (or calibrate --trace with LU traces)");
@@ -112,7 +112,7 @@ class Binder {
     }
   }
   void require_integration_step(std::size_t c, const std::string& needed_by) const {
-    if (!p_.computers[c].integration_step_s && !p_.computers[c].app_models.find("integrate", 1)) {
+    if (!p_.computers[c].integration_step_s && !p_.computers[c].app_models.find("integrate")) {
       missing(computer_path(c) + ".integration_step_s", "missing" + named(c),
               needed_by + "; probe with the cpu probe, then calibrate");
     }
@@ -169,7 +169,7 @@ class Binder {
     }
     // Ranks on one computer whose local messages were calibrated on traces need no network.
     const bool local = std::all_of(mapping.begin(), mapping.end(), [&](std::size_t c) { return c == mapping.front(); }) &&
-                       !p_.computers[mapping.front()].app_models.messages.empty();
+                       p_.computers[mapping.front()].app_models.messages.has_value();
     if (ranks > 1 && !local) require_network(needed_by);
     return mapping;
   }

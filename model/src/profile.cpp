@@ -111,6 +111,7 @@ nlohmann::json to_json(const Profile& p) {
     if (p.network.bandwidth_bytes_per_s > 0) j["overhead_latency_s"] = c.overhead_latency_s;
     if (!c.group.empty()) j["group"] = c.group;
     if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
+    if (!c.concurrency_speed.empty()) j["concurrency_speed"] = c.concurrency_speed;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
     if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
         c.oversubscribed_handoff_s > 0) {
@@ -165,12 +166,7 @@ nlohmann::json to_json(const Profile& p) {
           {"warnings", p.warnings}};
   if (p.network.bandwidth_bytes_per_s > 0) root["network"] = network;
   if (!p.description.empty()) root["description"] = p.description;
-  if (!p.placements.empty()) {
-    root["placements"] = nlohmann::json::array();
-    for (const auto& pl : p.placements) {
-      root["placements"].push_back({{"pattern", pl.pattern}, {"run_scales", to_json(pl.run_scales)}});
-    }
-  }
+  if (!p.diagnostics.empty()) root["diagnostics"] = p.diagnostics;
   return root;
 }
 
@@ -179,7 +175,11 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   if (!root.is_object()) root.fail("a JSON object (a hetperf.profile file)");
   root.schema("profile", kProfileSchemaVersion);
   root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
-                     "provenance", "warnings", "placements"});
+                     "provenance", "warnings", "diagnostics", "placements"});
+  if (root.optional("placements")) {
+    root.field("placements").fail("no \"placements\": whole-run ratios per placement pattern belong to configurations, "
+                                  "not to the computers (a profile of an older hetperf; calibrate it again)");
+  }
   Profile p;
   p.file = file;
   p.description = root.string_or("description", "");
@@ -190,7 +190,8 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
                     "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
-                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "app_models"});
+                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "concurrency_speed",
+                    "app_models"});
     Computer computer;
     computer.json_path = c.path();
     computer.name = c.string("name");
@@ -198,6 +199,12 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     computer.group = c.string_or("group", "");
     computer.cores = static_cast<int>(c.integer_or("cores", 1, 1, 1 << 20));
     computer.core_efficiency = c.number_or("core_efficiency", 1, Range::kFraction);
+    if (auto speed = c.optional("concurrency_speed")) {
+      for (const JsonNode& v : speed->items(1)) computer.concurrency_speed.push_back(v.as_number(Range::kPositive));
+      if (computer.concurrency_speed.size() > static_cast<std::size_t>(computer.cores)) {
+        c.field("concurrency_speed").fail("at most one speed per core (k = 1 .. cores)");
+      }
+    }
     if (computer.core_efficiency <= 0) c.field("core_efficiency").fail("a number in (0, 1]");
     computer.mips = c.number("mips", Range::kPositive);
     computer.main_memory_mb = c.number("main_memory_mb", Range::kPositive);
@@ -304,32 +311,11 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   if (auto w = root.optional("warnings")) {
     for (const JsonNode& x : w->items()) p.warnings.push_back(x.as_string());
   }
-  if (auto placements = root.optional("placements")) {
-    for (const JsonNode& e : placements->items()) {
-      e.known_fields({"pattern", "run_scales"});
-      PlacementRuns runs;
-      std::set<std::string> distinct;
-      for (const JsonNode& name : e.array("pattern", 2)) {
-        if (!p.find(name.as_string())) name.fail("the name of a computer of this profile");
-        runs.pattern.push_back(name.as_string());
-        distinct.insert(runs.pattern.back());
-      }
-      if (distinct.size() < 2) e.field("pattern").fail("at least two different computers");
-      if (placement_pattern(runs.pattern) != runs.pattern) e.field("pattern").fail("its shortest repeating unit");
-      if (p.find_placement(runs.pattern)) e.field("pattern").fail("one entry per pattern");
-      runs.run_scales = run_scales_from_json(e.field("run_scales"));
-      if (runs.run_scales.empty()) e.field("run_scales").fail("at least one run");
-      p.placements.push_back(std::move(runs));
-    }
+  if (auto d = root.optional("diagnostics")) {
+    if (!d->is_object()) d->fail("an object (what calibration measured against its models; never read by a prediction)");
+    p.diagnostics = d->value();
   }
   return p;
-}
-
-const PlacementRuns* Profile::find_placement(const std::vector<std::string>& pattern) const {
-  for (const auto& pl : placements) {
-    if (pl.pattern == pattern) return &pl;
-  }
-  return nullptr;
 }
 
 Profile read_profile(const std::filesystem::path& path) {

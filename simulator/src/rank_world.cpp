@@ -11,7 +11,8 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
   const std::size_t n = platform.computers.size();
   for (const RankComputer& c : platform.computers) {
     // Work is counted in seconds of one core alone: speed 1.
-    processors_.emplace_back(engine_, *this, ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing});
+    processors_.emplace_back(engine_, *this,
+                             ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing, c.concurrency_speed});
     disks_.emplace_back(engine_, *this);
   }
   // A partial profile without a network serves single-rank jobs only (bind() refuses the others).
@@ -104,13 +105,11 @@ bool RankWorld::start_transfer(std::uint32_t id) {
   Message& m = messages_[id];
   m.transferring = true;
   const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
-  if (from == to && platform_.computers[from].local_message_s) {  // its hand-off included
+  if (from == to && platform_.computers[from].local_message_s) {
     const double t = std::max(0.0, platform_.computers[from].local_message_s(m.bytes, mapped_[from]));
     engine_.after(Duration(t), *this, id);
     return false;
   }
-  // A receiver sharing its computer with more ranks than cores must first be scheduled in.
-  const double handoff = mapped_[to] > platform_.computers[to].cores ? platform_.computers[to].oversubscribed_handoff_s : 0;
   HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
   double latency = platform_.latency_s, bytes = static_cast<double>(m.bytes);
   if (!platform_.regimes.empty()) {
@@ -137,7 +136,7 @@ bool RankWorld::start_transfer(std::uint32_t id) {
     }
   }
   const bool released = m.sender_released;
-  network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency + handoff), id);
+  network_->send(static_cast<int>(from), static_cast<int>(to), bytes, Duration(latency), id);
   return released;
 }
 
@@ -172,9 +171,19 @@ void RankWorld::release_sender(const Message& m) {
   }
 }
 
-void RankWorld::fire(std::uint64_t id) { arrive(static_cast<std::uint32_t>(id)); }
+void RankWorld::fire(std::uint64_t id) {
+  if (id & kHandedOff) {
+    complete(static_cast<int>(id & ~kHandedOff));  // the receiver is back on a core
+    return;
+  }
+  arrive(static_cast<std::uint32_t>(id));
+}
 
-// A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on.
+// A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on. A
+// receiver blocked for it on a computer with more ranks than cores is, with the probability of the
+// hand-off, off its core: it resumes once scheduled in, and meanwhile takes no share of the cores
+// (the rank that runs in its place computes). A receiver that was computing finds the message when it
+// asks for it.
 void RankWorld::arrive(std::uint32_t id) {
   Message& m = messages_[id];
   m.arrived = true;
@@ -183,7 +192,15 @@ void RankWorld::arrive(std::uint32_t id) {
   // Once arrived, a message is needed only until its receive takes it (or now, if already taken).
   if (copy.receiver_waiting) free_messages_.push_back(id);
   if (!copy.eager && !copy.sender_released) release_sender(copy);
-  if (copy.receiver_waiting) complete(copy.dst);
+  if (!copy.receiver_waiting) return;
+  const std::size_t c = ranks_[copy.dst].computer;
+  const double handoff = platform_.computers[c].handoff_at(mapped_[c]);
+  if (handoff <= 0) {
+    complete(copy.dst);
+    return;
+  }
+  set_waiting(copy.dst, false);
+  engine_.after(Duration(handoff), *this, kHandedOff | static_cast<std::uint64_t>(copy.dst));
 }
 
 // Posts a message from `rank` to `dst`; true when the sender may go on at once (eager).

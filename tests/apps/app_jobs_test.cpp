@@ -179,40 +179,48 @@ TEST_CASE("apps: a batch job's LU or integration model becomes an iteration-time
 
 namespace {
 
-// The profile above with trace-calibrated gemm models on computer "a" for 1 and 2 ranks (the 2-rank
-// one 3 times slower per call), two calibration runs' states and ε of 0.8 or 1.25.
+// The profile above with a trace-calibrated gemm model on computer "a" (1e-9 s per m n k alone),
+// kernels at 1/3 of their speed alone with two ranks computing, two calibration runs' states and ε of
+// 0.8 or 1.25.
 Profile profile_with_app_models() {
   Profile p = profile();
-  for (int ranks : {1, 2}) {
-    OperationModel m;
-    m.op = "gemm";
-    m.ranks = ranks;
-    m.features = operation_features("gemm");
-    m.coefficients_s = {ranks == 1 ? 1e-9 : 3e-9, 0, 0, 0, 0};
-    m.feature_min = {1, 1, 1, 1, 1};
-    m.feature_max = {1e12, 1e12, 1e12, 1e12, 1};
-    m.calls = 10;
-    m.residuals = {{1.0, {0.8, 1.25}}};
-    p.computers[0].app_models.operations.push_back(m);
-  }
+  OperationModel m;
+  m.op = "gemm";
+  m.features = operation_features("gemm");
+  m.coefficients_s = {1e-9, 0, 0, 0, 0};
+  m.feature_min = {1, 1, 1, 1, 1};
+  m.feature_max = {1e12, 1e12, 1e12, 1e12, 1};
+  m.calls = 10;
+  m.residuals = {{1.0, {0.8, 1.25}}};
+  p.computers[0].app_models.operations.push_back(m);
+  p.computers[0].app_models.concurrency_speed = {1.0, 1.0 / 3};
   p.computers[0].app_models.runs = {{"x", {{"gemm", 0.9}}}, {"y", {{"gemm", 1.2}}}};
   return p;
 }
 
 }  // namespace
 
-TEST_CASE("apps: a computer's trace-calibrated models give its kernel times by the ranks computing there") {
+TEST_CASE("apps: a computer's trace-calibrated models give its kernel times alone, slowed by the ranks computing beside") {
   const Profile p = profile_with_app_models();
   SimPlatform platform = sim_platform_from_profile(p);
   KernelCall one{"gemm", 100, 100, 100, 0};
-  CHECK(platform.kernel_time(one, 0) == Approx(1e-9 * 1e6));  // a's 1-rank model
+  CHECK(platform.kernel_time(one, 0) == Approx(1e-9 * 1e6));  // a's model, alone
   KernelCall two = one;
   two.colocated = 2;
-  CHECK(platform.kernel_time(two, 0) == Approx(3e-9 * 1e6));
-  two.colocated = 5;  // beyond the cores: the model of all cores busy (the processor shares on top)
-  CHECK(platform.kernel_time(two, 0) == Approx(3e-9 * 1e6));
+  CHECK(platform.kernel_time(two, 0) == Approx(1e-9 * 1e6));  // not keyed by the configuration
   CHECK(platform.kernel_time(one, 1) == Approx(1e-9 * 1e6));  // b: its r x r models
-  CHECK(platform.computers[0].core_efficiency == 1);
+  // The processor slows them by the ranks computing at once: a's trace speeds.
+  CHECK(platform.computers[0].concurrency_speed == std::vector<double>{1.0, 1.0 / 3});
+  AppJob job;
+  job.kind = AppJob::Kind::kLu;
+  job.ranks = 2;
+  job.lu.n = 960, job.lu.r = 96;
+  job.mapping = {0, 0};
+  Profile slow = p;
+  const double contended = predict_app_jobs(platform, p, {job}, false).jobs.front().time_s;
+  slow.computers[0].app_models.concurrency_speed = {1.0, 1.0};
+  const double free = predict_app_jobs(sim_platform_from_profile(slow), slow, {job}, false).jobs.front().time_s;
+  CHECK(contended > 1.5 * free);
   CHECK(platform.model_warnings->empty());
   KernelCall huge{"gemm", 100000, 100000, 100000, 0};
   platform.kernel_time(huge, 0);
@@ -242,38 +250,28 @@ TEST_CASE("apps: sampled predictions draw run states and residuals, the same on 
   CHECK(d["samples"].size() == 40);
 }
 
-TEST_CASE("apps: a message between ranks of one computer takes its calibrated line, with a calibrated hand-off where oversubscribed") {
+TEST_CASE("apps: a message between ranks of one computer takes its calibrated line, the hand-off is the world's") {
   Profile p = profile();
   Computer& a = p.computers[0];
   a.cores = 1;
   a.oversubscribed_handoff_s = 5e-3;
   MessageModel alone;  // measured with one rank per core
-  alone.ranks = 1, alone.latency_s = 1e-3, alone.seconds_per_byte = 1e-9;
-  a.app_models.messages = {alone};
+  alone.latency_s = 1e-3, alone.seconds_per_byte = 1e-9;
+  a.app_models.messages = alone;
   SimPlatform platform = sim_platform_from_profile(p);
   REQUIRE(platform.computers[0].local_message_s);
   CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
-  // Two ranks on the one core: the one-per-core line plus the hand-off.
-  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6 + 5e-3));
-  // Also measured with two ranks on it: the calibrated hand-off, fitted to whole oversubscribed runs,
-  // still goes with the one-per-core line.
-  MessageModel shared = alone;
-  shared.ranks = 2, shared.latency_s = 3e-3;
-  a.app_models.messages = {alone, shared};
-  platform = sim_platform_from_profile(p);
-  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6 + 5e-3));
-  // No hand-off calibrated (a testbed computer): the line taken with two ranks, its wait included.
-  a.oversubscribed_handoff_s = 0;
-  platform = sim_platform_from_profile(p);
-  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(3e-3 + 1e-6));
-  CHECK(platform.computers[0].local_message_s(1000, 1) == Approx(1e-3 + 1e-6));
+  CHECK(platform.computers[0].local_message_s(1000, 2) == Approx(1e-3 + 1e-6));
+  // The hand-off: twice the calibrated one times the chance the receiver is off its core.
+  CHECK(platform.computers[0].handoff_at(1) == 0);
+  CHECK(platform.computers[0].handoff_at(2) == Approx(5e-3));
+  CHECK(platform.computers[0].handoff_at(4) == Approx(2 * 5e-3 * 0.75));
   CHECK(!platform.computers[1].local_message_s);  // no traces there: the star network
 }
 
-TEST_CASE("apps: calibration runs across computers give whole-run ratios by placement pattern, drawn by jobs with that pattern") {
+TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and the spread of what they miss, never a factor") {
   const Profile base = profile();
-  const hetperf::test::TempDir dir("placement_runs");
-  // LU n = 960, r = 96 on (a, b), twice, and on (a, b, a, b) once; one run on (a, a) alone; n = 480 on (b, a).
+  const hetperf::test::TempDir dir("diagnostics");
   auto lu = [&](const std::string& file, int n, const std::vector<std::string>& hosts, double seconds) {
     nlohmann::json t = {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"},
                         {"config", {{"n", n}, {"r", 96}, {"variant", "basic"}}},
@@ -289,61 +287,62 @@ TEST_CASE("apps: calibration runs across computers give whole-run ratios by plac
     job.mapping = mapping;
     return predict_app_jobs(sim_platform_from_profile(base), base, {job}, false).jobs.front().time_s;
   };
-  const double ab = point(960, {0, 1}), abab = point(960, {0, 1, 0, 1}), ba = point(480, {1, 0});
-  const std::vector<std::filesystem::path> traces = {
-      lu("t1.json", 960, {"a", "b"}, 1.10 * ab), lu("t2.json", 960, {"a", "b"}, 1.20 * ab),
-      lu("t3.json", 960, {"a", "b", "a", "b"}, 1.3 * abab), lu("t4.json", 960, {"a", "a"}, 0.5),
-      lu("t5.json", 480, {"b", "a"}, 0.9 * ba)};
-  const std::vector<PlacementRuns> runs = placement_runs(base, traces);
-  REQUIRE(runs.size() == 2);  // (a, a) ran on one computer: none
-  CHECK(runs[0].pattern == std::vector<std::string>{"a", "b"});
-  REQUIRE(runs[0].run_scales.size() == 3);
-  CHECK(runs[0].run_scales[0].ratio == Approx(1.10));
-  CHECK(runs[0].run_scales[0].ranks == 2);
-  CHECK(runs[0].run_scales[0].variant == "basic/r96");
-  CHECK(runs[0].run_scales[0].predicted_s == Approx(ab));
-  CHECK(runs[0].run_scales[2].ratio == Approx(1.3));
-  CHECK(runs[0].run_scales[2].ranks == 4);
-  CHECK(runs[1].pattern == std::vector<std::string>{"b", "a"});
-  CHECK(runs[1].run_scales.at(0).ratio == Approx(0.9));
-  // A host that is not a computer of the profile.
+  const double ab = point(960, {0, 1}), aa = point(960, {0, 0});
+  const std::vector<std::filesystem::path> traces = {lu("t1.json", 960, {"a", "b"}, 1.10 * ab), lu("t2.json", 960, {"a", "b"}, 1.20 * ab),
+                                                     lu("t3.json", 960, {"a", "a"}, 0.9 * aa)};
+  const auto d = calibration_diagnostics(base, traces);
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].ratio() == Approx(1.10));
+  CHECK(d[0].rank_computers == std::vector<std::string>{"a", "b"});
+  CHECK(d[2].ratio() == Approx(0.9));
+  CHECK(d[0].configuration == "lu n=960 r=96 basic");
+  Profile p = base;
+  record_diagnostics(p, d);
+  REQUIRE(p.diagnostics["calibration_runs"].size() == 3);
+  // a's configurations: (a, b) at its median 1.15 and (a, a) at 0.9, centred on their median.
+  const auto& e = p.computers[0].app_models.model_error_log;
+  REQUIRE(e.size() == 2);
+  CHECK(e[1] - e[0] == Approx(std::log(1.15 / 0.9)));
+  CHECK(e[0] + e[1] == Approx(0).margin(1e-12));
+  CHECK(diagnostics_report(d).size() == 2);
+  // A host that is not a computer of the profile, and a list of hosts that is not one per rank.
   const auto elsewhere = lu("t6.json", 960, {"a", "c"}, 1);
-  CHECK(hetperf::test::input_error([&] { placement_runs(base, {elsewhere}); })
+  CHECK(hetperf::test::input_error([&] { calibration_diagnostics(base, {elsewhere}); })
             .find("t6.json: $.run.rank_hosts[1]: expected the name of a computer of the profile, got \"c\"") != std::string::npos);
   const auto short_list = dir.write("t7.json", R"({"app": "lu", "config": {"n": 960, "r": 96}, "summary": {"factorization_s": 1},
                                                    "run": {"ranks": 2, "rank_hosts": ["a", "b", "a"]}})");
-  CHECK(hetperf::test::input_error([&] { placement_runs(base, {short_list}); }).find("$.run.rank_hosts: expected one host per rank (2)") !=
+  CHECK(hetperf::test::input_error([&] { calibration_diagnostics(base, {short_list}); }).find("$.run.rank_hosts: expected one host per rank (2)") !=
         std::string::npos);
+  // The prediction never applies them: without operation noise, every sample is the point.
+  auto jobs = read(nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]}])"), p);
+  const double alone = predict_app_jobs(sim_platform_from_profile(p), p, jobs, false).jobs[0].time_s;
+  p.computers[0].app_models.model_error_log.clear();
+  p.computers[1].app_models.model_error_log.clear();
+  const SampledAppJobs sampled = sample_app_jobs(p, jobs, 5, 3, 1);
+  for (double t : sampled.time_s[0]) CHECK(t == Approx(alone));
+}
 
-  // A job on (a, b) draws the ratios of (a, b); one on (a, a, b, b), whose pattern has none, those of
-  // every pattern on a and b, pooled; without any, it is simulated. An integration on (b, a), whose
-  // pattern has runs of LU only, draws the pooled runs too: none of them integrations, it is simulated.
-  Profile p = base;
-  p.placements = runs;
-  auto jobs = read(nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]},
-                                              {"name": "block", "app": "lu", "ranks": 4, "n": 960, "r": 96, "mapping": ["a", "a", "b", "b"]}])"),
-                   p);
-  const SampledAppJobs s = sample_app_jobs(p, jobs, 50, 3, 1);
-  // Both jobs share the computers: the points are those of the two together.
-  const AppPrediction together = predict_app_jobs(sim_platform_from_profile(p), p, jobs, false);
-  std::set<double> drawn;
-  for (double t : s.time_s[0]) drawn.insert(std::round(t / together.jobs[0].time_s * 1e6) / 1e6);
-  // The level of two ranks (the shorth's median of 1.1 and 1.2) times each run used over its own
-  // level: the 4-rank run is its level.
-  CHECK(drawn == std::set<double>{1.1, 1.15, 1.2});
-  std::vector<RunScale> pooled = runs[0].run_scales;
-  pooled.insert(pooled.end(), runs[1].run_scales.begin(), runs[1].run_scales.end());
-  const auto expected = run_scale_draws(pooled, "lu", 4, 960, "basic/r96", {});
-  REQUIRE(expected.size() == 4);
-  for (double t : s.time_s[1]) {
-    const double ratio = t / together.jobs[1].time_s;
-    CHECK(std::any_of(expected.begin(), expected.end(), [&](double e) { return std::abs(e - ratio) < 1e-9; }));
-  }
-  const auto integration = read(nlohmann::json::parse(R"([{"name": "i", "app": "integrate", "steps": 1000, "mapping": ["b", "a"]}])"), p);
-  const double alone = predict_app_jobs(sim_platform_from_profile(p), p, integration, false).jobs[0].time_s;
-  const SampledAppJobs integrations = sample_app_jobs(p, integration, 5, 3, 1);
-  for (double t : integrations.time_s[0]) CHECK(t == Approx(alone));
-  p.placements.clear();
-  const SampledAppJobs simulated = sample_app_jobs(p, jobs, 10, 3, 1);
-  for (double t : simulated.time_s[1]) CHECK(t == Approx(together.jobs[1].time_s));  // no operation noise in this profile
+TEST_CASE("apps: a prediction's spread grows with its distance from the calibrated range") {
+  Profile p = profile();
+  p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {960, 1920}}}, {"basic"}, {}};
+  p.computers[0].app_models.model_error_log = {-0.05, 0, 0.05};
+  auto job = [&](int ranks, int n) {
+    AppJob j;
+    j.kind = AppJob::Kind::kLu;
+    j.ranks = ranks;
+    j.lu.n = n, j.lu.r = 96;
+    j.mapping.assign(static_cast<std::size_t>(ranks), 0);
+    return j;
+  };
+  CHECK(extrapolation_distance(p, job(2, 960)) == 0);
+  CHECK(extrapolation_distance(p, job(4, 960)) == Approx(1));
+  CHECK(extrapolation_distance(p, job(2, 3840)) == Approx(1));
+  CHECK(extrapolation_distance(p, job(4, 3840)) == Approx(2));
+  auto spread = [&](const AppJob& j) {
+    const auto s = sample_app_jobs(p, {j}, 200, 5, 1).time_s[0];
+    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+    return *hi / *lo;
+  };
+  CHECK(spread(job(2, 960)) == Approx(std::exp(0.1)).epsilon(1e-9));
+  CHECK(spread(job(4, 3840)) == Approx(std::exp(0.3)).epsilon(1e-9));
 }

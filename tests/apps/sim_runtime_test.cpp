@@ -204,7 +204,7 @@ TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the in
   CHECK(simulate_app(p, {0, 0}, loop).makespan_s == Approx(1.0));
 }
 
-TEST_CASE("apps: a message into an oversubscribed computer pays the hand-off delay") {
+TEST_CASE("apps: a receiver blocked on an oversubscribed computer is scheduled in after the hand-off, one computing is not") {
   SimPlatform p = platform(2, 1, 1e-3, 1e9);
   p.computers[1].oversubscribed_handoff_s = 5e-3;
   auto ping = [](Runtime& rt) -> Task {
@@ -213,6 +213,27 @@ TEST_CASE("apps: a message into an oversubscribed computer pays the hand-off del
   };
   CHECK(end_of(simulate_app(p, {0, 1}, ping), 1, "recv") == Approx(1e-3));           // 1 rank on 1 core
   CHECK(end_of(simulate_app(p, {0, 1, 1}, ping), 1, "recv") == Approx(6e-3));        // 2 ranks on 1 core
+  CHECK(end_of(simulate_app(p, {0, 1, 1, 1, 1}, ping), 1, "recv") == Approx(1e-3 + 2 * 5e-3 * 0.75));  // 4 on 1
+  // A receiver still computing when its message arrives finds it on its receive: no hand-off.
+  auto late = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
+    if (rt.rank() != 1) co_return;
+    co_await rt.gemm(1000, 10, 1, nullptr, 0, nullptr, 0, nullptr, 0);  // 10 ms alone
+    co_await rt.recv(0, 0, nullptr, 0);
+  };
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, late), 1, "recv") == Approx(0.01));
+  // While off its core the receiver takes no share of it: rank 2 computes 10 ms beside rank 1, which
+  // polls (a full core share) until its message arrives at 1 ms and is then off its core for 5 ms.
+  p.computers[1].wait_cpu_share = 1;
+  auto beside = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
+    if (rt.rank() == 1) co_await rt.recv(0, 0, nullptr, 0);
+    if (rt.rank() == 2) co_await rt.gemm(1000, 10, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+  };
+  // Rank 2: half a core for 1 ms (0.5 ms of its work), all of it for 5 ms (5 ms of work), then half
+  // again (rank 1 is done, polling until its launch group is) for the last 4.5 ms of work: 1 + 5 + 9
+  // = 15 ms. Had rank 1 polled through its hand-off, 20 ms.
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, beside), 2, "gemm") == Approx(0.015));
 }
 
 TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic owner changes") {
@@ -231,7 +252,7 @@ TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic ow
   CHECK(lu_ranks_in_iteration(cfg, 3, 2) == 3);
 }
 
-TEST_CASE("apps: a message within an oversubscribed computer with a calibrated local model pays no extra hand-off") {
+TEST_CASE("apps: a message within an oversubscribed computer takes its calibrated local line, then the hand-off") {
   SimPlatform p = platform(1, 1, 1e-3, 1e9);
   p.computers[0].oversubscribed_handoff_s = 5e-3;
   p.computers[0].local_message_s = [](std::uint64_t, int ranks) { return ranks * 1e-3; };
@@ -239,7 +260,7 @@ TEST_CASE("apps: a message within an oversubscribed computer with a calibrated l
     if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
     else co_await rt.recv(0, 0, nullptr, 0);
   };
-  CHECK(end_of(simulate_app(p, {0, 0}, ping), 1, "recv") == Approx(2e-3));
+  CHECK(end_of(simulate_app(p, {0, 0}, ping), 1, "recv") == Approx(2e-3 + 5e-3));
 }
 
 TEST_CASE("apps: a simulated message takes the line of its size's regime, shared on the links like any other") {

@@ -49,7 +49,7 @@ TEST_CASE("calibrate: operation models recover the form, the runs' states and th
   TraceFit fit = fit_traces(files);
   REQUIRE(fit.by_computer.count("here") == 1);
   const AppModels& models = fit.by_computer.at("here");
-  const OperationModel* gemm = models.find("gemm", 1);
+  const OperationModel* gemm = models.find("gemm");
   REQUIRE(gemm != nullptr);
   CHECK(gemm->calls == 108);
   // The median run (factor 1.0) is the typical state: the form is the true one, within the noise.
@@ -73,19 +73,38 @@ TEST_CASE("calibrate: operation models recover the form, the runs' states and th
   CHECK(gemm->traces.size() == 3);
 }
 
-TEST_CASE("calibrate: traces are fitted per number of ranks computing at once and oversubscribed ones are not") {
+// Two ranks on one host computing at the same moments, each call `slowdown` times its time alone.
+nlohmann::json concurrent_trace(double slowdown, int cores = 2) {
+  nlohmann::json j = gemm_trace(slowdown, 2, cores);
+  j["ranks"].push_back({{"rank", 1}, {"events", j["ranks"][0]["events"]}});
+  for (auto& e : j["ranks"][0]["events"]) {
+    if (e["op"] == "send") e["peer"] = 1;
+  }
+  for (auto& e : j["ranks"][1]["events"]) {
+    if (e["op"] == "send") e["peer"] = 0;
+  }
+  return j;
+}
+
+TEST_CASE("calibrate: one form per operation, calls at their concurrency, oversubscribed runs not fitted") {
   test::TempDir dir("trace-fit-ranks");
-  TraceFit fit = fit_traces({write(dir, "one.json", gemm_trace(1.0, 1)), write(dir, "two.json", gemm_trace(1.5, 2)),
+  TraceFit fit = fit_traces({write(dir, "one.json", gemm_trace(1.0, 1)), write(dir, "two.json", concurrent_trace(1.5)),
                              write(dir, "four.json", gemm_trace(3.0, 4))});
   const AppModels& models = fit.by_computer.at("here");
-  REQUIRE(models.find("gemm", 2)->ranks == 2);
-  CHECK(models.find("gemm", 2)->time_s({"gemm", 512, 128, 128}) ==
-        Approx(1.5 * models.find("gemm", 1)->time_s({"gemm", 512, 128, 128})).epsilon(0.03));
-  CHECK(models.find("gemm", 4)->ranks == 2);  // the 4-rank run on 2 cores was not fitted
-  // Its note names it (the other note: two.json's sends have no matching receives in these traces).
+  REQUIRE(models.operations.size() == 1);
+  // The form is the time alone; two ranks computing at once run at 1 / 1.5 of that speed each.
+  CHECK(models.find("gemm")->time_s({"gemm", 512, 128, 128}) == Approx(2e-11 * 512 * 128 * 128 + 5e-6).epsilon(0.03));
+  REQUIRE(models.concurrency_speed.size() == 2);
+  CHECK(models.concurrency_speed[0] == 1.0);
+  CHECK(models.concurrency_speed[1] == Approx(1 / 1.5).epsilon(0.02));
+  CHECK(models.calibrated.ranks == std::vector<int>{1, 2, 4});
+  // The 4-rank run on 2 cores was not fitted, and its note names it.
   CHECK(std::count_if(fit.notes.begin(), fit.notes.end(), [](const std::string& n) {
           return n.find("four.json") != std::string::npos && n.find("not fitted") != std::string::npos;
         }) == 1);
+  // Without calls alone there is nothing to be relative to: no speeds, the form holds the contention.
+  TraceFit only_two = fit_traces({dir.path() / "two.json"});
+  CHECK(only_two.by_computer.at("here").concurrency_speed.empty());
   // --trace-computer: every trace goes to the named computer.
   TraceFitOptions o;
   o.computer = "node-1";
@@ -118,18 +137,17 @@ TEST_CASE("calibrate: a run across hosts fits each rank's calls under its own ho
                              write(dir, "ab2.json", across_trace({"a", "b"}, {1.0, 2.0}))});
   REQUIRE(fit.by_computer.count("a") == 1);
   REQUIRE(fit.by_computer.count("b") == 1);
-  const OperationModel* a = fit.by_computer.at("a").find("gemm", 1);
-  const OperationModel* b = fit.by_computer.at("b").find("gemm", 1);
+  const OperationModel* a = fit.by_computer.at("a").find("gemm");
+  const OperationModel* b = fit.by_computer.at("b").find("gemm");
   REQUIRE(a != nullptr);
   REQUIRE(b != nullptr);
-  CHECK(a->ranks == 1);  // one rank on each host: each computes alone on its computer
-  CHECK(b->ranks == 1);
   CHECK(a->calls == 72);
+  CHECK(fit.by_computer.at("a").calibrated.with == std::vector<std::string>{"b"});
   CHECK(b->time_s({"gemm", 512, 128, 128}) == Approx(2 * a->time_s({"gemm", 512, 128, 128})).epsilon(0.03));
   CHECK(fit.traces_of.at("a").size() == 2);
   CHECK(fit.traces_of.at("b").size() == 2);
   // No message model between hosts: their clocks have their own origins.
-  CHECK(fit.by_computer.at("a").messages.empty());
+  CHECK_FALSE(fit.by_computer.at("a").messages);
   // --trace-computer does not merge the hosts of a run across them, and says so.
   TraceFitOptions o;
   o.computer = "node-1";
@@ -137,11 +155,12 @@ TEST_CASE("calibrate: a run across hosts fits each rank's calls under its own ho
   CHECK(named.by_computer.count("node-1") == 0);
   CHECK(named.by_computer.count("b") == 1);
   REQUIRE(!named.notes.empty());
-  CHECK_THAT(named.notes[0], Catch::Contains("2 hosts"));
+  CHECK_THAT(named.notes[0], Catch::Contains("several hosts"));
   // Two ranks on a one-core host are time-sliced: that host's calls are not fitted, the other's are.
   TraceFit sliced = fit_traces({write(dir, "aab.json", across_trace({"a", "a", "b"}, {1.0, 1.0, 2.0}))});
   CHECK(sliced.by_computer.count("b") == 1);
-  CHECK(sliced.by_computer.count("a") == 0);
+  CHECK(sliced.by_computer.at("a").operations.empty());
+  CHECK(sliced.by_computer.at("a").calibrated.ranks == std::vector<int>{2});
   REQUIRE(sliced.notes.size() == 1);
   CHECK_THAT(sliced.notes[0], Catch::Contains("2 ranks on 1 cores of a") && Catch::Contains("not fitted"));
   // A list of hosts that is not one per rank is refused, naming the field.
@@ -196,8 +215,8 @@ TEST_CASE("calibrate: local messages are fitted from matched sends and receives,
   test::TempDir dir("trace-fit-messages");
   TraceFit fit = fit_traces({write(dir, "quiet.json", trace(0)), write(dir, "busy.json", trace(4e-3))});
   const AppModels& models = fit.by_computer.at("here");
-  const MessageModel* m = models.find_messages(2);
-  REQUIRE(m != nullptr);
+  REQUIRE(models.messages);
+  const MessageModel* m = &*models.messages;
   CHECK(m->messages == 32);
   CHECK(m->latency_s == Approx(1e-5).margin(1e-7));
   CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
@@ -208,13 +227,12 @@ TEST_CASE("calibrate: local messages are fitted from matched sends and receives,
     const double largest = run.message_delays_s.back();
     CHECK(largest == Approx(run.trace.find("busy") != std::string::npos ? 4e-3 : 0.0).margin(1e-7));
   }
-  CHECK(models.find_messages(8) == m);  // the nearest rank count below
 }
 
-TEST_CASE("calibrate: messages between ranks sharing a host of a run across hosts are fitted under it") {
-  // Ranks 0 and 1 on a one-core host a, rank 2 on b: 0 sends to 1 (within a: t = 2e-5 + s·1e-9, the
-  // time slices included) and to 2 (across: never compared, the hosts' clocks have their own origins).
-  auto trace = [](bool host_origins) {
+TEST_CASE("calibrate: messages between ranks sharing a host of a run across hosts are fitted under it, unless oversubscribed") {
+  // Ranks 0 and 1 on host a, rank 2 on b: 0 sends to 1 (within a: t = 2e-5 + s·1e-9) and to 2
+  // (across: never compared, the hosts' clocks have their own origins).
+  auto trace = [](bool host_origins, int cores_of_a = 2) {
     nlohmann::json r0 = nlohmann::json::array(), r1 = nlohmann::json::array(), r2 = nlohmann::json::array();
     double now = 0;
     for (int bytes : {0, 4096, 65536, 1 << 20}) {
@@ -228,7 +246,7 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
       }
     }
     nlohmann::json run = {{"host", "a"}, {"ranks", 3}, {"cores", 1}, {"rank_hosts", {"a", "a", "b"}},
-                          {"host_cores", {{"a", 1}, {"b", 1}}}};
+                          {"host_cores", {{"a", cores_of_a}, {"b", 1}}}};
     if (host_origins) run["clock_origin"] = "host";
     return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
                           {"run", run},
@@ -237,13 +255,16 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
   test::TempDir dir("trace-fit-host-messages");
   TraceFit fit = fit_traces({write(dir, "aab.json", trace(true))});
   REQUIRE(fit.by_computer.count("a") == 1);
-  const MessageModel* m = fit.by_computer.at("a").find_messages(2);
-  REQUIRE(m != nullptr);
-  CHECK(m->ranks == 2);  // two ranks on the one-core host: the oversubscribed regime is fitted
+  REQUIRE(fit.by_computer.at("a").messages);
+  const MessageModel* m = &*fit.by_computer.at("a").messages;
   CHECK(m->messages == 12);  // only the ones within a
   CHECK(m->latency_s == Approx(2e-5).margin(1e-7));
   CHECK(m->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
-  CHECK((fit.by_computer.count("b") == 0 || fit.by_computer.at("b").messages.empty()));
+  CHECK((fit.by_computer.count("b") == 0 || !fit.by_computer.at("b").messages));
+  // Two ranks on a one-core host: their times hold the waits to be scheduled in, which the hand-off
+  // models; not fitted.
+  TraceFit sliced = fit_traces({write(dir, "sliced.json", trace(true, 1))});
+  CHECK((sliced.by_computer.count("a") == 0 || !sliced.by_computer.at("a").messages));
   // The sends across hosts beyond the eager limit are kept for the network's send buffer: the three of
   // 1 MiB from a to b, each right after a send to rank 1.
   REQUIRE(fit.network_sends.size() == 3);
@@ -253,7 +274,7 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
   }
   // A trace of a run across hosts that does not say its hosts share origins: no message is compared.
   TraceFit old = fit_traces({write(dir, "old.json", trace(false))});
-  CHECK((old.by_computer.count("a") == 0 || old.by_computer.at("a").messages.empty()));
+  CHECK((old.by_computer.count("a") == 0 || !old.by_computer.at("a").messages));
   // A send to a rank the run does not have is refused, naming the event.
   nlohmann::json bad = trace(true);
   bad["ranks"][0]["events"][2]["peer"] = 7;

@@ -43,6 +43,11 @@ runs=$(($(wc -l <"$work/v/validation.csv") - 1))
 [[ -z $(ls -A "$work/v" | grep '^\.') ]] || fail "left hidden files: $(ls -A "$work/v")"
 grep -q '"communication_cpu"' "$work/v/profile.json" || fail "profile lacks the calibrated communication terms"
 grep -q '"app_models"' "$work/v/profile.json" || fail "profile lacks the trace-calibrated operation models"
+python3 "$(dirname "$0")/lib/no_configuration_factors.py" "$work/v/profile.json" ||
+  fail "configuration-keyed factors in the calibrated profile"
+grep -q '"axes"' "$work/v/validation.json" || fail "validation.json lacks the statistics per held-out axis"
+grep -q '"probes_only"' "$work/v/validation.json" || fail "validation.json lacks the probes-only row"
+grep -q 'held-out ranks' "$work/out" || fail "no statistics for the held-out rank counts: $(cat "$work/out")"
 grep -q '"coverage_80"' "$work/v/validation.json" || fail "validation.json lacks the coverage"
 # A replay runs nothing: it fits the recorded calibration traces again and predicts the recorded runs
 # with this build, which here is the same build, traces, seed and samples: the same rows, held to the
@@ -54,13 +59,13 @@ cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "the replay's v
 "$hetperf" validate --replay "$work/v" --out "$work/v" >/dev/null 2>"$work/same.log"
 [[ $? -eq 2 ]] && grep -q "is the replayed directory" "$work/same.log" || fail "--replay into its own directory: $(cat "$work/same.log")"
 cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "a refused replay changed the recorded reports"
-# A recorded validation that lacks one of the matrix's runs: one error naming the file and the JSON
-# path, exit 2, and no file written.
+# A recorded validation whose run lacks its command: one error naming the file and the JSON path,
+# exit 2, and no file written.
 mkdir "$work/short" && cp "$work/v/profile.json" "$work/short/"
-python3 -c 'import json, sys; v = json.load(open(sys.argv[1])); v["runs"] = v["runs"][1:]; json.dump(v, open(sys.argv[2], "w"))' \
+python3 -c 'import json, sys; v = json.load(open(sys.argv[1])); del v["runs"][0]["command"]; json.dump(v, open(sys.argv[2], "w"))' \
   "$work/v/validation.json" "$work/short/validation.json"
 "$hetperf" validate --replay "$work/short" --out "$work/short-out" >/dev/null 2>"$work/short.log"
-[[ $? -eq 2 ]] && grep -q 'short/validation.json: $.runs: expected a run with id' "$work/short.log" ||
-  fail "a replay of a validation without one of its runs: $(cat "$work/short.log")"
+[[ $? -eq 2 ]] && grep -q 'short/validation.json: $.runs\[0\].command' "$work/short.log" ||
+  fail "a replay of a validation whose run lacks its command: $(cat "$work/short.log")"
 [[ -z $(ls -A "$work/short-out" 2>/dev/null) ]] || fail "a refused replay wrote $(ls -A "$work/short-out")"
 echo "validate_quick: ok ($runs configurations; the replay gives the same rows)"

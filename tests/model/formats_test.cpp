@@ -213,36 +213,24 @@ TEST_CASE("model: formats: a profile's network send buffer round-trips and is va
   CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.send_buffer") != std::string::npos);
 }
 
-TEST_CASE("model: formats: a profile's calibration runs across computers round-trip by placement pattern and are validated") {
-  CHECK(placement_pattern({"a", "b", "a", "b"}) == std::vector<std::string>{"a", "b"});
-  CHECK(placement_pattern({"a", "a", "b", "b"}) == std::vector<std::string>{"a", "a", "b", "b"});
-  CHECK(placement_pattern({"a", "b", "b", "a", "a", "b", "b", "a"}) == std::vector<std::string>{"a", "b", "b", "a"});
-  CHECK(placement_pattern({"a", "b", "a"}) == std::vector<std::string>{"a", "b", "a"});
-  CHECK(placement_pattern({"a"}) == std::vector<std::string>{"a"});
+TEST_CASE("model: formats: a profile's diagnostics and concurrency speeds round-trip, whole-run ratios are refused") {
   Profile p = sample_profile();
-  const std::string a = p.computers[0].name, b = p.computers[1].name;
-  p.placements = {{{a, b}, {{"lu", 2, 1.05, "t1.json", 1024, "basic/r64", 0.5}, {"lu", 4, 1.1, "t2.json", 1024, "basic/r64", 0.9}}}};
+  p.computers[0].concurrency_speed = {1.0, 0.8};
+  p.diagnostics["calibration_runs"] = nlohmann::json::array({{{"trace", "t1.json"}, {"measured_over_predicted", 1.1}}});
   nlohmann::json j = to_json(p);
   Profile back = profile_from_json(j, "p.json");
-  REQUIRE(back.find_placement({a, b}));
-  CHECK(back.find_placement({a, b})->run_scales.size() == 2);
-  CHECK(back.find_placement({b, a}) == nullptr);
+  CHECK(back.computers[0].concurrency_speed == std::vector<double>{1.0, 0.8});
+  CHECK(back.diagnostics == p.diagnostics);
   CHECK(to_json(back) == j);
-  auto error = [&](auto edit) {
-    nlohmann::json bad = j;
-    edit(bad["placements"][0]);
-    return input_error([&] { profile_from_json(bad, "p.json"); });
-  };
-  CHECK(error([](nlohmann::json& e) { e["pattern"][1] = "nowhere"; }) ==
-        "p.json: $.placements[0].pattern[1]: expected the name of a computer of this profile, got the string \"nowhere\"");
-  CHECK(error([&](nlohmann::json& e) { e["pattern"] = {a, a}; }).find("at least two different computers") != std::string::npos);
-  CHECK(error([&](nlohmann::json& e) { e["pattern"] = {a, b, a, b}; }).find("its shortest repeating unit") != std::string::npos);
-  CHECK(error([](nlohmann::json& e) { e["run_scales"] = nlohmann::json::array(); }).find("at least one run") != std::string::npos);
-  CHECK(error([](nlohmann::json& e) { e["run_scales"][0]["ratio"] = 0; }).find("$.placements[0].run_scales[0].ratio") != std::string::npos);
-  nlohmann::json twice = j;
-  twice["placements"].push_back(twice["placements"][0]);
-  CHECK(input_error([&] { profile_from_json(twice, "p.json"); }) ==
-        "p.json: $.placements[1].pattern: expected one entry per pattern, got an array of 2");
+  nlohmann::json bad = j;
+  bad["computers"][0]["concurrency_speed"] = {1.0, 0.9, 0.8, 0.7, 0.6};  // more than its cores
+  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.computers[0].concurrency_speed") != std::string::npos);
+  bad = j;
+  bad["placements"] = nlohmann::json::array({{{"pattern", {"a", "b"}}, {"run_scales", nlohmann::json::array()}}});
+  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.placements: expected no \"placements\"") != std::string::npos);
+  bad = j;
+  bad["diagnostics"] = 3;
+  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.diagnostics") != std::string::npos);
 }
 
 TEST_CASE("model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {

@@ -74,7 +74,9 @@ TEST_CASE("validate: the full validation matrix has at least 60 runs of both app
     CHECK(r.job.mapping.size() == static_cast<std::size_t>(r.ranks));
     if (r.job.kind == AppJob::Kind::kLu) CHECK(r.job.lu.validate(r.ranks).empty());
   }
-  CHECK(groups["lu"] == 81);  // n 1536, 2048, 3072 x r 64, 128, 256 x 1, 2, 4 ranks x 3 variants
+  // r 64, 128, 256 x 3 variants x (n 3072, 4096 on 1, 2, 3, 4 ranks and n 1536, 2048 on 3, 4 ranks,
+  // and on 1, 2 ranks in the variants not calibrated): 3 x (12 + 16 + 16).
+  CHECK(groups["lu"] == 132);
   CHECK(groups["lu-removal"] == 4);
   CHECK(groups["integrate"] == 10);  // 10, 20, ..., 100 processes
   o.quick = true;
@@ -91,7 +93,7 @@ TEST_CASE("validate: the validation CSV has one row per run with its error") {
   runs[0].measured_s = 2, runs[0].predicted_s = 1.8, runs[0].measured_samples_s = {2};
   std::string csv = validation_csv(runs);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(runs.size() + 1));
-  CHECK_THAT(csv, Catch::Contains(runs[0].id + ",lu,lu,1,1536,128,basic,0,-1,,,,,2,1.8,-0.09999999999999998,2"));
+  CHECK_THAT(csv, Catch::Contains(runs[0].id + ",lu,lu,1,3072,128,basic,0,-1,,,,,2,1.8,-0.09999999999999998,2"));
   CHECK(validation_pictures(runs).size() == 5);  // and the distributions of the one measured group
   CHECK_THAT(validation_markdown(runs, "hetperf validate --quick", nlohmann::json::object()),
              Catch::Contains("hetperf validate --quick"));
@@ -164,7 +166,16 @@ TEST_CASE("validate: the statistics separate bias, the shares of medians, covera
   CHECK(statistics({}).configurations == 0);
 }
 
-TEST_CASE("validate: calibration configurations are disjoint from the validated ones") {
+TEST_CASE("validate: the LU sizes follow the last-level cache: calibrated out of it, validated up to twice the largest") {
+  const LuSizes s = lu_sizes(false, 8 << 20);  // 8 MiB: n = 1536 is the smallest multiple of 512 with 8 n² >= 16 MiB
+  CHECK(s.calibrated == std::vector<int>{1536, 2048});
+  CHECK(s.validated == std::vector<int>{3072, 4096});
+  CHECK(lu_sizes(true, 8 << 20).validated == std::vector<int>{3072});
+  CHECK(lu_sizes(false, 32u << 20).calibrated == std::vector<int>{3072, 3584});
+  CHECK(validation_lu_rows(false, 8 << 20) == 4096);
+}
+
+TEST_CASE("validate: every validated configuration differs from every calibration one along a named axis") {
   ValidationMatrixOptions o;
   o.cores = 2;
   o.lu_program = "lu", o.integrate_program = "int", o.scratch = "/tmp";
@@ -173,42 +184,61 @@ TEST_CASE("validate: calibration configurations are disjoint from the validated 
     const auto cal = calibration_matrix(o);
     const auto runs = validation_matrix(o, one_computer());
     REQUIRE_FALSE(cal.empty());
-    // The full matrix calibrates every variant it validates on every rank count it validates, on
-    // sizes both below and above the validated ones (the ratios are interpolated, not carried).
-    if (!quick) {
-      for (const auto& r : runs) {
-        if (r.group != "lu") continue;
-        const std::string v = to_string(r.job.lu.variant);
-        int below = 0, above = 0;
-        for (const auto& c : cal) {
-          const auto& a = c.arguments;
-          const auto variant = std::find(a.begin(), a.end(), "--variant");
-          if (c.ranks != r.ranks || a[0] != "lu" || (variant == a.end() ? "basic" : *(variant + 1)) != v) continue;
-          (std::stoi(a[2]) < r.job.lu.n ? below : above)++;
-        }
-        CHECK(below > 0);
-        CHECK(above > 0);
-      }
-    }
-    // Every validated integration regime (message and disk sizes) has calibration runs of its own.
-    for (const auto& r : runs) {
-      if (r.job.kind != AppJob::Kind::kIntegrate) continue;
-      const std::string m = std::to_string(r.job.integrate.message_bytes), d = std::to_string(r.job.integrate.disk_bytes);
-      const bool found = std::any_of(cal.begin(), cal.end(), [&](const CalibrationRun& c) {
-        const auto& a = c.arguments;
-        const auto mi = std::find(a.begin(), a.end(), "--message-bytes"), di = std::find(a.begin(), a.end(), "--disk-bytes");
-        return mi != a.end() && di != a.end() && *(mi + 1) == m && *(di + 1) == d && c.ranks > 2;
-      });
-      CHECK(found);
-    }
+    const LuSizes sizes = lu_sizes(quick, o.cache_bytes);
+    // The budget: LU basic on 1 and C ranks at two sizes; one integration instance.
     for (const auto& c : cal) {
-      for (const auto& r : runs) {
-        const bool same_ranks = c.ranks == r.ranks;
-        CHECK_FALSE((same_ranks && c.arguments == std::vector<std::string>(r.arguments.begin(), r.arguments.begin() +
-                                                                          static_cast<long>(std::min(r.arguments.size(), c.arguments.size())))));
+      const auto& a = c.arguments;
+      if (a[0] == "lu") {
+        CHECK((c.ranks == 1 || c.ranks == o.cores));
+        CHECK(std::find(a.begin(), a.end(), "--variant") == a.end());
+        CHECK(std::count(sizes.calibrated.begin(), sizes.calibrated.end(), std::stoi(a[2])) == 1);
+      } else {
+        CHECK(c.ranks == 2);
       }
+    }
+    for (const auto& r : runs) {
+      if (r.job.kind == AppJob::Kind::kIntegrate) {
+        CHECK(r.job.instances > 1);  // a rank count never calibrated
+        continue;
+      }
+      const bool ranks = r.ranks != 1 && r.ranks != o.cores;
+      const bool size = std::count(sizes.calibrated.begin(), sizes.calibrated.end(), r.job.lu.n) == 0;
+      const bool variant = r.job.lu.variant != LuVariant::kBasic;
+      CHECK((ranks || size || variant));
     }
   }
+}
+
+TEST_CASE("validate: a run's held-out axes come from its computer's calibrated range") {
+  Profile p = one_computer();
+  p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {1536, 2048}}, {"integrate", {1e6, 4e6}}}, {"basic"}, {}};
+  auto lu = [&](int ranks, int n, LuVariant v) {
+    ValidationRun r;
+    r.job.kind = AppJob::Kind::kLu;
+    r.job.ranks = ranks;
+    r.job.lu.n = n, r.job.lu.variant = v;
+    r.job.mapping.assign(static_cast<std::size_t>(ranks), 0);
+    return r;
+  };
+  CHECK(held_out_axes(lu(2, 2048, LuVariant::kBasic), p).empty());
+  CHECK(held_out_axes(lu(3, 2048, LuVariant::kBasic), p) == std::vector<std::string>{"ranks"});
+  CHECK(held_out_axes(lu(1, 4096, LuVariant::kPipelined), p) == std::vector<std::string>{"size", "variant"});
+  ValidationRun i;
+  i.job.kind = AppJob::Kind::kIntegrate;
+  i.job.instances = 10, i.job.ranks = 2, i.job.integrate.steps = 2'000'000;
+  i.job.mapping.assign(20, 0);
+  CHECK(held_out_axes(i, p) == std::vector<std::string>{"ranks"});
+  CHECK(held_out_axes(lu(3, 2048, LuVariant::kBasic), one_computer()).empty());  // nothing calibrated: no axis
+  std::vector<ValidationRun> runs = {lu(2, 2048, LuVariant::kBasic), lu(3, 2048, LuVariant::kBasic)};
+  for (auto& r : runs) {
+    r.axes = held_out_axes(r, p);
+    r.measured_samples_s = {1.0, 1.1, 0.9};
+    r.measured_s = 1.0, r.predicted_s = 1.02, r.predicted_p10_s = 0.9, r.predicted_p90_s = 1.1;
+  }
+  const auto by_axis = axis_statistics(runs);
+  REQUIRE(by_axis.size() == 2);
+  CHECK(by_axis.at("calibrated regime").configurations == 1);
+  CHECK(by_axis.at("ranks").configurations == 1);
 }
 
 TEST_CASE("validate: the testbed matrix runs across both computers, with the mappings, removals and workers it names") {
@@ -260,23 +290,6 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
     // Its calibration runs are across the same computers, at sizes the matrix does not validate.
     const auto cal = testbed_calibration_matrix(o, "fast", "slow");
     REQUIRE_FALSE(cal.empty());
-    std::set<std::vector<std::string>> calibrated;  // integration: placement pattern and result bytes
-    for (const auto& c : cal) {
-      if (c.arguments[0] == o.integrate_program) {
-        const std::string bytes = *(std::find(c.arguments.begin(), c.arguments.end(), "--message-bytes") + 1);
-        auto key = hetperf::placement_pattern(c.hosts);
-        key.push_back(bytes);
-        calibrated.insert(key);
-      }
-    }
-    // Every validated integration has calibration runs of its placement pattern and message size,
-    // whose ratios it draws (PlacementRuns).
-    for (const auto& r : runs) {
-      if (r.job.kind != AppJob::Kind::kIntegrate) continue;
-      auto key = hetperf::placement_pattern(r.hosts);
-      key.push_back(std::to_string(r.job.integrate.message_bytes));
-      CHECK(calibrated.count(key) == 1);
-    }
     for (const auto& c : cal) {
       CHECK(static_cast<int>(c.hosts.size()) == c.ranks);
       for (const auto& r : runs) {

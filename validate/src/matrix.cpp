@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "hetperf/model/csv.hpp"
@@ -40,7 +41,72 @@ std::vector<int> validation_kernel_blocks(bool quick) {
   return {32, 48, 64, 96, 128, 192, 256, 384};
 }
 
-int validation_lu_rows(bool quick) { return quick ? 1536 : 2048; }
+LuSizes lu_sizes(bool quick, std::uint64_t cache_bytes) {
+  // The smallest multiple of 512 whose matrix (8 n² bytes) is at least twice the cache.
+  int n1 = 512;
+  while (8.0 * n1 * n1 < 2.0 * static_cast<double>(cache_bytes)) n1 += 512;
+  LuSizes s;
+  s.calibrated = {n1, n1 + 512};
+  const int top = s.calibrated.back();
+  const auto round512 = [](double n) { return static_cast<int>(std::lround(n / 512)) * 512; };
+  s.validated = quick ? std::vector<int>{round512(1.5 * top)} : std::vector<int>{round512(1.5 * top), 2 * top};
+  return s;
+}
+
+int validation_lu_rows(bool quick, std::uint64_t cache_bytes) { return lu_sizes(quick, cache_bytes).validated.back(); }
+
+namespace {
+
+ValidationRun lu_run(const ValidationMatrixOptions& o, std::size_t computer, int n, int r, int p, LuVariant v) {
+  ValidationRun run;
+  run.id = "lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p) + "-" + to_string(v);
+  run.group = "lu";
+  run.ranks = p;
+  run.job = lu_job(run.id, p, n, r, v, 0, -1, computer);
+  run.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
+  return run;
+}
+
+// LU configurations none of which is calibrated: every one differs from the calibration runs (basic,
+// at the calibrated sizes, on 1 and C ranks) along one or more axes: rank counts never calibrated
+// (C + 1 and 2C, both oversubscribed), sizes up to twice the largest calibrated, the other variants.
+std::vector<ValidationRun> lu_matrix(const ValidationMatrixOptions& o, std::size_t computer) {
+  const LuSizes sizes = lu_sizes(o.quick, o.cache_bytes);
+  const int c = o.cores;
+  std::vector<int> calibrated_ranks = {1, c}, held_out_ranks = {c + 1, 2 * c};
+  calibrated_ranks.erase(std::unique(calibrated_ranks.begin(), calibrated_ranks.end()), calibrated_ranks.end());
+  if (c == 1) held_out_ranks = {2, 3};
+  const std::vector<LuVariant> variants = {LuVariant::kBasic, LuVariant::kPipelined, LuVariant::kFlowControl};
+  std::vector<ValidationRun> runs;
+  if (o.quick) {
+    // What detects a broken model: each axis once, r = 128.
+    const int big = sizes.validated.front(), small = sizes.calibrated.front();
+    for (int p : calibrated_ranks) runs.push_back(lu_run(o, computer, big, 128, p, LuVariant::kBasic));
+    runs.push_back(lu_run(o, computer, big, 128, held_out_ranks.front(), LuVariant::kBasic));
+    runs.push_back(lu_run(o, computer, small, 128, held_out_ranks.back(), LuVariant::kBasic));
+    runs.push_back(lu_run(o, computer, small, 128, c, LuVariant::kPipelined));
+    runs.push_back(lu_run(o, computer, small, 128, held_out_ranks.front(), LuVariant::kFlowControl));
+    return runs;
+  }
+  std::vector<int> all_ranks = calibrated_ranks;
+  all_ranks.insert(all_ranks.end(), held_out_ranks.begin(), held_out_ranks.end());
+  for (int r : {64, 128, 256}) {
+    for (LuVariant v : variants) {
+      for (int n : sizes.validated) {
+        for (int p : all_ranks) runs.push_back(lu_run(o, computer, n, r, p, v));
+      }
+      for (int n : sizes.calibrated) {
+        for (int p : all_ranks) {
+          const bool calibrated = v == LuVariant::kBasic && std::count(calibrated_ranks.begin(), calibrated_ranks.end(), p);
+          if (!calibrated) runs.push_back(lu_run(o, computer, n, r, p, v));
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+}  // namespace
 
 std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, const Profile& profile) {
   std::size_t computer = 0;
@@ -49,41 +115,21 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     if (!found) throw InputError("validate: computer '" + o.computer + "' is not in the profile");
     computer = *found;
   }
-  std::vector<ValidationRun> runs;
-  // The largest n is validation_lu_rows: the probe times the kernels at the LU's shapes in that many rows.
-  // Disjoint from calibration_matrix's n (768, 1024, 2560, 3584; quick 768, 1024, 2048): the models
-  // are judged where they were not fitted.
-  const std::vector<int> ns = o.quick ? std::vector<int>{1536} : std::vector<int>{1536, 2048, 3072};
-  const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
-  std::vector<int> ranks = {1, o.cores, 2 * o.cores};  // alone, one per core, oversubscribed
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  for (int n : ns) {
-    for (int r : rs) {
-      for (int p : ranks) {
-        for (LuVariant v : {LuVariant::kBasic, LuVariant::kPipelined, LuVariant::kFlowControl}) {
-          ValidationRun run;
-          run.id = "lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p) + "-" + to_string(v);
-          run.group = "lu";
-          run.ranks = p;
-          run.job = lu_job(run.id, p, n, r, v, 0, -1, computer);
-          run.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
-          runs.push_back(run);
-        }
-      }
-    }
-  }
-  // Node removal: a quarter and a half of the ranks leave, early and half way.
+  std::vector<ValidationRun> runs = lu_matrix(o, computer);
+  // Node removal: a quarter and a half of the ranks leave, early and half way (2C ranks: a rank
+  // count never calibrated).
   struct Removal {
     int n, r, ranks, remove, after;
     LuVariant variant;
   };
   std::vector<Removal> removals;
   const int p = std::max(2, 2 * o.cores);
+  const int n = lu_sizes(o.quick, o.cache_bytes).validated.front();
   if (o.quick) {
-    removals = {{1536, 128, p, 1, 3, LuVariant::kBasic}};
+    removals = {{n, 128, p, 1, 3, LuVariant::kBasic}};
   } else {
-    removals = {{2048, 128, p, 1, 3, LuVariant::kBasic}, {2048, 128, p, p / 2, 7, LuVariant::kBasic},
-                {2048, 128, p, 1, 3, LuVariant::kPipelined}, {2048, 128, p, p / 2, 7, LuVariant::kPipelined}};
+    removals = {{n, 128, p, 1, 3, LuVariant::kBasic}, {n, 128, p, p / 2, 7, LuVariant::kBasic},
+                {n, 128, p, 1, 3, LuVariant::kPipelined}, {n, 128, p, p / 2, 7, LuVariant::kPipelined}};
   }
   for (const Removal& m : removals) {
     ValidationRun run;
@@ -97,7 +143,8 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
                      std::to_string(m.after)};
     runs.push_back(run);
   }
-  // Integration: N processes, each an instance of one master and one worker.
+  // Integration: N processes, each an instance of one master and one worker; the calibration runs one
+  // instance alone (its 2 ranks), so every count here is a rank count never calibrated.
   const std::uint64_t steps = o.quick ? 2'000'000 : 4'000'000;
   auto integrate = [&](int processes, std::uint64_t message_bytes, std::uint64_t disk_bytes, const std::string& group) {
     ValidationRun run;
@@ -122,88 +169,86 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   // about 12 ranks a second here (3.4 s for 40), and the runs of 20 and 40 ranks took 55 s of quick's
   // 145 s of runs, mostly in that start-up, which is not timed.
   const std::vector<int> counts = o.quick ? std::vector<int>{5, 10} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
-  for (int n : counts) integrate(n, 32, 0, "integrate");
+  for (int k : counts) integrate(k, 32, 0, "integrate");
   const std::vector<int> loaded = o.quick ? std::vector<int>{5} : std::vector<int>{10, 50, 100};
-  for (int n : loaded) integrate(n, 65536, 1 << 20, "integrate-load");
+  for (int k : loaded) integrate(k, 65536, 1 << 20, "integrate-load");
   return runs;
+}
+
+std::vector<std::string> held_out_axes(const ValidationRun& run, const Profile& profile) {
+  std::map<std::size_t, int> ranks_on;
+  for (std::size_t c : run.job.mapping) ++ranks_on[c];
+  const bool lu = run.job.kind == AppJob::Kind::kLu;
+  const double size = lu ? run.job.lu.n : static_cast<double>(run.job.integrate.steps);
+  std::set<std::string> axes;
+  for (const auto& [c, ranks] : ranks_on) {
+    const CalibratedRange& range = profile.computers[c].app_models.calibrated;
+    if (range.ranks.empty()) continue;
+    for (const auto& [d, k] : ranks_on) {
+      if (d != c && !std::count(range.with.begin(), range.with.end(), profile.computers[d].name)) axes.insert("computers");
+    }
+    if (!std::count(range.ranks.begin(), range.ranks.end(), ranks)) axes.insert("ranks");
+    const auto sizes = range.sizes.find(lu ? "lu" : "integrate");
+    if (sizes == range.sizes.end() || size < sizes->second.first || size > sizes->second.second) axes.insert("size");
+    if (lu && !std::count(range.variants.begin(), range.variants.end(), to_string(run.job.lu.variant))) axes.insert("variant");
+  }
+  return {axes.begin(), axes.end()};
+}
+
+std::map<std::string, Statistics> axis_statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed) {
+  std::map<std::string, std::vector<ValidationRun>> by_axis;
+  for (const auto& r : runs) {
+    if (r.axes.empty()) by_axis["calibrated regime"].push_back(r);
+    for (const auto& a : r.axes) by_axis[a].push_back(r);
+  }
+  std::map<std::string, Statistics> out;
+  for (const auto& [a, list] : by_axis) out[a] = statistics(list, seed);
+  return out;
 }
 
 std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o) {
   std::vector<CalibrationRun> out;
-  // Sizes on both sides of the validated ones (1536; 1536-3072), none of them: the whole-run ratio
-  // moves with n (AppModels::scales), so it is interpolated between calibrated sizes rather than
-  // carried from small ones to large ones.
-  const std::vector<int> ns = o.quick ? std::vector<int>{768, 1024, 2048} : std::vector<int>{768, 1024, 2560, 3584};
-  const std::vector<int> rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128, 256};
-  // 2C ranks: their traces fit no operation model (time-slicing), but their whole runs give the
-  // run-level state of oversubscribed runs.
-  std::vector<int> ranks = {1, o.cores, 2 * o.cores};
+  // The budget of a user who has not run the application at scale: one rank and one per core, two
+  // sizes, the basic variant. The sizes are the smallest whose matrices are out of the last-level
+  // cache (lu_sizes): calibrated in the cache, the kernels' rates did not carry to larger matrices
+  // (n = 768 and 1024 in an 8 MiB cache put n = 1536-3072 on one rank 8-12% short; n = 2560 and 3584
+  // put them within ±1.1%, results/vm/2026-11-27).
+  const LuSizes sizes = lu_sizes(o.quick, o.cache_bytes);
+  const std::vector<int> rs = o.quick ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
+  std::vector<int> ranks = {1, o.cores};
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  // Each variant in the full matrix: where ranks outnumber cores the model misses the variants by
-  // different amounts (AppModels::scales), so each gets its own whole-run ratios. The quick matrix
-  // calibrates the basic variant only, whose ratios then stand for all three.
-  const std::vector<LuVariant> variants = o.quick ? std::vector<LuVariant>{LuVariant::kBasic}
-                                                  : std::vector<LuVariant>{LuVariant::kBasic, LuVariant::kPipelined,
-                                                                           LuVariant::kFlowControl};
-  for (int n : ns) {
+  for (int n : sizes.calibrated) {
     for (int r : rs) {
       for (int p : ranks) {
-        for (LuVariant v : variants) {
-          CalibrationRun c;
-          c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p);
-          c.ranks = p;
-          c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
-          c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks=" + std::to_string(p);
-          if (v != LuVariant::kBasic) {
-            c.id += std::string("-") + to_string(v);
-            c.arguments.insert(c.arguments.end(), {"--variant", to_string(v)});
-            c.shape += std::string(" ") + to_string(v);
-          }
-          out.push_back(c);
-        }
+        CalibrationRun c;
+        c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-p" + std::to_string(p);
+        c.ranks = p;
+        c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
+        c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks=" + std::to_string(p);
+        out.push_back(c);
       }
     }
   }
-  // One instance (a master and a worker) alone: the per-step time of a worker, at several lengths.
-  const std::vector<std::uint64_t> steps = o.quick ? std::vector<std::uint64_t>{1'000'000, 2'000'000}
-                                                   : std::vector<std::uint64_t>{1'000'000, 2'000'000, 4'000'000};
-  // And many instances at once, the run-level state of oversubscription: 4 and 16 (the matrix has 10
-  // to 100 at other lengths; quick: 2 and 8 around its 5 and 10), so the whole-run ratio of the
-  // matrix's instance counts comes from a calibrated count near them. The cost per step grows with the
-  // processes per core (more context switches); one small count alone put the quick matrix's
-  // integration 21% short.
-  auto integrate = [&](int instances, std::uint64_t s, std::uint64_t message_bytes, std::uint64_t disk_bytes) {
+  // One integration instance (a master and a worker) alone, at two lengths, with the default 32-byte
+  // result and again with the load's 64 KiB result and 1 MiB written: the per-step time, the messages'
+  // protocol and the disk, each measured where nothing else runs.
+  auto integrate = [&](std::uint64_t s, std::uint64_t message_bytes, std::uint64_t disk_bytes) {
     CalibrationRun c;
-    c.id = "cal-integrate-" + std::to_string(instances) + "-" + std::to_string(s);
-    c.ranks = 2 * instances;
-    c.arguments = {o.integrate_program, "--instances", std::to_string(instances), "--steps", std::to_string(s),
+    c.id = "cal-integrate-1-" + std::to_string(s);
+    c.ranks = 2;
+    c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(s),
                    "--message-bytes", std::to_string(message_bytes), "--disk-bytes", std::to_string(disk_bytes),
                    "--scratch", o.scratch};
-    c.shape = "integrate " + std::to_string(instances) + " instance(s), " + std::to_string(s) + " steps";
+    c.shape = "integrate 1 instance, " + std::to_string(s) + " steps";
     if (message_bytes != 32 || disk_bytes != 0) {
       c.id += "-m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
       c.shape += ", " + std::to_string(message_bytes) + "-byte messages, " + std::to_string(disk_bytes) + " bytes to disk";
     }
     out.push_back(c);
   };
-  for (std::uint64_t s : steps) integrate(1, s, 32, 0);
-  // The loaded integration's regime too (64 KiB messages, 1 MiB written with fdatasync, the matrix's
-  // integrate-load at 10-100 instances and 4 or 2 million steps): with many processes per core every
-  // blocking step (a rendezvous, a disk write) waits to be scheduled in again, which the ratios of runs
-  // sending 32 bytes do not hold. That wait is the same whatever the steps, so the ratio falls with
-  // the steps (1.64 at 4 instances and 10^6 steps here): two lengths around the matrix's to
-  // interpolate between, and in the full matrix its own length too, since the loaded ratio is not on
-  // the line in 1/steps (16 instances: 1.79 at 10^6, 1.10 at 8·10^6; with the line's 1.20 at 4·10^6
-  // integrate-load was 11-20% short, results/vm at 0ced1d1). And 64 instances in the full matrix,
-  // whose 50 and 100 would otherwise take 16's level.
-  const std::vector<int> many = o.quick ? std::vector<int>{2, 8} : std::vector<int>{4, 16, 64};
-  const std::vector<std::uint64_t> lengths = o.quick ? std::vector<std::uint64_t>{1'000'000, 8'000'000}
-                                                     : std::vector<std::uint64_t>{1'000'000, 4'000'000, 8'000'000};
-  for (int instances : many) {
-    for (std::uint64_t s : lengths) {
-      integrate(instances, s, 32, 0);
-      integrate(instances, s, 65536, 1 << 20);
-    }
+  for (std::uint64_t s : {1'000'000ULL, 4'000'000ULL}) {
+    integrate(s, 32, 0);
+    integrate(s, 65536, 1 << 20);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -130,6 +131,29 @@ void require_every_probe(const Measurement& m, const fs::path& file) {
                          "); its measurement is in " + file.string());
 }
 
+// The largest data cache of this machine (sysfs, as lscpu reads it), bytes; 8 MiB when unknown. The
+// LU sizes of the matrix follow it (lu_sizes).
+std::uint64_t last_level_cache_bytes() {
+  std::uint64_t best = 0;
+  for (int i = 0; i < 8; ++i) {
+    const fs::path dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+    std::error_code ec;
+    if (!fs::exists(dir / "size", ec)) continue;
+    try {
+      const std::string type = read_text_file(dir / "type");
+      if (type.rfind("Instruction", 0) == 0) continue;
+      const std::string size = read_text_file(dir / "size");
+      std::size_t used = 0;
+      const std::uint64_t v = std::stoull(size, &used);
+      const char unit = used < size.size() ? size[used] : ' ';
+      best = std::max(best, v << (unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0));
+    } catch (const std::exception&) {
+      continue;  // unreadable: the others, or the default
+    }
+  }
+  return best > 0 ? best : std::uint64_t{8} << 20;
+}
+
 // Probes this machine (cpu with the matrix's kernel shapes, disk, net) and calibrates it into `dir`,
 // through the probes and calibrate libraries.
 fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
@@ -138,7 +162,7 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   s.command = o.command;
   s.cpu.kernel.blocks.clear();
   for (int b : validation_kernel_blocks(o.quick)) s.cpu.kernel.blocks.push_back(b);
-  s.cpu.kernel.lu_rows = validation_lu_rows(o.quick);
+  s.cpu.kernel.lu_rows = validation_lu_rows(o.quick, last_level_cache_bytes());
   s.disk.directory = dir.string();
   s.net.mpiexec = o.mpiexec;
   if (auto e = s.cpu.kernel.validate(); !e.empty()) throw InputError("validate: kernel options: " + e);
@@ -223,7 +247,7 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
         "env", "HYDRA_LAUNCHER=rsh", "HYDRA_LAUNCHER_EXEC=" + bin + "/hetperf-testbed-launcher",
         "HETPERF_TESTBED_STATE_DIR=" + o.testbed_state_dir, bin + "/hetperf", "probe", "--quick", "--only", "cpu,net",
         "--hosts", c + "," + peer, "--mpiexec", o.mpiexec, "--sizes", kTestbedPingPongSizes,
-        "--blocks", blocks, "--lu-rows", std::to_string(validation_lu_rows(false)), "--machine", c, "-o", file.string()};
+        "--blocks", blocks, "--lu-rows", std::to_string(validation_lu_rows(false, last_level_cache_bytes())), "--machine", c, "-o", file.string()};
     std::fprintf(stderr, "validate: probing testbed computer %s inside it (cpu; net to %s)\n", c.c_str(), peer.c_str());
     const CommandResult r = probes::run_capturing_stdout(argv);
     probes::throw_if_interrupted();
@@ -269,6 +293,107 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
                  probes.empty() ? "none" : probes.c_str(), mbit);
   }
   return profile;
+}
+
+// The hand-off runs a recorded profile keeps in its fits (fit_handoff's record), to fit again on a
+// replay's operation models; nullopt when it has none.
+std::optional<calibrate::HandoffRuns> recorded_handoff_runs(const Profile& profile) {
+  if (profile.computers.empty()) return std::nullopt;
+  const nlohmann::json& fits = profile.computers.front().fits;
+  if (!fits.contains("communication_cpu") || !fits["communication_cpu"].contains("handoff_s")) return std::nullopt;
+  const nlohmann::json& r = fits["communication_cpu"]["handoff_s"];
+  for (const char* key : {"ranks", "n", "r", "measured_s"}) {
+    if (!r.contains(key) || !r[key].is_number()) return std::nullopt;
+  }
+  calibrate::HandoffRuns h{r["ranks"].get<int>(), r["n"].get<int>(), r["r"].get<int>(), {}};
+  if (r.contains("runs_s") && r["runs_s"].is_array()) {
+    for (const auto& x : r["runs_s"]) h.measured_s.push_back(x.get<double>());
+  } else {
+    h.measured_s.push_back(r["measured_s"].get<double>());
+  }
+  return h;
+}
+
+// The point prediction of every run from the probes' profile alone (the seeds' method), into
+// ValidationRun::probe_only_s; a profile that cannot predict them (a figure the probes did not
+// measure) is noted in `facts` instead.
+void predict_probe_only(const Profile& probes, const std::string& profile_file, const std::vector<AppJob>& jobs,
+                        std::vector<ValidationRun>& runs, nlohmann::json& facts) {
+  try {
+    const apps::SimPlatform platform = apps::sim_platform_from_profile(probes, profile_file, apps::kernels_needed(jobs));
+    for (auto& r : runs) r.probe_only_s = apps::predict_app_jobs(platform, probes, {r.job}, false).jobs.front().time_s;
+  } catch (const InputError& e) {
+    facts["probes-only predictions"] = std::string("none: ") + e.what();
+  }
+}
+
+// The runs of a recorded validation, rebuilt from their commands (the matrix of another version may
+// differ from this one's), with their measurements; on `computer` unless recorded on a testbed's.
+std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::string& file, std::size_t computer) {
+  const JsonNode root(doc, file);
+  std::vector<ValidationRun> out;
+  for (const JsonNode& r : root.array("runs", 1)) {
+    ValidationRun run;
+    run.id = r.string("id");
+    run.group = r.string("group");
+    run.ranks = static_cast<int>(r.integer("ranks", 1, 1 << 20));
+    for (const JsonNode& a : r.array("command", 1)) run.arguments.push_back(a.as_string());
+    std::map<std::string, std::string> option;
+    for (std::size_t i = 1; i + 1 < run.arguments.size(); i += 2) option[run.arguments[i]] = run.arguments[i + 1];
+    auto number = [&](const char* key, long fallback) { return option.count(key) ? std::stol(option[key]) : fallback; };
+    AppJob& job = run.job;
+    job.name = run.id;
+    if (fs::path(run.arguments.front()).filename() == "hetperf-lu") {
+      job.kind = AppJob::Kind::kLu;
+      job.ranks = run.ranks;
+      job.lu.n = static_cast<int>(number("--n", 0)), job.lu.r = static_cast<int>(number("--r", 0));
+      job.lu.variant = parse_lu_variant(option.count("--variant") ? option["--variant"] : "basic");
+      job.lu.remove = static_cast<int>(number("--remove", 0));
+      job.lu.remove_after_iteration = job.lu.remove ? static_cast<int>(number("--after-iteration", -1)) : -1;
+      if (const std::string e = job.lu.validate(run.ranks); !e.empty()) r.field("command").fail("a valid LU run (" + e + ")");
+    } else {
+      job.kind = AppJob::Kind::kIntegrate;
+      job.instances = static_cast<int>(number("--instances", 1));
+      job.ranks = 2;
+      job.integrate.steps = static_cast<std::uint64_t>(number("--steps", 1));
+      job.integrate.message_bytes = static_cast<std::uint64_t>(number("--message-bytes", 32));
+      job.integrate.disk_bytes = static_cast<std::uint64_t>(number("--disk-bytes", 0));
+    }
+    job.mapping.assign(static_cast<std::size_t>(run.ranks), computer);
+    for (const JsonNode& x : r.array("samples_s", 1)) run.measured_samples_s.push_back(x.as_number(Range::kPositive));
+    if (auto it = r.optional("measured_iterations")) run.measured_iterations = it->value();
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The hand-off of every computer fitted on `runs` against the simulation of the same LU on `profile`
+// as it stands (its kernel models, probed or trace-calibrated), recorded in the profile and `facts`.
+void fit_handoff_into(Profile& profile, const std::string& profile_file, const calibrate::HandoffRuns& runs,
+                      nlohmann::json& facts) {
+  const auto handoff = calibrate::fit_handoff(runs, [&](int ranks, int n, int r, double q) {
+    AppJob job;
+    job.name = "handoff-calibration";
+    job.ranks = ranks;
+    job.lu.n = n, job.lu.r = r;
+    job.mapping.assign(static_cast<std::size_t>(ranks), 0);
+    for (auto& c : profile.computers) c.oversubscribed_handoff_s = q;
+    auto platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed({job}));
+    return apps::predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
+  });
+  std::fprintf(stderr, "validate: %s\n", handoff.brief_report().c_str());
+  for (auto& c : profile.computers) {
+    nlohmann::json& cpu = c.fits["communication_cpu"];
+    // The first fit, on the probes' kernel models, stays the probes-only profile's.
+    if (!cpu.contains("probes_only_handoff_s")) cpu["probes_only_handoff_s"] = handoff.value;
+    c.oversubscribed_handoff_s = handoff.value;
+    cpu["handoff_s"] = handoff.record;
+  }
+  facts["oversubscribed hand-off, s (calibrated)"] = handoff.value;
 }
 
 void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSummary& summary) {
@@ -329,6 +454,14 @@ std::string ValidateSummary::statistics_report() const {
   };
   std::string out = line("all", overall);
   for (const auto& [g, s] : groups) out += "\n" + line(g, s);
+  for (const auto& [a, s] : axes) out += "\n" + line(a == "calibrated regime" ? a : "held-out " + a, s);
+  if (probe_only) out += "\n" + line("probes only", *probe_only);
+  if (validation_s > 0) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "\ncost: calibration %.0f s (runs and experiments), validated runs %.0f s: %.1f%%",
+                  calibration_s, validation_s, 100 * calibration_s / validation_s);
+    out += buf;
+  }
   return out;
 }
 
@@ -418,10 +551,13 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
   std::string profile_file = o.profile;
   Profile profile;
+  std::optional<calibrate::HandoffRuns> handoff_runs;  // one machine: refitted once the traces are
+  double calibration_s = 0, validation_s = 0;         // seconds of calibration and validated runs
   if (!replay.empty()) {
     // The recorded profile (probes and contention experiments); its trace models are fitted again.
     profile_file = (out / "profile.json").string();
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
+    handoff_runs = recorded_handoff_runs(profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
     // apply; the calibration traces are taken across the computers, and what a waiting rank takes
@@ -431,6 +567,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     const calibrate::PlacedRunner run = [&](const std::vector<std::string>& hosts, const std::vector<std::string>& args) {
       return runner.run(static_cast<int>(hosts.size()), args, hosts);
     };
+    const auto contention_start = std::chrono::steady_clock::now();
     for (const auto& [c, elsewhere] : {std::pair{testbed.fast_name(), testbed.slow_name()},
                                        std::pair{testbed.slow_name(), testbed.fast_name()}}) {
       Computer& computer = profile.computers[*profile.find(c)];
@@ -446,10 +583,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       computer.fits["communication_cpu"]["waiting"] = waiting.record;
       summary.facts["waiting rank's CPU share on " + c + " (calibrated)"] = waiting.value;
     }
+    calibration_s += seconds_since(contention_start);
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
   } else if (profile_file.empty()) {
     profile_file = probe_and_calibrate(o, out).string();
     profile = read_profile(profile_file);
+    const auto contention_start = std::chrono::steady_clock::now();
     calibrate::ContentionOptions co;
     co.cores = cores;
     co.quick = o.quick;
@@ -459,11 +598,13 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     const calibrate::ProgramRunner run = [&](int copies, int ranks, const std::vector<std::string>& args) {
       return runner.run_concurrently(copies, ranks, args);
     };
-    const auto efficiency = calibrate::measure_core_efficiency(co, run);
-    std::fprintf(stderr, "validate: %s\n", efficiency.brief_report().c_str());
+    co.lu_n = lu_sizes(o.quick, last_level_cache_bytes()).calibrated.front();
+    const auto speed = calibrate::measure_concurrency_speed(co, run);
+    std::fprintf(stderr, "validate: %s\n", speed.brief_report().c_str());
     for (auto& c : profile.computers) {
-      c.core_efficiency = efficiency.value;
-      c.fits["core_efficiency"] = efficiency.record;
+      c.core_efficiency = speed.value;
+      c.concurrency_speed = speed.speeds;
+      c.fits["core_efficiency"] = speed.record;
     }
     const auto waiting = calibrate::measure_waiting_share(co, run);
     std::fprintf(stderr, "validate: %s\n", waiting.brief_report().c_str());
@@ -471,25 +612,14 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       c.cpu_share_waiting = waiting.value;
       c.fits["communication_cpu"]["waiting"] = waiting.record;
     }
-    const auto handoff = calibrate::measure_handoff(co, run, [&](int ranks, int n, int r, double q) {
-      AppJob job;
-      job.name = "handoff-calibration";
-      job.ranks = ranks;
-      job.lu.n = n, job.lu.r = r;
-      job.mapping.assign(static_cast<std::size_t>(ranks), 0);
-      for (auto& c : profile.computers) c.oversubscribed_handoff_s = q;
-      auto platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed({job}));
-      return apps::predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
-    });
-    std::fprintf(stderr, "validate: %s\n", handoff.brief_report().c_str());
-    for (auto& c : profile.computers) {
-      c.oversubscribed_handoff_s = handoff.value;
-      c.fits["communication_cpu"]["handoff_s"] = handoff.record;
-    }
+    // The hand-off's runs now; its fit here against the probes' kernel models (the probe-only
+    // profile), and again once the operation models are calibrated (fit_handoff_into).
+    handoff_runs = calibrate::measure_handoff_runs(co, run);
+    fit_handoff_into(profile, profile_file, *handoff_runs, summary.facts);
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
-    summary.facts["LU kernels' core efficiency (calibrated)"] = efficiency.value;
+    summary.facts["LU kernels' speed with k = 1 .. cores copies at once (calibrated)"] = speed.speeds;
     summary.facts["waiting rank's CPU share (calibrated)"] = waiting.value;
-    summary.facts["oversubscribed hand-off, s (calibrated)"] = handoff.value;
+    calibration_s += seconds_since(contention_start);
   } else {
     profile = read_profile(profile_file);
   }
@@ -504,8 +634,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   mo.scratch = scratch.string();
   std::vector<ValidationRun> runs =
       across ? testbed_matrix(mo, profile, across->first, across->second) : validation_matrix(mo, profile);
-  if (recorded) {
-    // The recorded programs' paths and scratch differ from this build's: the runs are matched by id.
+  if (recorded && !across) {
+    runs = recorded_runs(*recorded, recorded_file.string(), runs.front().job.mapping.front());
+  } else if (recorded) {
+    // The testbed's matrix places its ranks; the recorded runs are matched to it by id.
     const JsonNode root(*recorded, recorded_file.string());
     std::map<std::string, JsonNode> by_id;
     for (const JsonNode& r : root.array("runs")) by_id.emplace(r.string("id"), r);
@@ -586,12 +718,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (std::size_t k : order) {
       probes::throw_if_interrupted();
       ++step;
+      const auto start = std::chrono::steady_clock::now();
       if (k >= runs.size()) {
         calibrate_once(k - runs.size());
+        calibration_s += seconds_since(start);
         std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[k - runs.size()].id.c_str());
         continue;
       }
       measure(k);
+      validation_s += seconds_since(start);
       std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), runs[k].id.c_str(),
                    runs[k].measured_samples_s.back());
     }
@@ -608,43 +743,43 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, o.calibration_repeat,
                                          o.seed + static_cast<std::uint64_t>(round))) {
         probes::throw_if_interrupted();
+        const auto start = std::chrono::steady_clock::now();
         if (k >= runs.size()) {
           calibrate_once(k - runs.size());
+          calibration_s += seconds_since(start);
           std::fprintf(stderr, "  %-40s (calibration, traced)\n", cal[k - runs.size()].id.c_str());
           continue;
         }
         measure(k);
+        validation_s += seconds_since(start);
         std::fprintf(stderr, "  %-40s measured %9.4f s\n", runs[k].id.c_str(), runs[k].measured_samples_s.back());
       }
     }
     std::sort(traces.begin(), traces.end());
   }
   testbed.down();  // every real run is done
+  // The seeds' method beside the trace-informed one: the profile of the probes and the contention
+  // experiments alone, no application trace.
+  std::optional<Profile> probe_only;
   if (!traces.empty()) {
+    probe_only = profile;
+    for (auto& c : probe_only->computers) {
+      c.app_models = {};
+      const nlohmann::json& cpu = c.fits.contains("communication_cpu") ? c.fits["communication_cpu"] : nlohmann::json();
+      if (cpu.contains("probes_only_handoff_s")) c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
+    }
     calibrate::TraceFitOptions to;
     // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
-    calibrate::apply_trace_fit(profile, fit, traces, to);
+    calibrate::apply_trace_fit(profile, fit);
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
-    // Every calibration run against the prediction of its configuration: the run-level state, on one
-    // computer or across a testbed's computers by placement.
-    std::map<std::tuple<std::string, std::string, std::string, int, double>, std::vector<double>> ratios;
-    auto count = [&](const std::string& where, const std::vector<RunScale>& scales) {
-      for (const auto& s : scales) ratios[{where, s.app, s.variant, s.ranks, s.size}].push_back(s.ratio);
-    };
-    for (const auto& c : profile.computers) count(c.name, c.app_models.run_scales);
-    for (const auto& p : profile.placements) {
-      std::string where;
-      for (const auto& h : p.pattern) where += (where.empty() ? "" : ",") + h;
-      count(where, p.run_scales);
-    }
-    for (const auto& [key, r] : ratios) {
-      const auto& [where, app, variant, ranks, size] = key;
-      std::fprintf(stderr, "validate: %s %s on %d ranks (%s), size %.0f: %zu calibration runs measured/predicted %.3f (shorth's median), %.3f to %.3f\n",
-                   app.c_str(), variant.c_str(), ranks, where.c_str(), size, r.size(), shorth_median(r),
-                   *std::min_element(r.begin(), r.end()), *std::max_element(r.begin(), r.end()));
-    }
+    // Every calibration run against the prediction of its configuration by the mechanisms alone: a
+    // diagnostic and the spread of what they miss, never a factor of the predictions.
+    const auto diagnostics = apps::calibration_diagnostics(profile, traces, to.computer);
+    apps::record_diagnostics(profile, diagnostics);
+    for (const auto& line : apps::diagnostics_report(diagnostics)) std::fprintf(stderr, "validate: %s\n", line.c_str());
+    if (handoff_runs) fit_handoff_into(profile, profile_file, *handoff_runs, summary.facts);
     summary.facts["calibration runs"] = traces.size();
   }
   // Written once the recorded runs have been read and the traces fitted (a replay writes it too).
@@ -671,7 +806,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     r.predicted_s = median(r.predicted_samples_s);
     r.predicted_p10_s = quantile_nearest_rank(r.predicted_samples_s, 0.10);
     r.predicted_p90_s = quantile_nearest_rank(r.predicted_samples_s, 0.90);
+    r.axes = held_out_axes(r, profile);
   }
+  if (probe_only) predict_probe_only(*probe_only, profile_file, all, runs, summary.facts);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
     r.measured_s = median(r.measured_samples_s);
@@ -692,6 +829,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                          {"samples_s", r.measured_samples_s}, {"predicted_s", r.predicted_s}, {"point_s", r.point_s},
                          {"predicted_80", {r.predicted_p10_s, r.predicted_p90_s}}, {"error", r.error()},
                          {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
+                         {"held_out_axes", r.axes}, {"probe_only_s", r.probe_only_s},
                          {"command", r.arguments}});
   }
   const Accuracy acc = accuracy(runs);
@@ -703,12 +841,26 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     summary.groups[g] = statistics(list, o.seed);
     groups_json[g] = to_json(summary.groups[g]);
   }
+  summary.axes = axis_statistics(runs, o.seed);
+  nlohmann::json axes_json = nlohmann::json::object();
+  for (const auto& [a, st] : summary.axes) axes_json[a] = to_json(st);
+  if (probe_only && !runs.empty() && runs.front().probe_only_s > 0) {
+    std::vector<ValidationRun> seeds = runs;
+    for (auto& r : seeds) r.predicted_s = r.predicted_p10_s = r.predicted_p90_s = r.probe_only_s;
+    summary.probe_only = statistics(seeds, o.seed);
+  }
+  summary.calibration_s = calibration_s, summary.validation_s = validation_s;
   summary.within_bounds = std::fabs(summary.overall.bias) <= o.max_bias && summary.overall.coverage >= o.min_coverage;
   nlohmann::json figures = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
                             {"mean_abs_error", acc.mean_abs_error}, {"max_abs_error", acc.max_abs_error},
                             {"worst_run", acc.worst_run}, {"median_repeat_spread", acc.median_spread},
                             {"runs_spread_over_10_percent", acc.spread_over_10},
-                            {"statistics", to_json(summary.overall)}, {"groups", groups_json}};
+                            {"statistics", to_json(summary.overall)}, {"groups", groups_json}, {"axes", axes_json}};
+  if (summary.probe_only) figures["probes_only"] = to_json(*summary.probe_only);
+  if (validation_s > 0) {
+    figures["cost"] = {{"calibration_s", calibration_s}, {"validated_runs_s", validation_s},
+                       {"calibration_share", calibration_s / validation_s}};
+  }
   nlohmann::json doc = {{"schema", "hetperf.validation/2"}, {"command", o.command}, {"facts", summary.facts},
                         {"summary", figures}, {"runs", runs_json}};
   write_file_atomic(out / "validation.csv", validation_csv(runs));

@@ -22,6 +22,7 @@ Processor::Processor(Engine& engine, ProcessorListener& listener, const Processo
       classes_{Class(&positions_), Class(&positions_), Class(&positions_)},
       last_(engine.now()) {
   HETPERF_CHECK(spec.cores >= 1 && spec.speed > 0 && spec.core_efficiency > 0, "invalid processor spec");
+  for (double s : spec.concurrency_speed) HETPERF_CHECK(s > 0, "invalid processor spec: a concurrency speed <= 0");
 }
 
 double Processor::share_rate() const {
@@ -36,8 +37,9 @@ double Processor::class_rate(std::size_t k, double r) const {
   const auto work = static_cast<WorkClass>(k);
   if (work == WorkClass::kMessageOverhead) return r;
   if (work == WorkClass::kPlain || spec_.cores <= 1) return r / (1 + alpha_);
-  const double busy = std::min(static_cast<double>(served_), static_cast<double>(spec_.cores));
-  return r / (1 + alpha_) * (1 - (1 - spec_.core_efficiency) * std::max(0.0, busy - 1) / (spec_.cores - 1));
+  const std::size_t busy = std::min(served_, static_cast<std::size_t>(spec_.cores));
+  if (const auto& s = spec_.concurrency_speed; !s.empty()) return r / (1 + alpha_) * s[std::min(busy, s.size()) - 1];
+  return r / (1 + alpha_) * (1 - (1 - spec_.core_efficiency) * (static_cast<double>(busy) - 1) / (spec_.cores - 1));
 }
 
 void Processor::advance() {

@@ -27,12 +27,16 @@ struct ContentionOptions {
   std::string lu_program;     // hetperf-lu
   std::string integrate_program;  // hetperf-integrate
   std::string scratch;        // directory for the integration's disk writes
+  int lu_n = 1280;            // the LU runs' order: in the cache regime of the runs predicted (> 0)
+  int lu_r = 128;             // the concurrent copies' block size
+  int handoff_r = 64;         // the hand-off run's block size: many messages for its work
 };
 
 struct ContentionSummary {
   std::string figure;          // "waiting_share", "core_efficiency", "handoff_s"
   double value = 0;
   nlohmann::json record;       // the runs and the arithmetic, for the profile's "fits"
+  std::vector<double> speeds = {};  // core_efficiency: s(k) for k = 1 .. cores
   std::string brief_report() const;
 };
 
@@ -52,14 +56,23 @@ using PlacedRunner =
 ContentionSummary measure_waiting_share_on(const ContentionOptions& options, const std::string& computer,
                                            const std::string& elsewhere, const PlacedRunner& run);
 
-// The core efficiency of the LU kernels: one single-rank LU alone (t1), then one per core at once
-// (tC, the mean of their times): e = t1 / tC (n = 1280, clamped to [0.05, 1]).
-ContentionSummary measure_core_efficiency(const ContentionOptions& options, const ProgramRunner& run);
+// The speed of the LU kernels with k of them computing at once on the computer, k = 1 .. cores: k
+// single-rank LU runs (n = lu_n, r = lu_r) at once, each repeat for every k in turn; s(k) = t(1) /
+// t(k), the mean time of the k copies (medians over the repeats; clamped to [0.05, 1]). The summary's
+// value is s(cores) (the profile's core_efficiency), `speeds` the whole curve (concurrency_speed).
+ContentionSummary measure_concurrency_speed(const ContentionOptions& options, const ProgramRunner& run);
 
-// The hand-off delay of a message into an oversubscribed computer: a communication-bound LU (n = 768,
-// r = 32) on 2 × cores ranks is measured (T), then simulated without the delay (T0) and with 1 ms
-// (T1) by `simulate(q)`; the simulated time grows linearly with q, so q = (T − T0) / (T1 − T0) · 1 ms.
-ContentionSummary measure_handoff(const ContentionOptions& options, const ProgramRunner& run,
-                                  const std::function<double(int ranks, int n, int r, double handoff_s)>& simulate);
+// The hand-off delay of a message into an oversubscribed computer, in two steps so that its fit uses
+// the operation models calibrated later: a communication-bound LU (n = lu_n, r = handoff_r, basic) on
+// 2 × cores ranks is measured (`repeats` runs), then simulated without the delay (T0) and with 1 ms
+// (T1) by `simulate(ranks, n, r, q)`; the simulated time grows linearly with q, so q = (T − T0) /
+// (T1 − T0) · 1 ms, T the median of the runs.
+struct HandoffRuns {
+  int ranks = 0, n = 0, r = 0;
+  std::vector<double> measured_s;
+};
+HandoffRuns measure_handoff_runs(const ContentionOptions& options, const ProgramRunner& run);
+ContentionSummary fit_handoff(const HandoffRuns& runs,
+                              const std::function<double(int ranks, int n, int r, double handoff_s)>& simulate);
 
 }  // namespace hetperf::calibrate

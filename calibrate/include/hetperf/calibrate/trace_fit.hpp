@@ -1,13 +1,17 @@
-// Calibration in the applications' own regime (issue 14): operation time models fitted on real traces
-// of hetperf-lu and hetperf-integrate (hetperf.trace/1, backend "mpi"), per computer, per operation and
-// per number of the application's ranks computing at once on that computer (hetperf/model/app_model.hpp
-// gives the forms). The micro-benchmark kernel models stay for computers without traces.
+// Calibration in the applications' own regime: operation time models fitted on real traces of
+// hetperf-lu and hetperf-integrate (hetperf.trace/1, backend "mpi"), per computer and operation, with
+// the computer's concurrency speeds (hetperf/model/app_model.hpp gives the forms). The micro-benchmark
+// kernel models stay for computers without traces. Nothing is fitted per rank count, size or variant.
 //
-// Fit: weighted linear least squares of the operation's form on its calls, minimising the relative
-// error Σ ((t̂_i − t_i) / t_i)², so that short and long calls count alike (Eigen's complete orthogonal
-// decomposition, which also takes the minimum-norm solution where the calls do not separate every
-// term, e.g. a single block size). Then each calibration run's state factor per operation (Σ t_i /
-// Σ t̂_i over the run's calls) and the residuals ε_i = t_i / (t̂_i f_r) in bands of t̂.
+// Fit: each call's concurrency is the number of its computer's ranks computing at its midpoint (the
+// ranks of one host share its clock). The forms are fitted on the calls' times made alone, t_i · s(k_i),
+// by weighted linear least squares minimising the relative error Σ ((t̂_i − t_i) / t_i)², so that short
+// and long calls count alike (Eigen's complete orthogonal decomposition, which takes the minimum-norm
+// solution where the calls do not separate every term); the speeds s(k) from the forms (Σ t̂ / Σ t of
+// the memory-bound calls at k, over those at 1); in turn, from s = 1. Then each calibration run's state
+// factor per operation (Σ t_i / Σ t̂_i over the run's calls) and the residuals ε_i = t_i / (t̂_i f_r) in
+// bands of t̂. Calls of ranks that outnumber their computer's cores are not fitted (time-slicing: the
+// simulator's processor sharing and hand-off add it); neither are their messages.
 #pragma once
 
 #include <cstddef>
@@ -50,13 +54,10 @@ struct TraceFit {
 // one (backend "sim": not a measurement), or one without its run facts (host, ranks, cores).
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& options = {});
 
-// Puts `fit` of `traces` into `profile` (`hetperf calibrate --trace` and `hetperf validate`): each
-// computer's models, the network's send buffer (send_buffer.hpp, a line in fit.report), then every
-// calibration run against the prediction of its configuration on the profile so fitted, the run-level
-// state: per computer for runs on one (AppModels::run_scales) and, unless `options.computer` put every
-// trace under one computer, per placement pattern for runs across computers (Profile::placements).
-// InputError naming the computer when the traces were taken on one that is not in the profile.
-void apply_trace_fit(Profile& profile, TraceFit& fit, const std::vector<std::filesystem::path>& traces,
-                     const TraceFitOptions& options = {});
+// Puts `fit` into `profile` (`hetperf calibrate --trace` and `hetperf validate`): each computer's
+// models and the network's send buffer (send_buffer.hpp, a line in fit.report). InputError naming the
+// computer when the traces were taken on one that is not in the profile. What the models miss in each
+// calibration run needs a simulation: apps/sim app_jobs.hpp calibration_diagnostics.
+void apply_trace_fit(Profile& profile, TraceFit& fit);
 
 }  // namespace hetperf::calibrate

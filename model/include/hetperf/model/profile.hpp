@@ -39,6 +39,11 @@ struct Computer {
   // relative to one core computing alone, in (0, 1] (shared caches, memory bandwidth); default 1.
   // Between one and all cores busy it is interpolated linearly. `hetperf validate` measures it.
   double core_efficiency = 1;
+  // "concurrency_speed" (optional): s(k), k = 1 .. cores, the speed of each of k copies of the LU's
+  // kernels running at once, relative to one alone (the cpu probe's concurrent copies); where present
+  // it replaces the line through core_efficiency. Trace-calibrated models carry their own
+  // (AppModels::concurrency_speed), which the simulator uses with them.
+  std::vector<double> concurrency_speed = {};
   double mips = 0;                   // pc: capacity of one core, million instructions per second
   double main_memory_mb = 0;         // mm
   double virtual_memory_mb = 0;      // vm (swap), may be 0
@@ -135,15 +140,14 @@ struct Profile {
   NetworkModel network;
   std::vector<ProvenanceEntry> provenance;
   std::vector<std::string> warnings;  // poor fits and missing data, carried to every later stage
-  // "placements": whole calibration runs across computers, by placement pattern (may be empty).
-  std::vector<PlacementRuns> placements = {};
+  // "diagnostics": what calibration measured against the models it fitted (every calibration run's
+  // measured time over its prediction by the mechanisms alone), for the reader; no prediction reads it.
+  nlohmann::json diagnostics = nlohmann::json::object();
   std::string description = {};       // "description": free text (optional), e.g. a hand-written profile's source and units
   std::string file = {};              // the file it was read from (not written), for later stages' messages; empty: built in code
 
   // Index of the computer named `name`, or nullopt.
   std::optional<std::size_t> find(const std::string& name) const;
-  // The calibration runs across computers whose placement pattern is `pattern`, or nullptr.
-  const PlacementRuns* find_placement(const std::vector<std::string>& pattern) const;
 };
 
 nlohmann::json to_json(const Profile& p);

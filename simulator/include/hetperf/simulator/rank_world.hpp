@@ -5,7 +5,9 @@
 //   compute     the computer's Processor (processor sharing over its cores; BLAS kernels are
 //               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
 //               polls and takes `wait_cpu_share` of a core meanwhile;
-//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4).
+//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4);
+//               a receiver blocked for its message on an oversubscribed computer is scheduled in
+//               after the computer's hand-off;
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
 //               gets it after the transfer); larger, it waits for the matching receive (rendezvous)
 //               and holds its sender until all but `send_buffer_bytes` of it have been streamed;
@@ -34,15 +36,27 @@ struct RankComputer {
   // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
   // the rank's work is done until every rank of its launch group is done (the final collectives).
   double wait_cpu_share = 0;
-  // Extra latency of a message to a rank here while more ranks are mapped here than there are cores.
+  // With twice as many ranks mapped here as cores, how long a rank blocked in a receive stays off its
+  // core once its message has arrived: polling like every rank, it must first be scheduled in
+  // (handoff_at); meanwhile it takes no share of the cores.
   double oversubscribed_handoff_s = 0;
   // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
   double core_efficiency = 1;
+  // The same with k ranks computing, k = 1 .. cores (ProcessorSpec::concurrency_speed); empty: the
+  // line through core_efficiency.
+  std::vector<double> concurrency_speed = {};
   // Seconds a message of `bytes` between two ranks of this computer takes once both sides are ready,
-  // with `ranks` ranks mapped here (a model calibrated on the applications' own messages), including
-  // any wait to be scheduled in (oversubscribed_handoff_s is not added); empty: the message crosses
-  // the star network like any other.
+  // with `ranks` ranks mapped here (a model calibrated on the applications' own messages; the hand-off
+  // follows on arrival as for any message); empty: the message crosses the star network like any other.
   std::function<double(std::uint64_t bytes, int ranks)> local_message_s = {};
+
+  // The hand-off of a message to a rank here with `mapped` ranks mapped here: none while they do not
+  // outnumber the cores; beyond, the wait to be scheduled in times the probability that the receiver
+  // is off its core, 1 − cores / mapped, scaled so that twice as many ranks as cores take
+  // oversubscribed_handoff_s (where it is calibrated): 2 · h · (1 − cores / mapped).
+  double handoff_at(int mapped) const {
+    return mapped > cores ? 2 * oversubscribed_handoff_s * (1 - static_cast<double>(cores) / mapped) : 0.0;
+  }
 };
 
 // One protocol regime of the network: messages of at least `min_bytes` (up to the next regime's)
@@ -141,7 +155,9 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   void computed(std::uint32_t token, double slowdown_work) override;
   void delivered(std::uint32_t token) override;
   void served(std::uint32_t token) override;
-  void fire(std::uint64_t message) override;  // a local message's time is up
+  // A local message's time is up, or (kHandedOff | rank) a receiver is scheduled in again.
+  void fire(std::uint64_t message) override;
+  static constexpr std::uint64_t kHandedOff = std::uint64_t{1} << 63;
 
   void complete(int rank);
   void set_waiting(int rank, bool waiting);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct ValidationRun {
   double measured_s = 0;                          // median of the samples
   nlohmann::json predicted_iterations = nlohmann::json::array();  // LU
   nlohmann::json measured_iterations = nlohmann::json::array();   // LU, from the first sample
+  std::vector<std::string> axes;  // held_out_axes
+  double probe_only_s = 0;        // the point prediction of the probes' profile alone; 0: none
   // Spread of the repeats: (max − min) / median of the samples; 0 with fewer than two samples.
   double spread() const;
   double error() const { return measured_s > 0 ? (predicted_s - measured_s) / measured_s : 0; }
@@ -44,21 +47,33 @@ struct ValidationMatrixOptions {
   std::string integrate_program;
   std::string scratch;           // directory for the integration's disk writes
   std::string trace_dir;         // directory for the calibration runs' traces
+  std::uint64_t cache_bytes = 8 << 20;  // the last-level cache of the computer: the LU sizes follow it (lu_sizes)
 };
 
-// The runs: LU over n, r, rank counts (1 .. 2 × cores), the three variants and node-removal points;
+// The LU's orders: `calibrated`, two sizes whose matrices are out of the last-level cache (the
+// smallest multiple of 512 with 8 n² >= 2 × cache_bytes, and 512 more), and `validated`, 1.5 and 2
+// times the larger (quick: 1.5 times), rounded to 512.
+struct LuSizes {
+  std::vector<int> calibrated, validated;
+};
+LuSizes lu_sizes(bool quick, std::uint64_t cache_bytes);
+
+// The runs, none of them a calibrated configuration: LU at the validated sizes on 1, C, C + 1 and 2C
+// ranks and at the calibrated sizes on C + 1 and 2C, in the three variants and three block sizes
+// (the calibrated sizes on 1 and C ranks in the variants not calibrated), node removal on 2C ranks;
 // integration with 10 to 100 concurrent processes (instances of one master and one worker), with and
-// without disk and message load. --quick: a small matrix of a few minutes.
+// without disk and message load. --quick: each axis once, a few minutes.
 std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& options, const Profile& profile);
 
 // The block sizes the kernel probe must cover for the matrix (with neighbours for the fits).
 std::vector<int> validation_kernel_blocks(bool quick);
 // The rows of the LU shapes the probe times the kernels at (probe --lu-rows): the matrix's largest n.
-int validation_lu_rows(bool quick);
+int validation_lu_rows(bool quick, std::uint64_t cache_bytes);
 
-// The runs the operation models are calibrated on (`hetperf calibrate --trace`): configurations
-// disjoint from the validation matrix's (LU at smaller n; integration as one instance alone), each run
-// with --trace. `id` names the configuration; the arguments follow `mpiexec -n ranks`.
+// The runs the operation models are calibrated on (`hetperf calibrate --trace`), each with --trace:
+// LU basic at the two calibrated sizes on 1 and C ranks, integration as one instance alone; none is a
+// configuration of the validation matrix. `id` names the configuration; the arguments follow
+// `mpiexec -n ranks`.
 struct CalibrationRun {
   std::string id;
   int ranks = 1;
@@ -127,6 +142,15 @@ struct Statistics {
   double coverage = 0, median_width = 0, noise_floor = 0;
 };
 Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed = 1, int resamples = 2000);
+
+// The axes along which `run` differs from every calibration run of the computers it runs on, from
+// their calibrated ranges (AppModels::calibrated): "ranks" (its ranks on a computer not a calibrated
+// count there), "size" (LU's n, an integration's steps, outside the calibrated sizes), "variant" (an
+// LU variant not calibrated), "computers" (ranks on several computers, each calibrated alone). Empty:
+// it lies in the calibrated regime (or no computer has a calibrated range).
+std::vector<std::string> held_out_axes(const ValidationRun& run, const Profile& profile);
+// statistics() per axis over the runs held out along it, and "calibrated regime" over those along none.
+std::map<std::string, Statistics> axis_statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed = 1);
 nlohmann::json to_json(const Statistics& s);
 
 struct Accuracy {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,8 +65,14 @@ struct ValidateSummary {
   bool within_max_error = true;       // every run's |error| at most max_error
   Statistics overall;                 // bias, coverage, shares of medians within ±5% and ±10%
   std::map<std::string, Statistics> groups;
+  // Per axis along which validated configurations differ from every calibration run ("ranks",
+  // "size", "variant", "computers"; held_out_axes), over the configurations that differ along it;
+  // "calibrated regime": those along none.
+  std::map<std::string, Statistics> axes;
+  std::optional<Statistics> probe_only;  // the point predictions of the probes alone (no trace)
+  double calibration_s = 0, validation_s = 0;  // wall seconds of the calibration runs (and experiments) and of the validated runs
   bool within_bounds = true;          // |overall bias| <= max_bias and coverage >= min_coverage
-  std::string statistics_report() const;  // a few lines: overall and per group
+  std::string statistics_report() const;  // a few lines: overall, per group, per axis, probes only, the cost
   std::string brief_report() const;   // one line: runs, shares within ±5% and ±10%, worst run
   std::string noise_report() const;   // one line on the repeats' own spread (empty with one repeat)
 };

@@ -7,7 +7,8 @@
 // the share of the capacity communication leaves (seed 003 section 4), `extra` the demand of clients
 // that take a share without computing (ranks polling in MPI), and α the memory slowdown of the
 // occupied memory (eq. 3: TEM = TE · (1 + α)). Memory-bound work (BLAS kernels) is further slowed by
-// the cores busy beside it: × (1 − (1 − core_efficiency) · (busy − 1) / (c − 1)). The packing and
+// the cores busy beside it: × s(busy), busy = min(n, c), from the measured concurrency speeds s(1..c)
+// when given, else the line 1 − (1 − core_efficiency) · (busy − 1) / (c − 1). The packing and
 // unpacking of messages (o of eq. 7) shares the cores but is not slowed by α.
 // FIFO: at most c clients are served at once (each at the rate above), the others wait in arrival
 // order; a served client runs to completion.
@@ -38,6 +39,9 @@ struct ProcessorSpec {
   double speed = 1;            // work units per second of one core alone (> 0)
   double core_efficiency = 1;  // memory-bound speed with every core busy, relative to one alone, (0, 1]
   Discipline discipline = Discipline::kProcessorSharing;
+  // Memory-bound speed with k cores busy, relative to one alone, k = 1 .. size (> 0); beyond its size
+  // its last value. Empty: the line through core_efficiency.
+  std::vector<double> concurrency_speed = {};
 };
 
 class ProcessorListener {
