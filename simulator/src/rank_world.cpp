@@ -158,7 +158,7 @@ void RankWorld::delivered(std::uint32_t id) {
 void RankWorld::release_sender(const Message& m) {
   Rank& sender = ranks_[m.src];
   if (m.send_handle < 0) {
-    complete(m.src);
+    resume(m.src);
     return;
   }
   auto h = find_handle(sender, m.send_handle);
@@ -167,8 +167,22 @@ void RankWorld::release_sender(const Message& m) {
   if (sender.waiting_handle == m.send_handle) {
     sender.waiting_handle = -1;
     sender.handle_done.erase(h);
-    complete(m.src);
+    resume(m.src);
   }
+}
+
+// A rank blocked in MPI whose operation is done: on a computer with more ranks than cores it is, with
+// the hand-off's probability, off its core, and resumes once scheduled in, taking no share of the
+// cores meanwhile (the rank that runs in its place computes).
+void RankWorld::resume(int rank) {
+  const std::size_t c = ranks_[rank].computer;
+  const double handoff = platform_.computers[c].handoff_at(mapped_[c]);
+  if (handoff <= 0) {
+    complete(rank);
+    return;
+  }
+  set_waiting(rank, false);
+  engine_.after(Duration(handoff), *this, kHandedOff | static_cast<std::uint64_t>(rank));
 }
 
 void RankWorld::fire(std::uint64_t id) {
@@ -179,11 +193,8 @@ void RankWorld::fire(std::uint64_t id) {
   arrive(static_cast<std::uint32_t>(id));
 }
 
-// A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on. A
-// receiver blocked for it on a computer with more ranks than cores is, with the probability of the
-// hand-off, off its core: it resumes once scheduled in, and meanwhile takes no share of the cores
-// (the rank that runs in its place computes). A receiver that was computing finds the message when it
-// asks for it.
+// A message has crossed the network: its sender (rendezvous) and receiver (if waiting) go on, each
+// after its hand-off (resume). A receiver that was computing finds the message when it asks for it.
 void RankWorld::arrive(std::uint32_t id) {
   Message& m = messages_[id];
   m.arrived = true;
@@ -192,15 +203,7 @@ void RankWorld::arrive(std::uint32_t id) {
   // Once arrived, a message is needed only until its receive takes it (or now, if already taken).
   if (copy.receiver_waiting) free_messages_.push_back(id);
   if (!copy.eager && !copy.sender_released) release_sender(copy);
-  if (!copy.receiver_waiting) return;
-  const std::size_t c = ranks_[copy.dst].computer;
-  const double handoff = platform_.computers[c].handoff_at(mapped_[c]);
-  if (handoff <= 0) {
-    complete(copy.dst);
-    return;
-  }
-  set_waiting(copy.dst, false);
-  engine_.after(Duration(handoff), *this, kHandedOff | static_cast<std::uint64_t>(copy.dst));
+  if (copy.receiver_waiting) resume(copy.dst);
 }
 
 // Posts a message from `rank` to `dst`; true when the sender may go on at once (eager).

@@ -204,7 +204,7 @@ TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the in
   CHECK(simulate_app(p, {0, 0}, loop).makespan_s == Approx(1.0));
 }
 
-TEST_CASE("apps: a receiver blocked on an oversubscribed computer is scheduled in after the hand-off, one computing is not") {
+TEST_CASE("apps: a rank blocked in MPI on an oversubscribed computer is scheduled in after the hand-off, one computing is not") {
   SimPlatform p = platform(2, 1, 1e-3, 1e9);
   p.computers[1].oversubscribed_handoff_s = 5e-3;
   auto ping = [](Runtime& rt) -> Task {
@@ -234,6 +234,16 @@ TEST_CASE("apps: a receiver blocked on an oversubscribed computer is scheduled i
   // again (rank 1 is done, polling until its launch group is) for the last 4.5 ms of work: 1 + 5 + 9
   // = 15 ms. Had rank 1 polled through its hand-off, 20 ms.
   CHECK(end_of(simulate_app(p, {0, 1, 1}, beside), 2, "gemm") == Approx(0.015));
+  // The other end of a rendezvous too: a blocking send of 1 MB (beyond the eager limit) from the
+  // oversubscribed computer returns its hand-off after its transfer (l + s/b = 2 ms); the receiver,
+  // alone on its computer, ends with the transfer.
+  auto large = [](Runtime& rt) -> Task {
+    if (rt.rank() == 1) co_await rt.send(0, 0, nullptr, 1000000);
+    if (rt.rank() == 0) co_await rt.recv(1, 0, nullptr, 1000000);
+  };
+  const auto r = simulate_app(p, {0, 1, 1}, large);
+  CHECK(end_of(r, 0, "recv") == Approx(2e-3));
+  CHECK(end_of(r, 1, "send") == Approx(2e-3 + 5e-3));
 }
 
 TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic owner changes") {

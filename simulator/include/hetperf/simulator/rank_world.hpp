@@ -6,8 +6,8 @@
 //               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
 //               polls and takes `wait_cpu_share` of a core meanwhile;
 //   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4);
-//               a receiver blocked for its message on an oversubscribed computer is scheduled in
-//               after the computer's hand-off;
+//               a rank blocked in a receive or a rendezvous send on an oversubscribed computer
+//               is scheduled in after the computer's hand-off once its operation completes;
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
 //               gets it after the transfer); larger, it waits for the matching receive (rendezvous)
 //               and holds its sender until all but `send_buffer_bytes` of it have been streamed;
@@ -36,9 +36,9 @@ struct RankComputer {
   // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
   // the rank's work is done until every rank of its launch group is done (the final collectives).
   double wait_cpu_share = 0;
-  // With twice as many ranks mapped here as cores, how long a rank blocked in a receive stays off its
-  // core once its message has arrived: polling like every rank, it must first be scheduled in
-  // (handoff_at); meanwhile it takes no share of the cores.
+  // With twice as many ranks mapped here as cores, how long a rank blocked in MPI (a receive, a
+  // rendezvous send) stays off its core once its operation completes: polling like every rank, it
+  // must first be scheduled in (handoff_at); meanwhile it takes no share of the cores.
   double oversubscribed_handoff_s = 0;
   // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
   double core_efficiency = 1;
@@ -160,6 +160,7 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   static constexpr std::uint64_t kHandedOff = std::uint64_t{1} << 63;
 
   void complete(int rank);
+  void resume(int rank);  // a blocked rank's operation is done: complete, after its hand-off
   void set_waiting(int rank, bool waiting);
   std::uint32_t new_message();
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
