@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/statistics.hpp"
@@ -33,13 +32,6 @@ std::string ContentionSummary::brief_report() const {
   if (figure == "waiting_share") {
     return fixed("a waiting MPI rank takes %.2f of a core (alone %.4f s, one per core at once %.4f s)", value,
                  record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
-  }
-  if (figure == "core_efficiency") {
-    std::string speeds;
-    for (double v : this->speeds) speeds += fixed(speeds.empty() ? "%.2f" : ", %.2f", v, 0, 0);
-    return "LU kernels with k = 1 .. " + std::to_string(this->speeds.size()) + " copies at once run at " + speeds +
-           " of their speed alone" + fixed(" (%.4f s alone, %.4f s on every core)", record["alone_s"].get<double>(),
-                                            record["all_cores_s"].get<double>(), 0);
   }
   return fixed("a message into an oversubscribed computer waits %.3f ms more (%.4f s measured, %.4f s simulated without)",
                1e3 * value, record["measured_s"].get<double>(), record["simulated_without_s"].get<double>());
@@ -89,34 +81,6 @@ ContentionSummary measure_waiting_share_on(const ContentionOptions& o, const std
               {"alone_s", t1},         {"one_per_core_s", tc},          {"alone_runs_s", alone},
               {"shared_runs_s", shared}, {"cores", o.cores},            {"waiting_share", s.value},
               {"unclamped", tc / t1 - 1}};
-  return s;
-}
-
-ContentionSummary measure_concurrency_speed(const ContentionOptions& o, const ProgramRunner& run) {
-  const std::vector<std::string> lu = {o.lu_program, "--n", std::to_string(o.lu_n), "--r", std::to_string(o.lu_r)};
-  // copies -> the mean factorisation time of the copies of each repeat
-  std::map<int, std::vector<double>> times;
-  for (int k = 0; k < o.repeats; ++k) {
-    for (int copies = 1; copies <= o.cores; ++copies) {
-      auto all = run(copies, 1, lu);
-      double sum = 0;
-      for (const auto& j : all) sum += summary_number(j, "factorization_s");
-      times[copies].push_back(sum / static_cast<double>(all.size()));
-    }
-  }
-  const double t1 = median_of(times[1]);
-  std::vector<double> speed, median_s;
-  for (const auto& [copies, v] : times) {
-    median_s.push_back(median_of(v));
-    speed.push_back(std::clamp(t1 / median_s.back(), 0.05, 1.0));
-  }
-  ContentionSummary s;
-  s.figure = "core_efficiency";
-  s.value = speed.back();
-  s.speeds = speed;
-  s.record = {{"n", o.lu_n},        {"r", o.lu_r},         {"alone_s", t1},
-              {"all_cores_s", median_s.back()}, {"copies_s", median_s}, {"speeds", speed},
-              {"cores", o.cores},   {"core_efficiency", s.value}};
   return s;
 }
 

@@ -112,6 +112,13 @@ struct Builder {
       c.fits["kernels"][rows ? kernel + "@" + std::to_string(rows) : kernel] = to_json(fit.fit);
       record({fit.fit, x, y, "block size r", label + " time per call (s)", true, true});
     }
+    if (cpu.concurrency && !cpu.concurrency->speed.empty()) {
+      // The probe's concurrent copies: the speed of the kernels beside others, at most one per core.
+      c.concurrency_speed = cpu.concurrency->speed;
+      c.concurrency_speed.resize(std::min(c.concurrency_speed.size(), static_cast<std::size_t>(c.cores)));
+      c.fits["concurrency_speed"] = {{"rows", cpu.concurrency->rows}, {"block", cpu.concurrency->block},
+                                     {"calls_per_s", cpu.concurrency->rates}, {"speed", cpu.concurrency->speed}};
+    }
     if (cpu.integration_step_s) {
       c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);
       c.fits["integration_step_s"] = figure(*cpu.integration_step_s);

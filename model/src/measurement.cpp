@@ -32,6 +32,9 @@ nlohmann::json to_json(const Measurement& m) {
       probes["cpu"]["kernels"] = kernels;
     }
     if (m.cpu->integration_step_s) probes["cpu"]["integration_step_s"] = to_json(*m.cpu->integration_step_s);
+    if (const auto& c = m.cpu->concurrency) {
+      probes["cpu"]["concurrency"] = {{"rows", c->rows}, {"block", c->block}, {"calls_per_s", c->rates}, {"speed", c->speed}};
+    }
   }
   if (m.memory) {
     nlohmann::json points = nlohmann::json::array();
@@ -128,7 +131,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
   JsonNode probes = root.object("probes");
   probes.known_fields({"cpu", "memory", "disk", "net"});
   if (auto cpu = probes.optional("cpu")) {
-    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s"});
+    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency"});
     CpuMeasurement c;
     if (auto s = cpu->optional("settings")) c.settings = s->value();
     c.mips = summary(*cpu, "mips", Range::kPositive);
@@ -144,6 +147,23 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       }
     }
     if (cpu->has("integration_step_s")) c.integration_step_s = summary(*cpu, "integration_step_s", Range::kPositive);
+    if (auto k = cpu->optional("concurrency")) {
+      k->known_fields({"rows", "block", "calls_per_s", "speed"});
+      ConcurrencyMeasurement cm;
+      cm.rows = static_cast<std::uint64_t>(k->integer("rows", 1, 1 << 30));
+      cm.block = static_cast<std::uint64_t>(k->integer("block", 1, 1 << 20));
+      for (const JsonNode& per : k->array("calls_per_s")) {
+        cm.rates.emplace_back();
+        for (const JsonNode& x : per.items()) cm.rates.back().push_back(x.as_number(Range::kNonNegative));
+      }
+      for (const JsonNode& x : k->array("speed", 1)) {
+        const double v = x.as_number(Range::kPositive);
+        if (v > 1) x.fail("a speed relative to one copy alone, in (0, 1]");
+        cm.speed.push_back(v);
+      }
+      if (cm.speed.size() > static_cast<std::size_t>(m.host.cores)) k->field("speed").fail("at most one speed per core");
+      c.concurrency = std::move(cm);
+    }
     m.cpu = c;
   }
   if (auto mem = probes.optional("memory")) {

@@ -5,8 +5,15 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <csignal>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cmath>
@@ -293,5 +300,93 @@ std::string blas_kernel_warning(const std::string& corename, const std::string& 
 }
 
 std::string google_benchmark_version() { return HETPERF_BENCHMARK_VERSION; }
+
+namespace {
+
+// One copy of the LU's trailing update: dgemm of a (rows − r) × r panel by an r × r block into
+// successive r-column strips of a rows × 8r matrix (leading dimension rows, each strip last touched a
+// sweep ago), called until `seconds` have passed; the calls made.
+std::uint64_t gemm_calls_for(std::uint64_t rows, std::uint64_t r64, double seconds) {
+  const int r = static_cast<int>(r64), t = static_cast<int>(rows), strips = 8;
+  const std::vector<double> panel = random_matrix(rows * r64, 11);
+  std::vector<double> matrix = random_matrix(rows * r64 * strips, 12);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  std::uint64_t calls = 0;
+  for (int j = 0; std::chrono::steady_clock::now() < until; j = (j + 1) % strips, ++calls) {
+    double* strip = matrix.data() + static_cast<std::size_t>(j) * r64 * rows;
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, t - r, r, r, -1.0, panel.data() + r, t, strip, t, 1.0,
+                strip + r, t);
+  }
+  return calls;
+}
+
+// `copies` processes (forked: OpenBLAS's calls from threads of one process may serialise on its lock)
+// running gemm_calls_for at once; each one's calls per second. A copy that fails to report (killed)
+// is an EnvironmentError.
+std::vector<double> concurrent_rates(int copies, std::uint64_t rows, std::uint64_t r, double seconds) {
+  std::vector<std::unique_ptr<ChildProcess>> children;
+  std::vector<int> reads;
+  for (int c = 0; c < copies; ++c) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw EnvironmentError(std::string("kernel probe: pipe: ") + std::strerror(errno));
+    const pid_t pid = ::fork();
+    if (pid < 0) throw EnvironmentError(std::string("kernel probe: fork: ") + std::strerror(errno));
+    if (pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the probe
+      ::close(fds[0]);
+      const std::uint64_t calls = gemm_calls_for(rows, r, seconds);
+      const ssize_t ignored = ::write(fds[1], &calls, sizeof calls);
+      (void)ignored;
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    children.push_back(std::make_unique<ChildProcess>(pid));
+    reads.push_back(fds[0]);
+  }
+  std::vector<double> rates;
+  for (int fd : reads) {
+    std::uint64_t calls = 0;
+    ssize_t got = 0;
+    do got = ::read(fd, &calls, sizeof calls);
+    while (got < 0 && errno == EINTR && !interrupted());
+    ::close(fd);
+    if (got != static_cast<ssize_t>(sizeof calls)) throw EnvironmentError("kernel probe: a concurrent copy did not report");
+    rates.push_back(static_cast<double>(calls) / seconds);
+  }
+  return rates;
+}
+
+}  // namespace
+
+ConcurrencyMeasurement probe_concurrency(const KernelProbeOptions& o, int cores, int rounds, double seconds) {
+  if (auto e = o.validate(); !e.empty()) throw InputError("kernel probe: " + e);
+  openblas_set_num_threads(1);
+  ConcurrencyMeasurement m;
+  m.rows = o.lu_rows > 0 ? o.lu_rows : 2048;
+  m.block = 128;
+  m.rates.assign(static_cast<std::size_t>(cores), {});
+  std::vector<std::vector<double>> relative(static_cast<std::size_t>(cores));
+  for (int round = 0; round < rounds && !interrupted(); ++round) {
+    double alone = 0;
+    for (int k = 1; k <= cores && !interrupted(); ++k) {
+      if (o.on_step) o.on_step(std::to_string(k) + " concurrent copies", static_cast<double>(round * cores + k - 1) / (rounds * cores));
+      const std::vector<double> rates = concurrent_rates(k, m.rows, m.block, seconds);
+      double mean = 0;
+      for (double x : rates) mean += x / static_cast<double>(rates.size());
+      if (k == 1) alone = mean;
+      auto& all = m.rates[static_cast<std::size_t>(k - 1)];
+      all.insert(all.end(), rates.begin(), rates.end());
+      if (alone > 0) relative[static_cast<std::size_t>(k - 1)].push_back(mean / alone);
+    }
+  }
+  for (auto& r : relative) {
+    if (r.empty()) break;  // interrupted: the speeds measured so far
+    std::sort(r.begin(), r.end());
+    const double mid = r.size() % 2 ? r[r.size() / 2] : 0.5 * (r[r.size() / 2 - 1] + r[r.size() / 2]);
+    // At most 1: copies beside others faster than alone are noise (the machine's spells).
+    m.speed.push_back(std::min(1.0, mid));
+  }
+  return m;
+}
 
 }  // namespace hetperf::probes

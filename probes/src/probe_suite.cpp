@@ -1,7 +1,9 @@
 // Runs the selected probes, recording what was skipped and why, and stopping cleanly on SIGINT.
 #include "hetperf/probes/probe_suite.hpp"
 
+#include <algorithm>
 #include <map>
+#include <thread>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/version.hpp"
@@ -19,6 +21,7 @@ SuiteOptions SuiteOptions::quick() {
   o.cpu.kernel.blocks = {32, 64, 128, 256};
   o.cpu.kernel.min_time_per_sample_s = 0.005;
   o.cpu.kernel.repeat.time_cap_s = 0.3;
+  o.cpu.concurrency_rounds = 2;
   o.memory.limit_mb = 128;
   o.memory.swap_mb = 128;
   o.memory.reference_mb = 16;
@@ -104,6 +107,11 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
     KernelProbeOptions k = o.cpu.kernel;
     k.on_step = [&step](const std::string& what, double f) { step(what, 0.1 + 0.85 * f); };
     if (o.cpu.kernels) m.cpu->kernels = probe_kernels(k);
+    if (o.cpu.kernels && o.cpu.concurrency_rounds > 0) {
+      step("the kernels' concurrent copies", 0.9);
+      const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+      m.cpu->concurrency = probe_concurrency(k, cores, o.cpu.concurrency_rounds);
+    }
     step("trapezium step", 0.95);
     if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
   });

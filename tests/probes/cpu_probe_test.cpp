@@ -91,6 +91,27 @@ TEST_CASE("probes: kernels timed at the LU's shapes are recorded with their rows
   CHECK(k[11].time_s.median > 2 * k[9].time_s.median);
 }
 
+TEST_CASE("probes: the kernels' concurrent copies give a speed per number of copies, one alone at 1", "[cpu]") {
+  KernelProbeOptions o;
+  o.blocks = {64, 128};
+  o.lu_rows = 512;
+  const ConcurrencyMeasurement m = probe_concurrency(o, 2, 2, 0.05);
+  CHECK(m.rows == 512);
+  CHECK(m.block == 128);
+  REQUIRE(m.speed.size() == 2);
+  CHECK(m.speed[0] == 1.0);
+  CHECK(m.speed[1] > 0);
+  CHECK(m.speed[1] <= 1.0);
+  REQUIRE(m.rates.size() == 2);
+  CHECK(m.rates[0].size() == 2);  // one copy, two rounds
+  CHECK(m.rates[1].size() == 4);  // two copies, two rounds
+  for (const auto& per : m.rates) {
+    for (double r : per) CHECK(r > 0);
+  }
+  // No copy is left behind: every child was reaped.
+  CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
+}
+
 TEST_CASE("probes: LU rows below twice the largest block are refused", "[cpu]") {
   KernelProbeOptions o;
   o.blocks = {64, 128};

@@ -79,7 +79,20 @@ TEST_CASE("probes: new optional measurement fields survive a write and read", "[
   g.latency_s = 2e-6;
   n.loggp = g;
   m.net = n;
+  CpuMeasurement cpu;
+  cpu.mips = cpu.mflops = summarize({1e3, 1.1e3});
+  cpu.concurrency = ConcurrencyMeasurement{2048, 128, {{10.0, 11.0}}, {1.0}};
+  m.cpu = cpu;
   Measurement back = measurement_from_json(to_json(m), "test");
+  REQUIRE(back.cpu);
+  REQUIRE(back.cpu->concurrency);
+  CHECK(back.cpu->concurrency->speed == std::vector<double>{1.0});
+  CHECK(back.cpu->concurrency->rates == std::vector<std::vector<double>>{{10.0, 11.0}});
+  nlohmann::json bad = to_json(m);
+  bad["probes"]["cpu"]["concurrency"]["speed"] = {1.0, 0.9};  // two speeds on one core
+  CHECK_THROWS_WITH(measurement_from_json(bad, "m.json"), Catch::Contains("$.probes.cpu.concurrency.speed"));
+  bad["probes"]["cpu"]["concurrency"]["speed"] = {1.2};
+  CHECK_THROWS_WITH(measurement_from_json(bad, "m.json"), Catch::Contains("$.probes.cpu.concurrency.speed[0]"));
   REQUIRE(back.memory);
   CHECK(*back.memory->knee_mb == 80);
   CHECK_FALSE(back.memory->points[0].charged_mb);

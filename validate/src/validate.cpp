@@ -599,13 +599,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       return runner.run_concurrently(copies, ranks, args);
     };
     co.lu_n = lu_sizes(o.quick, last_level_cache_bytes()).calibrated.front();
-    const auto speed = calibrate::measure_concurrency_speed(co, run);
-    std::fprintf(stderr, "validate: %s\n", speed.brief_report().c_str());
-    for (auto& c : profile.computers) {
-      c.core_efficiency = speed.value;
-      c.concurrency_speed = speed.speeds;
-      c.fits["core_efficiency"] = speed.record;
-    }
+    // The kernels' concurrency speeds are the cpu probe's concurrent copies (computers[*].concurrency_speed).
     const auto waiting = calibrate::measure_waiting_share(co, run);
     std::fprintf(stderr, "validate: %s\n", waiting.brief_report().c_str());
     for (auto& c : profile.computers) {
@@ -617,7 +611,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     handoff_runs = calibrate::measure_handoff_runs(co, run);
     fit_handoff_into(profile, profile_file, *handoff_runs, summary.facts);
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
-    summary.facts["LU kernels' speed with k = 1 .. cores copies at once (calibrated)"] = speed.speeds;
+    summary.facts["LU kernels' speed with k = 1 .. cores copies at once (probe)"] = profile.computers.front().concurrency_speed;
     summary.facts["waiting rank's CPU share (calibrated)"] = waiting.value;
     calibration_s += seconds_since(contention_start);
   } else {

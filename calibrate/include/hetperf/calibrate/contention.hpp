@@ -1,9 +1,9 @@
-// Three calibration experiments for the terms of real hardware that micro-benchmarks in isolation do
-// not show (docs/validation.md): what a rank waiting in MPI costs the computing ones (MPICH polls),
-// how much BLAS kernels slow each other on the cores of one computer, and the extra delay of a message
-// into an oversubscribed computer. Each runs the real applications through a runner the caller gives
-// (so this library starts no process itself), fits its figure, and returns a summary (options in,
-// summary out). Their configurations are not among those `hetperf validate` validates.
+// Calibration experiments for the terms of real hardware that micro-benchmarks in isolation do not
+// show (docs/validation.md): what a rank waiting in MPI costs the computing ones (MPICH polls), and the
+// extra delay of a rank blocked in MPI on an oversubscribed computer (how much BLAS kernels slow each
+// other on the cores of one computer is the cpu probe's concurrent copies). Each runs the real
+// applications through a runner the caller gives (so this library starts no process itself), fits its
+// figure, and returns a summary (options in, summary out). Their configurations are not among those `hetperf validate` validates.
 #pragma once
 
 #include <cstdint>
@@ -28,15 +28,13 @@ struct ContentionOptions {
   std::string integrate_program;  // hetperf-integrate
   std::string scratch;        // directory for the integration's disk writes
   int lu_n = 1280;            // the LU runs' order: in the cache regime of the runs predicted (> 0)
-  int lu_r = 128;             // the concurrent copies' block size
   int handoff_r = 64;         // the hand-off run's block size: many messages for its work
 };
 
 struct ContentionSummary {
-  std::string figure;          // "waiting_share", "core_efficiency", "handoff_s"
+  std::string figure;          // "waiting_share", "handoff_s"
   double value = 0;
   nlohmann::json record;       // the runs and the arithmetic, for the profile's "fits"
-  std::vector<double> speeds = {};  // core_efficiency: s(k) for k = 1 .. cores
   std::string brief_report() const;
 };
 
@@ -55,12 +53,6 @@ using PlacedRunner =
 // to [0, 1]). On a one-core computer tC is one worker sharing its core with one waiting master.
 ContentionSummary measure_waiting_share_on(const ContentionOptions& options, const std::string& computer,
                                            const std::string& elsewhere, const PlacedRunner& run);
-
-// The speed of the LU kernels with k of them computing at once on the computer, k = 1 .. cores: k
-// single-rank LU runs (n = lu_n, r = lu_r) at once, each repeat for every k in turn; s(k) = t(1) /
-// t(k), the mean time of the k copies (medians over the repeats; clamped to [0.05, 1]). The summary's
-// value is s(cores) (the profile's core_efficiency), `speeds` the whole curve (concurrency_speed).
-ContentionSummary measure_concurrency_speed(const ContentionOptions& options, const ProgramRunner& run);
 
 // The hand-off delay of a message into an oversubscribed computer, in two steps so that its fit uses
 // the operation models calibrated later: a communication-bound LU (n = lu_n, r = handoff_r, basic) on

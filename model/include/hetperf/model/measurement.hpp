@@ -28,6 +28,13 @@ struct KernelTiming {
   SampleSummary time_s;
 };
 
+// The LU's kernels run as k copies at once, k = 1 .. cores (probes/kernel_probe.hpp probe_concurrency).
+struct ConcurrencyMeasurement {
+  std::uint64_t rows = 0, block = 0;      // the dgemm's shape: (rows − block) × block × block
+  std::vector<std::vector<double>> rates;  // [k − 1]: every copy's calls per second, over the rounds
+  std::vector<double> speed;              // [k − 1]: s(k), relative to one copy alone, in (0, 1]
+};
+
 struct CpuMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   SampleSummary mips;             // millions of instructions per second of the integer workload
@@ -35,6 +42,7 @@ struct CpuMeasurement {
   SampleSummary mflops;           // millions of floating-point operations per second, scalar loop
   std::vector<KernelTiming> kernels;        // may be empty (not measured)
   std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
+  std::optional<ConcurrencyMeasurement> concurrency = {};  // "concurrency" (absent in older files)
 };
 
 // The memory slowdown curve (the seed's "memo", seed 001 section 3): the slowdown α of a reference

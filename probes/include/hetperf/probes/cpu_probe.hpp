@@ -19,6 +19,7 @@ struct CpuProbeOptions {
                                                   // VM's processor can take ~0.3 s to reach full speed)
   bool kernels = true;                            // time the BLAS/LAPACK kernels
   bool integration = true;                        // time the trapezium step
+  int concurrency_rounds = 3;                     // rounds of the kernels' concurrent copies (0: none)
   KernelProbeOptions kernel;                      // block sizes, threads, sampling of the kernels
 };
 

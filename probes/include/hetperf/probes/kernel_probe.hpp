@@ -36,6 +36,14 @@ struct KernelProbeOptions {
 // Times every kernel at every block size (and LU shape); the result is ordered by (kernel, rows, block).
 std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& options);
 
+// The speed of the LU's kernels with k copies running at once, k = 1 .. cores (the ranks of a computer
+// share its caches and memory bandwidth): in each of `rounds` rounds, k forked processes at once run the
+// trailing update's dgemm ((lu_rows − 128) × 128 by 128 × 128, leading dimension lu_rows, or 2048
+// rows) for `seconds`; s(k) is the median over the rounds of the k copies' mean rate over the rate of
+// one copy alone in the same round, at most 1. Interrupted: the speeds of the copies measured.
+ConcurrencyMeasurement probe_concurrency(const KernelProbeOptions& options, int cores, int rounds = 3,
+                                         double seconds = 0.25);
+
 // Seconds per trapezium step of the integral of 2 sin x + e^x.
 SampleSummary probe_integration_step(const KernelProbeOptions& options);
 
