@@ -2,14 +2,17 @@
 #include "hetperf/model/file_io.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -132,58 +135,131 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
 
 namespace {
 
-// A writer killed outright (SIGKILL, power loss) cannot remove its temporary file. Temporaries are
-// named ".<name>.tmp.<pid>.XXXXXX"; the next writer of the same file removes those whose process is
-// gone. Nothing else is touched: only this file's temporaries, only of dead writers.
-void remove_orphaned_temporaries(const std::filesystem::path& parent, const std::string& name) {
-  const std::string prefix = "." + name + ".tmp.";
+namespace fs = std::filesystem;
+
+// Temporaries are ".<name>.tmp.XXXXXX" (mkstemp), and ".<name>.tmp.<pid>.XXXXXX" from earlier versions.
+std::string temporary_prefix(const std::string& name) { return "." + name + ".tmp."; }
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// Removes `path` if it is a temporary no writer holds: its lock can be taken, and the name still
+// refers to the file that was locked (not one a writer created there since).
+void remove_if_unclaimed(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;  // gone, or not ours to open
+  struct stat locked {}, named {};
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && S_ISREG(locked.st_mode) &&
+      ::lstat(path.c_str(), &named) == 0 && same_file(locked, named)) {
+    ::unlink(path.c_str());
+  }
+  ::close(fd);  // releases the lock
+}
+
+// A writer killed outright (SIGKILL, power loss) cannot remove its temporary file; the next writer of
+// the same file removes the temporaries whose writer is gone, judged by their lock, not by a PID that
+// may belong to another namespace. Nothing else is touched: only this file's temporaries.
+void remove_orphaned_temporaries(const fs::path& parent, const std::string& name) {
+  const std::string prefix = temporary_prefix(name);
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(parent, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string file = it->path().filename().string();
-    if (file.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string rest = file.substr(prefix.size());  // "<pid>.XXXXXX"
-    const std::size_t dot = rest.find('.');
-    if (dot == std::string::npos || dot == 0 || rest.size() - dot - 1 != 6 ||
-        rest.find_first_not_of("0123456789") != dot) {
-      continue;
-    }
-    long pid = 0;
-    try {
-      pid = std::stol(rest.substr(0, dot));
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-      std::error_code ignored;
-      std::filesystem::remove(it->path(), ignored);
+    if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0) remove_if_unclaimed(it->path());
+  }
+}
+
+// The file an output replaces: `path` itself, or the file a symbolic link at `path` leads to.
+// InputError when it cannot be an output.
+fs::path output_target(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return path;  // absent (or unreachable: the write will say why)
+  fs::path target = path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    target = fs::canonical(path, ec);
+    if (ec || ::stat(target.c_str(), &st) != 0) {
+      throw InputError(path.string() + ": cannot write: a symbolic link to a file that does not exist (expected "
+                       "a regular file, or a link to one, to replace)");
     }
   }
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    throw InputError(path.string() + ": cannot write: it is " + std::string(kind) +
+                     ", expected a regular file to replace or a new file's name");
+  }
+  return target;
+}
+
+// The directories between `dir` and its first existing ancestor, deepest first.
+std::vector<fs::path> missing_directories(fs::path dir) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  while (!dir.empty() && !fs::exists(fs::symlink_status(dir, ec))) {
+    missing.push_back(dir);
+    if (dir == dir.parent_path()) break;
+    dir = dir.parent_path();
+  }
+  return missing;
+}
+
+// mkstemp and flock are two steps: a writer scanning for orphans may take the lock in between and
+// remove the file. The claim holds once the name still refers to the locked file; else it is retried.
+int claim_temporary(std::string& name, const std::string& pattern) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name = pattern;
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) return -1;
+    struct stat locked {}, named {};
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && ::lstat(name.c_str(), &named) == 0 &&
+        same_file(locked, named)) {
+      return fd;
+    }
+    ::close(fd);
+  }
+  errno = EAGAIN;
+  return -1;
+}
+
+// After the renames: the directory entries themselves reach the disk.
+void sync_directory(const fs::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
-  std::filesystem::path parent = path_.parent_path().empty() ? std::filesystem::path(".") : path_.parent_path();
+AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)), target_(output_target(path_)) {
+  fs::path parent = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
+  created_directories_ = missing_directories(parent);
   std::error_code ec;
-  std::filesystem::create_directories(parent, ec);
+  fs::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
-  remove_orphaned_temporaries(parent, path_.filename().string());
-  temporary_ = (parent / ("." + path_.filename().string() + ".tmp." + std::to_string(::getpid()) + ".XXXXXX")).string();
-  fd_ = ::mkstemp(temporary_.data());
-  if (fd_ < 0) throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(errno));
+  remove_orphaned_temporaries(parent, target_.filename().string());
+  const int fd = claim_temporary(temporary_, (parent / (temporary_prefix(target_.filename().string()) + "XXXXXX")).string());
+  if (fd < 0) {
+    const int err = errno;
+    for (const auto& d : created_directories_) fs::remove(d, ec);
+    throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(err));
+  }
+  fd_ = fd;
 }
 
 AtomicFile::~AtomicFile() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(temporary_.c_str());
-  }
+  if (fd_ < 0) return;
+  ::unlink(temporary_.c_str());
+  ::close(fd_);
+  std::error_code ignored;
+  for (const auto& d : created_directories_) fs::remove(d, ignored);  // only if empty
 }
 
 void AtomicFile::write(std::string_view content) {
-  HETPERF_CHECK(fd_ >= 0, "writing to a committed file");
+  HETPERF_CHECK(fd_ >= 0 && !finished_, "writing to a finished file");
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -195,32 +271,120 @@ void AtomicFile::write(std::string_view content) {
   }
 }
 
-void AtomicFile::commit() {
-  // Output files are ordinary user files: 0644 minus the umask, not mkstemp's 0600.
+void AtomicFile::finish() {
+  HETPERF_CHECK(fd_ >= 0 && !finished_, "finishing a file twice");
+  // Output files are ordinary user files: 0666 minus the umask, not mkstemp's 0600.
   mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd_, 0666 & ~mask);
-  const int fd = std::exchange(fd_, -1);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(temporary_.c_str());
-    throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(err));
-  }
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temporary_.c_str());
-    throw EnvironmentError(path_.string() + ": cannot replace: " + std::strerror(err));
-  }
+  if (::fsync(fd_) != 0) throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(errno));
+  finished_ = true;
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
+void AtomicFile::publish() {
+  HETPERF_CHECK(fd_ >= 0 && finished_, "publishing an unfinished file");
+  // The lock is held across the rename, so no other writer takes the complete temporary for an orphan.
+  if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
+    throw EnvironmentError(path_.string() + ": cannot replace: " + std::strerror(errno));
+  }
+  ::close(std::exchange(fd_, -1));
+  created_directories_.clear();
+}
+
+void AtomicFile::commit() {
+  finish();
+  publish();
+  sync_directory(target_.parent_path());
+}
+
+AtomicFile& OutputSet::add(const fs::path& path, const std::string& option) {
+  auto file = std::make_unique<AtomicFile>(path);
+  std::error_code ec;
+  fs::path key = fs::weakly_canonical(fs::absolute(file->target(), ec), ec);
+  if (ec) key = fs::absolute(file->target()).lexically_normal();
+  for (const Claimed& c : files_) {
+    if (c.key == key) {
+      throw InputError(path.string() + ": named twice as an output (" + (c.option.empty() ? "" : c.option + " ") +
+                       c.file->path().string() + (option.empty() ? "" : " and " + option) +
+                       "), expected a file of its own for each output");
+    }
+  }
+  files_.push_back({std::move(file), std::move(key), option});
+  return *files_.back().file;
+}
+
+void OutputSet::write(const fs::path& path, std::string_view content, const std::string& option) {
+  add(path, option).write(content);
+}
+
+void OutputSet::commit() {
+  for (Claimed& c : files_) c.file->finish();
+  // Nothing between the renames: the window in which a kill leaves some targets new is a few system
+  // calls long. The directories reach the disk after.
+  for (Claimed& c : files_) c.file->publish();
+  std::set<fs::path> directories;
+  for (const Claimed& c : files_) directories.insert(c.file->target().parent_path());
+  for (const auto& d : directories) sync_directory(d);
+}
+
+ScratchDir::ScratchDir(const std::string& prefix) {
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / (prefix + "-XXXXXX")).string();
+  if (ec || !::mkdtemp(pattern.data())) {
+    throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
+  }
+  path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_file_atomic(const fs::path& path, const std::string& content) {
   AtomicFile file(path);
   file.write(content);
   file.commit();
 }
 
-void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
-  write_file_atomic(path, value.dump(2) + "\n");
+namespace {
+
+struct NonFinite {
+  std::string path;
+  double value;
+};
+
+// The JSON path of the first number in `value` that is not finite, if any.
+std::optional<NonFinite> non_finite_at(const nlohmann::json& value, const std::string& path) {
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    return std::isfinite(v) ? std::nullopt : std::optional<NonFinite>(NonFinite{path, v});
+  }
+  if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (auto at = non_finite_at(value[i], path + "[" + std::to_string(i) + "]")) return at;
+    }
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (auto at = non_finite_at(it.value(), path + "." + it.key())) return at;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string json_output_text(const nlohmann::json& value, const std::string& file) {
+  if (auto at = non_finite_at(value, "$")) {
+    throw InputError(file + ": " + at->path + ": the result is " + (std::isnan(at->value) ? "not a number" : "infinite") +
+                     ", expected a finite number; nothing was written (an input figure is beyond what the model "
+                     "can compute with: check the inputs' extreme values)");
+  }
+  return value.dump(2) + "\n";
+}
+
+void write_json_file(const fs::path& path, const nlohmann::json& value) {
+  write_file_atomic(path, json_output_text(value, path.string()));
 }
 
 }  // namespace hetperf
