@@ -75,36 +75,120 @@ std::optional<std::size_t> too_deep(std::string_view text) {
 
 }  // namespace
 
-std::string read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path.string() + ": cannot read: it is a directory, expected a file");
+namespace {
+
+// What a non-regular file is, for messages.
+const char* file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+// Closes a descriptor on every path out.
+struct Descriptor {
+  int fd;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxInputBytes) {
+};
+
+// Where a duplicate key was found, as the JSON path of the object holding it.
+class DuplicateKeys {
+ public:
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    switch (event) {
+      case E::object_start: frames_.push_back({true, {}, {}, 0}); break;
+      case E::array_start: frames_.push_back({false, {}, {}, 0}); break;
+      case E::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second && !duplicate_) duplicate_ = path() + "." + cut(f.key) + ": duplicate key";
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case E::value: element_done(); break;
+    }
+    return true;
+  }
+  const std::optional<std::string>& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index;
+  };
+  void element_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  // The path of the innermost object (the one holding the key just read).
+  std::string path() const {
+    std::string p = "$";
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      p += frames_[i].object ? "." + cut(frames_[i].key) : "[" + std::to_string(frames_[i].index) + "]";
+    }
+    return p;
+  }
+  static std::string cut(const std::string& key) { return key.size() > 80 ? key.substr(0, 77) + "..." : key; }
+
+  std::vector<Frame> frames_;
+  std::optional<std::string> duplicate_;
+};
+
+}  // namespace
+
+std::string read_text_file(const std::filesystem::path& path) {
+  // Checked on the open file, before a byte is read: a device (/dev/zero), a FIFO or a directory is
+  // refused, and so is a file larger than any input may be.
+  Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  if (file.fd < 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    throw InputError(path.string() + ": cannot read: it is " + std::string(file_kind(st.st_mode)) +
+                     ", expected a regular file");
+  }
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  if (size > kMaxInputBytes) {
     throw InputError(path.string() + ": " + std::to_string(size) + " bytes: larger than any hetperf input may be (" +
                      std::to_string(kMaxInputBytes >> 20) + " MiB); is it the right file?");
   }
   std::string text;
-  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  text.reserve(static_cast<std::size_t>(size));
   char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxInputBytes) {  // a pipe or a file still growing
+  for (;;) {
+    const ssize_t n = ::read(file.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxInputBytes) {  // a file still growing
       throw InputError(path.string() + ": more than " + std::to_string(kMaxInputBytes >> 20) +
                        " MiB: larger than any hetperf input may be");
     }
   }
-  if (in.bad()) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
   return text;
 }
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  // JSON text holds no NUL byte; one means a binary or damaged file, whose rest a reader would ignore.
+  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw InputError(file + ":" + position(text, nul) + ": a NUL byte (expected JSON text; is this a binary or "
+                     "damaged file?)");
+  }
   nlohmann::json j;
+  DuplicateKeys keys;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, std::ref(keys));
   } catch (const nlohmann::json::parse_error& e) {
     // Byte offset -> line and column, so an editor can jump to the problem.
     throw InputError(file + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": invalid JSON: " +
@@ -125,6 +209,10 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   if (auto deep = too_deep(text)) {
     throw InputError(file + ":" + position(text, *deep) + ": JSON nested more than " + std::to_string(kMaxJsonDepth) +
                      " levels deep (expected a hetperf file, whose objects and arrays nest a few levels)");
+  }
+  // The last of two equal keys would win silently: whichever the user meant, one is lost.
+  if (keys.duplicate()) {
+    throw InputError(file + ": " + *keys.duplicate() + " (expected each key once in an object)");
   }
   return j;
 }
