@@ -225,8 +225,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Temporaries are ".<name>.tmp.XXXXXX" (mkstemp), and ".<name>.tmp.<pid>.XXXXXX" from earlier versions.
+// Temporaries are ".<name>.tmp.XXXXXX" (mkstemp), and ".<name>.tmp.<pid>.XXXXXX" from earlier versions;
+// a journal's own temporary is ".<name>.commit.XXXXXX".
 std::string temporary_prefix(const std::string& name) { return "." + name + ".tmp."; }
+std::string journal_prefix(const std::string& name) { return "." + name + ".commit."; }
 
 bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
 
@@ -247,11 +249,13 @@ void remove_if_unclaimed(const fs::path& path) {
 // the same file removes the temporaries whose writer is gone, judged by their lock, not by a PID that
 // may belong to another namespace. Nothing else is touched: only this file's temporaries.
 void remove_orphaned_temporaries(const fs::path& parent, const std::string& name) {
-  const std::string prefix = temporary_prefix(name);
+  const std::string prefixes[] = {temporary_prefix(name), journal_prefix(name)};
   std::error_code ec;
   for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string file = it->path().filename().string();
-    if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0) remove_if_unclaimed(it->path());
+    for (const std::string& prefix : prefixes) {
+      if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0) remove_if_unclaimed(it->path());
+    }
   }
 }
 
@@ -320,6 +324,51 @@ void sync_directory(const fs::path& dir) {
   ::close(fd);
 }
 
+// --- the journal of an output set being renamed ---
+// The renames of a set are separate system calls, and a kill can fall between two of them. So before
+// the first, a journal ".<name>.commit" is put beside each target, listing the set: NUL-separated
+// pairs of absolute paths, temporary then target. Its writer holds its lock until the journals are
+// removed after the last rename. A writer killed in between leaves them unlocked, and the next writer
+// of any target of the set completes the renames first (every temporary was complete before the first
+// journal was written), so the set ends new as a whole. Journals found incomplete (the writer died
+// while putting them in place, before any rename) are only removed: the set stays old.
+fs::path journal_of(const fs::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".commit");
+}
+
+std::string read_descriptor(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+void roll_forward(const fs::path& target) {
+  const fs::path journal = journal_of(target);
+  Descriptor file{::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
+  if (file.fd < 0) return;
+  struct stat locked {}, named {};
+  // Blocks while a live writer renames its set (a few system calls); then the journal is gone.
+  if (::flock(file.fd, LOCK_EX) != 0 || ::fstat(file.fd, &locked) != 0 || ::lstat(journal.c_str(), &named) != 0 ||
+      !same_file(locked, named)) {
+    return;
+  }
+  std::vector<std::string> paths;
+  const std::string text = read_descriptor(file.fd);
+  for (std::size_t from = 0, nul; (nul = text.find('\0', from)) != std::string::npos; from = nul + 1) {
+    paths.push_back(text.substr(from, nul - from));
+  }
+  bool complete = paths.size() % 2 == 0;
+  for (std::size_t i = 1; i < paths.size(); i += 2) complete = complete && ::access(journal_of(paths[i]).c_str(), F_OK) == 0;
+  for (std::size_t i = 0; complete && i + 1 < paths.size(); i += 2) ::rename(paths[i].c_str(), paths[i + 1].c_str());
+  for (std::size_t i = 1; i < paths.size(); i += 2) ::unlink(journal_of(paths[i]).c_str());
+  ::unlink(journal.c_str());
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)), target_(output_target(path_)) {
@@ -328,6 +377,7 @@ AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)), target_(output_t
   std::error_code ec;
   fs::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
+  roll_forward(target_);
   remove_orphaned_temporaries(parent, target_.filename().string());
   const int fd = claim_temporary(temporary_, (parent / (temporary_prefix(target_.filename().string()) + "XXXXXX")).string());
   if (fd < 0) {
@@ -388,8 +438,9 @@ void AtomicFile::commit() {
 AtomicFile& OutputSet::add(const fs::path& path, const std::string& option) {
   auto file = std::make_unique<AtomicFile>(path);
   std::error_code ec;
-  fs::path key = fs::weakly_canonical(fs::absolute(file->target(), ec), ec);
-  if (ec) key = fs::absolute(file->target()).lexically_normal();
+  fs::path key = fs::absolute(file->target(), ec);
+  if (!ec) key = fs::weakly_canonical(key, ec);
+  if (ec) key = file->target().lexically_normal();
   for (const Claimed& c : files_) {
     if (c.key == key) {
       throw InputError(path.string() + ": named twice as an output (" + (c.option.empty() ? "" : c.option + " ") +
@@ -407,12 +458,64 @@ void OutputSet::write(const fs::path& path, std::string_view content, const std:
 
 void OutputSet::commit() {
   for (Claimed& c : files_) c.file->finish();
-  // Nothing between the renames: the window in which a kill leaves some targets new is a few system
-  // calls long. The directories reach the disk after.
-  for (Claimed& c : files_) c.file->publish();
   std::set<fs::path> directories;
   for (const Claimed& c : files_) directories.insert(c.file->target().parent_path());
+  // One file needs no journal: its rename is atomic.
+  std::vector<Journal> journals = files_.size() > 1 ? write_journals() : std::vector<Journal>();
   for (const auto& d : directories) sync_directory(d);
+  for (Claimed& c : files_) c.file->publish();
+  for (Journal& j : journals) {
+    ::unlink(j.path.c_str());
+    j.path.clear();
+  }
+  journals.clear();  // releases their locks
+  for (const auto& d : directories) sync_directory(d);
+}
+
+std::vector<OutputSet::Journal> OutputSet::write_journals() const {
+  std::string text;
+  for (const Claimed& c : files_) {
+    text += fs::absolute(c.file->temporary()).string() + '\0' + fs::absolute(c.file->target()).string() + '\0';
+  }
+  std::vector<Journal> journals;
+  std::vector<std::string> temporaries;
+  for (const Claimed& c : files_) {
+    const fs::path target = c.file->target(), parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::string temporary;
+    Journal j;
+    j.fd = claim_temporary(temporary, (parent / (journal_prefix(target.filename().string()) + "XXXXXX")).string());
+    if (j.fd < 0) throw EnvironmentError(target.string() + ": cannot create its commit journal: " + std::strerror(errno));
+    j.path = temporary;
+    journals.push_back(std::move(j));
+    temporaries.push_back(temporary);
+    const char* p = text.data();
+    for (std::size_t left = text.size(); left > 0;) {
+      const ssize_t w = ::write(journals.back().fd, p, left);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) throw EnvironmentError(target.string() + ": cannot write its commit journal: " + std::strerror(errno));
+      p += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    if (::fsync(journals.back().fd) != 0) {
+      throw EnvironmentError(target.string() + ": cannot write its commit journal: " + std::strerror(errno));
+    }
+  }
+  // The commit point: the last journal in place. Before it a recovering writer finds them incomplete.
+  for (std::size_t i = 0; i < journals.size(); ++i) {
+    const fs::path place = journal_of(files_[i].file->target());
+    if (::rename(temporaries[i].c_str(), place.c_str()) != 0) {
+      throw EnvironmentError(files_[i].file->path().string() + ": cannot place its commit journal: " + std::strerror(errno));
+    }
+    journals[i].path = place;
+  }
+  return journals;
+}
+
+OutputSet::Journal::~Journal() {
+  if (fd < 0) return;
+  // A journal not yet renamed into place, or one an exception left before its set's renames ended.
+  if (!path.empty()) ::unlink(path.c_str());
+  ::close(fd);
 }
 
 ScratchDir::ScratchDir(const std::string& prefix) {

@@ -153,6 +153,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       }
     }
     if (timeline_points_ > 0) interval_ = kTimelineStart;
+    fastest_ = fastest();
     instantiate();
   }
 
@@ -205,6 +206,25 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     return static_cast<std::int32_t>(profile_.computers.size() + first_instance_[b.peer->index]);
   }
 
+  // What bounds a process's times from below on one computer, or on the fastest of all (each figure the
+  // best any computer has).
+  struct Figures {
+    double mips = 0, read_bytes_per_s = 0, write_bytes_per_s = 0, overhead_s = std::numeric_limits<double>::infinity();
+  };
+  Figures figures_of(std::size_t c) const {
+    const Computer& comp = profile_.computers[c];
+    return {comp.mips, comp.disk_read_bytes_per_s, comp.disk_write_bytes_per_s, nodes_[c].overhead_s};
+  }
+  Figures fastest() const {
+    Figures best;
+    for (std::size_t c = 0; c < profile_.computers.size(); ++c) {
+      const Figures f = figures_of(c);
+      best = {std::max(best.mips, f.mips), std::max(best.read_bytes_per_s, f.read_bytes_per_s),
+              std::max(best.write_bytes_per_s, f.write_bytes_per_s), std::min(best.overhead_s, f.overhead_s)};
+    }
+    return best;
+  }
+
   // One figure of a process, drawn: a finite number >= 0, else the field is named (a distribution whose
   // parameters are extreme, a Weibull shape of 1e-300, draws infinities).
   double draw(const Distribution& d, std::size_t spec, const char* field) {
@@ -232,15 +252,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   // reaches a processor.
   void check_plausible(const Proc& p, std::size_t spec, std::int32_t on = kNone) const {
     const std::int32_t only = on != kNone ? on : p.pinned;
-    double mips = 0, read = 0, write = 0, overhead_s = std::numeric_limits<double>::infinity();
-    for (std::size_t c = 0; c < profile_.computers.size(); ++c) {
-      if (only >= 0 && c != static_cast<std::size_t>(only)) continue;
-      const Computer& comp = profile_.computers[c];
-      mips = std::max(mips, comp.mips);
-      overhead_s = std::min(overhead_s, nodes_[c].overhead_s);
-      read = std::max(read, comp.disk_read_bytes_per_s);
-      write = std::max(write, comp.disk_write_bytes_per_s);
-    }
+    const Figures f = only >= 0 ? figures_of(static_cast<std::size_t>(only)) : fastest_;
+    const double mips = f.mips, read = f.read_bytes_per_s, write = f.write_bytes_per_s, overhead_s = f.overhead_s;
     const auto per = [](double amount, double rate) { return amount > 0 ? amount / rate : 0.0; };
     const auto times = [](std::uint32_t n, double each_s) { return n == 0 ? 0.0 : static_cast<double>(n) * each_s; };
     // Messages to a process peer may stay on one computer, off the network: not counted.
@@ -911,6 +924,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   } drawn_;
   std::uint64_t created_ = 0;                // processes drawn so far
   double operations_ = 0;                    // disk operations and messages drawn so far
+  Figures fastest_;                          // for check_plausible
   std::vector<bool> drawn_slot_;             // per slot: holds a process drawn as it arrived
   std::vector<std::uint32_t> free_slots_;    // slots of finished drawn processes (results not kept)
   std::vector<Segment> segments_;

@@ -54,9 +54,11 @@ workload '{"name": "a", "mi": 1, "disk_read": {"ops": 1e15, "bytes_per_op": 1}}'
 predict 2 'w.json: $.processes[0].disk_read.ops: the run would simulate 1e+15 disk operations and messages'
 workload '{"name": "a", "mi": 1, "messages": {"count": 1e9, "bytes": 1}}'
 predict 2 'w.json: $.processes[0].messages.count: the run would simulate 1e+09'
-workload '{"name": "a", "mi": 1, "messages": {"count": 2, "bytes": 1}}'
-profile '' ', "latency_s": 1e300' && sed -i 's/"latency_s": 1e-5, //' p.json
+workload '{"name": "a", "mi": 1, "messages": {"count": 100, "bytes": 1}}'
+profile '' ', "latency_s": 1e11' && sed -i 's/"latency_s": 1e-5, //' p.json
 predict 2 'w.json: $.processes[0].messages: its messages at the network' p.json
+profile '' ', "latency_s": 1e300' && sed -i 's/"latency_s": 1e-5, //' p.json
+predict 2 'p.json: $.network.latency_s: expected a number of seconds in [0, 1e12], got 1e+300' p.json
 # A distribution whose draws are infinite: an error naming the field, not "cpu": null.
 workload '{"name": "a", "mi": {"distribution": "weibull", "shape": 1e-300, "scale": 1}}'
 predict 2 'w.json: $.processes[0].mi: expected a distribution whose mean is a finite number (these parameters give inf)'

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A command's outputs are one set: `hetperf predict` writing --out, --csv and --timeline-csv is killed
 # with SIGKILL at random points of its run, and each time the three targets are either all the files
-# the user had or all the complete new ones, byte for byte, never a mix. HETPERF_KILLS sets how many
+# the user had or all the complete new ones, byte for byte; or, killed between two renames, the
+# journals are there and the next writer of the set completes it before anything else. HETPERF_KILLS sets how many
 # points (default 10); HETPERF_KILL_SEED the seed they are drawn from.
 set -uo pipefail
 hetperf=$1 src=$2
@@ -43,7 +44,7 @@ generation() {
 }
 
 RANDOM=${HETPERF_KILL_SEED:-37}
-kept=0 replaced=0
+kept=0 replaced=0 rolled=0
 for ((k = 0; k < kills; k++)); do
   for f in "${targets[@]}"; do cp "old.$f" "$f"; done
   # One point in three the moment the first target is replaced; of the others, every other one in [0, 1.1) of the reference run, the others in [0.8, 1.1), where the outputs are
@@ -62,10 +63,18 @@ for ((k = 0; k < kills; k++)); do
   fi
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
-  case $(generation) in
+  state=$(generation)
+  case $state in
     old) ((kept++)) ;;
     new) ((replaced++)) ;;
-    *) fail "killed at $at (s) of a run of $((ns / 1000000)) ms, the targets are a mix: $(generation)" ;;
+    *)
+      # Killed between two renames: past the commit point, the journals say so, and the next writer
+      # of any target completes the set before anything else (here one that then fails at once).
+      [[ -n $(ls -A | grep '\.commit$') ]] || fail "killed at $at (s) of a run of $((ns / 1000000)) ms, the targets are a mix without a journal: $state"
+      "${command[@]}" --seed 2 --policy no_such_policy >/dev/null 2>&1
+      [[ $(generation) == new ]] || fail "killed at $at (s) between renames: the next writer left $(generation)"
+      ((rolled++))
+      ;;
   esac
 done
 # The next writer removes what the killed ones left, and writes the whole new set.
@@ -73,4 +82,5 @@ run --seed 2 >/dev/null 2>&1 || fail "the run after the kills failed"
 [[ $(generation) == new ]] || fail "the run after the kills wrote $(generation)"
 leftovers=$(ls -A | grep '^\.' || true)
 [[ -z $leftovers ]] || fail "temporaries left after a complete run: $leftovers"
-echo "$kills kills over runs of $((ns / 1000000)) ms: the old set kept $kept times, the new set whole $replaced times, never a mix"
+echo "$kills kills over runs of $((ns / 1000000)) ms: the old set kept $kept times, the new set whole $replaced times," \
+  "killed between renames and completed by the next writer $rolled times"

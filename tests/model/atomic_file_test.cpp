@@ -10,6 +10,8 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -166,4 +168,64 @@ TEST_CASE("model: a JSON output holding a number that is not finite is an error 
   CHECK_THAT(test::input_error([&] { json_output_text(j, "p.json"); }), Catch::Contains("not a number"));
   j["computers"][1]["cpu_s"] = 2.0;
   CHECK(json_output_text(j, "p.json") == j.dump(2) + "\n");
+}
+
+namespace {
+
+// The journal a writer puts beside each target of a set before its renames: pairs of absolute paths.
+void journal(const test::TempDir& dir, const std::string& beside,
+             const std::vector<std::pair<std::string, std::string>>& renames) {
+  std::string text;
+  for (const auto& [from, to] : renames) {
+    text += (dir.path() / from).string() + '\0' + (dir.path() / to).string() + '\0';
+  }
+  std::ofstream(dir.path() / ("." + beside + ".commit"), std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("model: a set whose writer was killed between two renames is completed by the next writer of any of its targets") {
+  test::TempDir dir("output-roll-forward");
+  // The writer renamed p.json, then died: p.csv is old, its complete temporary still there.
+  dir.write("p.json", "new json");
+  dir.write("p.csv", "old csv");
+  dir.write(".p.csv.tmp.Ab3xYz", "new csv");
+  const std::vector<std::pair<std::string, std::string>> set = {{".p.json.tmp.Zz9yYy", "p.json"},
+                                                                {".p.csv.tmp.Ab3xYz", "p.csv"}};
+  journal(dir, "p.json", set);
+  journal(dir, "p.csv", set);
+  {
+    AtomicFile next(dir.path() / "p.json");  // claims one target of the set, and fails before committing
+  }
+  CHECK(slurp(dir.path() / "p.csv") == "new csv");
+  CHECK(slurp(dir.path() / "p.json") == "new json");
+  CHECK(entries(dir.path()) == 2);  // journals and temporaries gone
+}
+
+TEST_CASE("model: journals found incomplete are removed and the set stays as it was") {
+  test::TempDir dir("output-incomplete-journal");
+  // The writer died while putting its journals in place, before any rename: the set is old.
+  dir.write("p.json", "old json");
+  dir.write("p.csv", "old csv");
+  dir.write(".p.json.tmp.Zz9yYy", "new json");
+  dir.write(".p.csv.tmp.Ab3xYz", "new csv");
+  journal(dir, "p.json", {{".p.json.tmp.Zz9yYy", "p.json"}, {".p.csv.tmp.Ab3xYz", "p.csv"}});
+  {
+    AtomicFile next(dir.path() / "p.json");
+  }
+  CHECK(slurp(dir.path() / "p.json") == "old json");
+  CHECK(slurp(dir.path() / "p.csv") == "old csv");
+  CHECK_FALSE(fs::exists(dir.path() / ".p.json.commit"));
+  CHECK_FALSE(fs::exists(dir.path() / ".p.json.tmp.Zz9yYy"));  // p.json's orphan, removed by its writer
+}
+
+TEST_CASE("model: a committed output set leaves no journal or temporary behind") {
+  test::TempDir dir("output-set-clean");
+  OutputSet set;
+  set.write(dir.path() / "a.json", "a");
+  set.write(dir.path() / "sub" / "b.csv", "b");
+  set.commit();
+  CHECK(entries(dir.path()) == 2);
+  CHECK(entries(dir.path() / "sub") == 1);
+  CHECK(slurp(dir.path() / "sub" / "b.csv") == "b");
 }

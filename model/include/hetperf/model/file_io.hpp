@@ -54,6 +54,7 @@ class AtomicFile {
   // The target as given, and the file that will be replaced (a symbolic link resolved).
   const std::filesystem::path& path() const { return path_; }
   const std::filesystem::path& target() const { return target_; }
+  const std::string& temporary() const { return temporary_; }
 
  private:
   std::filesystem::path path_, target_;
@@ -67,8 +68,9 @@ class AtomicFile {
 // none is renamed over its target before every one of them is complete, so a failure anywhere (an
 // error, an exception, a full disk, a kill before the renames) leaves every previous output as it was.
 // The same file named twice (compared after resolving links and "..") is refused with InputError.
-// Renames cannot be made one atomic step on POSIX; they follow each other with nothing in between, the
-// contents already on the disk.
+// Renames cannot be made one atomic step on POSIX: a journal beside each target (".<name>.commit",
+// written before the first rename, removed after the last) lets the next writer of any of them
+// complete the renames of a writer killed between two, so the set ends all old or all new.
 class OutputSet {
  public:
   OutputSet() = default;
@@ -87,6 +89,16 @@ class OutputSet {
     std::filesystem::path key;  // the canonical target
     std::string option;
   };
+  // A commit journal, locked while it is open; removed with the object unless renamed into place.
+  struct Journal {
+    int fd = -1;
+    std::filesystem::path path;
+    Journal() = default;
+    Journal(Journal&& other) noexcept : fd(other.fd), path(std::move(other.path)) { other.fd = -1; }
+    Journal& operator=(Journal&&) = delete;
+    ~Journal();
+  };
+  std::vector<Journal> write_journals() const;
   std::vector<Claimed> files_;
 };
 

@@ -111,7 +111,10 @@ struct ScheduleOutput {
 
 // Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
 // listed in `skipped`; `pre_skipped` (from the SWF import) are carried into it. InputError, naming
-// the job, for a job whose data must be redistributed without a network model.
+// the job, for a job whose data must be redistributed without a network model, and, before the first
+// event, for a job whose submission, estimate, run on the slowest processors or data moved through
+// one link would take more than 1e12 s, or whose iterations' records exceed
+// ScheduleOutput::max_memory_bytes.
 ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
                                  const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped = {},
                                  const ScheduleOutput& output = {});
