@@ -33,13 +33,18 @@ EXTREME = [0, 5e-324, 2.2250738585072014e-308, 1e-300, 1e-12, 1e-6, 0.5, 1, 3, 1
 TEXT = ["NaN", "Infinity", "-Infinity", "1e999", "nan"]
 
 
+# The share of fields that get an extreme value, drawn per input: one extreme field among ordinary ones
+# reaches the simulation; many at once mostly test the readers.
+extreme_share = 0.5
+
+
 def number(rng, ordinary):
-    """An extreme value most of the time, an ordinary one sometimes, text rarely."""
+    """An ordinary value, or (extreme_share of the time) an extreme one, rarely text."""
     r = rng.random()
-    if r < 0.03:
-        return rng.choice(TEXT)
-    if r < 0.45:
+    if r >= extreme_share:
         return ordinary
+    if r < 0.05 * extreme_share:
+        return rng.choice(TEXT)
     return rng.choice(EXTREME)
 
 
@@ -168,6 +173,8 @@ def check_outputs(files):
 
 def make_input(rng, work):
     """Writes one input's files into `work`; returns (name, argv after the executable, outputs)."""
+    global extreme_share
+    extreme_share = rng.choice([0.03, 0.1, 0.3, 0.6])
     kind = rng.choice(["check", "predict", "predict", "schedule", "swf", "export"])
     p, w, j, t = (os.path.join(work, n) for n in ("p.json", "w.json", "j.json", "t.swf"))
     out = [os.path.join(work, n) for n in ("out.json", "out.csv", "timeline.csv")]
