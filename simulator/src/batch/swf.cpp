@@ -60,7 +60,7 @@ constexpr double kMaxSwfNumber = 1e12;
   if (token.size() > 80) token = token.substr(0, 77);
   throw InputError(file + ":" + std::to_string(line) + ": field " + std::to_string(field) + " (" +
                    swf_field_name(field) + "): expected " +
-                   (integer_field(field) ? "an integer in [-1, 2147483647]" : "a number in [-1, 1e12]") + ", got '" +
+                   (integer_field(field) ? "an integer in [-1, 2147483647]" : "-1 (missing) or a number in [0, 1e12]") + ", got '" +
                    std::string(token) + (token.size() == 77 ? "...'" : "'"));
 }
 
@@ -114,7 +114,8 @@ SwfTrace parse_swf(std::string_view text, const std::string& file) {
       if (field > kSwfFields) continue;  // counted for the message below
       double v = 0;
       auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-      if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v) || v < -1 ||
+      // -1 is "missing"; any other negative value (-0.5, -5e-324) is no time, count or size.
+      if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v) || (v < 0 && v != -1) ||
           (integer_field(field) && (v != std::floor(v) || v > kMaxSwfInteger)) || v > kMaxSwfNumber) {
         fail_field(file, line_number, field, token);
       }

@@ -92,14 +92,17 @@ TEST_CASE("simulator: SWF: a malformed field names the line, the field and the t
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2.5 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
                     "f.swf:1: field 5 (allocated processors): expected an integer in [-1, 2147483647], got '2.5'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 -7 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
-                    "f.swf:1: field 4 (run time): expected a number in [-1, 1e12], got '-7'");
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '-7'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1\n", "f.swf"), "f.swf:1: expected 18 fields, got 6");
   // A count no scheduler's arithmetic holds, and a time no trace spans.
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 9999999999999999999 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
                     "f.swf:1: field 5 (allocated processors): expected an integer in [-1, 2147483647], got "
                     "'9999999999999999999'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 1e300 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
-                    "f.swf:1: field 4 (run time): expected a number in [-1, 1e12], got '1e300'");
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '1e300'");
+  // A negative time other than -1 ran a job backwards (the semantic fuzzer: an internal error).
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 -5e-324 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '-5e-324'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1 7\n", "f.swf"),
                     "f.swf:1: expected 18 fields, got 19");
 }
