@@ -90,6 +90,10 @@ const char* file_kind(mode_t mode) {
 // Closes a descriptor on every path out.
 struct Descriptor {
   int fd;
+  explicit Descriptor(int fd) : fd(fd) {}
+  Descriptor(Descriptor&& other) noexcept : fd(std::exchange(other.fd, -1)) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
   ~Descriptor() {
     if (fd >= 0) ::close(fd);
   }
@@ -149,7 +153,7 @@ class DuplicateKeys {
 std::string read_text_file(const std::filesystem::path& path) {
   // Checked on the open file, before a byte is read: a device (/dev/zero), a FIFO or a directory is
   // refused, and so is a file larger than any input may be.
-  Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (file.fd < 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
   struct stat st {};
   if (::fstat(file.fd, &st) != 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
@@ -349,7 +353,7 @@ std::string read_descriptor(int fd) {
 
 void roll_forward(const fs::path& target) {
   const fs::path journal = journal_of(target);
-  Descriptor file{::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)};
+  Descriptor file(::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (file.fd < 0) return;
   struct stat locked {}, named {};
   // Blocks while a live writer renames its set (a few system calls); then the journal is gone.
@@ -463,6 +467,11 @@ void OutputSet::commit() {
   // One file needs no journal: its rename is atomic.
   std::vector<Journal> journals = files_.size() > 1 ? write_journals() : std::vector<Journal>();
   for (const auto& d : directories) sync_directory(d);
+  // A rename over a file frees that file's blocks when nothing else holds it, which takes long for a
+  // large one; held open here, the old files are freed after the last rename, not between two.
+  std::vector<Descriptor> previous;
+  previous.reserve(files_.size());
+  for (const Claimed& c : files_) previous.emplace_back(::open(c.file->target().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   for (Claimed& c : files_) c.file->publish();
   for (Journal& j : journals) {
     ::unlink(j.path.c_str());
