@@ -1,7 +1,9 @@
 // The hetperf command line: the app with its subcommands, the parse, the action and its errors.
 #include "app.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -11,6 +13,24 @@
 #include "hetperf/model/version.hpp"
 
 namespace hetperf::cli {
+namespace {
+
+// What a command printed must have reached its destination: a full disk or a closed pipe behind
+// stdout is an error, not a silent exit 0 (stdout is buffered, so the write fails only here).
+int flush_stdout(int code) {
+  errno = 0;
+  std::cout.flush();  // through stdout's buffer: a failure here sets its error flag and errno
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0;
+  const int err = errno;
+  if (failed) {
+    std::cerr << "hetperf: cannot run here: cannot write to standard output"
+              << (err != 0 ? std::string(": ") + std::strerror(err) : std::string()) << "\n";
+    return code == 0 ? 3 : code;
+  }
+  return code;
+}
+
+}  // namespace
 
 int run(int argc, char** argv, bool parse_only) {
   std::string command_line;
@@ -64,12 +84,17 @@ int run(int argc, char** argv, bool parse_only) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return 2;  // every usage error is a bad input
+    // Every usage error is a bad input: one line that says what was wrong, and where to read more.
+    std::string help = "hetperf --help";
+    for (const CLI::App* sub : app.get_subcommands()) help = "hetperf " + sub->get_name() + " --help";
+    std::string what = e.what();
+    if (what.size() > 300) what = what.substr(0, 297) + "...";
+    std::cerr << "hetperf: error: " << what << " (" << help << ")\n";
+    return 2;
   }
   if (parse_only) return 0;
   try {
-    return action();
+    return flush_stdout(action());
   } catch (const InputError& e) {
     std::cerr << "hetperf: error: " << e.what() << "\n";
     return 2;

@@ -145,7 +145,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   cmd->add_option("--policy", args->policy, "Placement policy, overriding the workload's (default: the workload's "
                                             "policy.placement, else round_robin):" + policies);
   cmd->add_option("--seed", args->seed, "Random seed, overriding the workload's (default: the workload's seed, else 1)")
-      ->check(non_negative_number());
+      ->check(seed_number());
   cmd->add_option("--rows", args->rows, "Processes (and computers) shown in the tables on stdout")->capture_default_str();
   cmd->add_option("--timeline-points", args->timeline_points,
                   "Points of each computer's utilisation and memory timeline in the JSON (0: none)")
@@ -184,16 +184,21 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       options.output_bytes_per_process = args->summary_only ? 0 : 2048;
       if (args->max_memory_mib > 0) options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
       else if (auto available = available_memory_bytes()) options.max_memory_bytes = *available;
-      // With --summary-only the CSV rows stream to a temporary file as processes finish, renamed at the end.
-      std::optional<AtomicFile> csv_stream;
+      // Every output is claimed before the simulation (a target that cannot be written is refused before
+      // any work), written into its temporary file, and renamed only once all of them are complete.
+      OutputSet outputs;
+      AtomicFile& out = outputs.add(args->out, "--out");
+      AtomicFile* csv_file = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
+      AtomicFile* timeline_file = args->timeline_csv.empty() ? nullptr : &outputs.add(args->timeline_csv, "--timeline-csv");
+      // With --summary-only the CSV rows stream to their temporary file as processes finish.
       std::optional<CsvWriter> csv_rows;
       std::uint64_t streamed = 0;
-      if (args->summary_only && !args->csv.empty()) {
-        csv_stream.emplace(args->csv);
+      const bool csv_streams = args->summary_only && csv_file;
+      if (csv_streams) {
         csv_rows.emplace(kProcessCsvHeader);
         options.on_process = [&](const ProcessResult& r) {
           csv_row(*csv_rows, r);
-          if (++streamed % 4096 == 0) csv_stream->write(csv_rows->take());
+          if (++streamed % 4096 == 0) csv_file->write(csv_rows->take());
         };
       }
       Prediction p = sim::simulate(profile, workload, binding, args->workload, options);
@@ -232,26 +237,18 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       } else if (!args->trace_dir.empty()) {
         throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
       }
-      // Every output is rendered before any is written, so an error leaves none behind.
-      std::vector<std::pair<std::filesystem::path, std::string>> traces;
+      std::size_t traces = 0;
       if (app_runs && !args->trace_dir.empty()) {
         for (const auto& r : app_runs->jobs) {
-          traces.emplace_back(std::filesystem::path(args->trace_dir) / (r.job->name + ".trace.json"), r.trace.dump(1) + "\n");
+          outputs.write(std::filesystem::path(args->trace_dir) / (r.job->name + ".trace.json"), r.trace.dump(1) + "\n",
+                        "--trace-dir");
+          ++traces;
         }
       }
-      std::string json = to_json(p).dump(2) + "\n";
-      std::string csv = args->csv.empty() || csv_stream ? std::string() : to_csv(p);
-      std::string timeline = args->timeline_csv.empty() ? std::string() : timeline_csv(p);
-      write_file_atomic(args->out, json);
-      if (csv_stream) {
-        csv_stream->write(csv_rows->take());
-        csv_stream->commit();
-      } else if (!args->csv.empty()) {
-        write_file_atomic(args->csv, csv);
-      }
-      if (!args->timeline_csv.empty()) write_file_atomic(args->timeline_csv, timeline);
-      if (!traces.empty()) std::filesystem::create_directories(args->trace_dir);
-      for (const auto& [file, text] : traces) write_file_atomic(file, text);
+      out.write(json_output_text(to_json(p), args->out));
+      if (csv_file) csv_file->write(csv_streams ? csv_rows->take() : to_csv(p));
+      if (timeline_file) timeline_file->write(timeline_csv(p));
+      outputs.commit();
       if (!p.processes.empty() || !app_runs) print_table(p, args->rows);
       if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
@@ -266,7 +263,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       }
       std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
                 << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv)
-                << (traces.empty() ? "" : ", " + std::to_string(traces.size()) + " traces in " + args->trace_dir) << "\n";
+                << (traces == 0 ? "" : ", " + std::to_string(traces) + " traces in " + args->trace_dir) << "\n";
       return 0;
     };
   });

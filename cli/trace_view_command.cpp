@@ -86,9 +86,13 @@ void add_trace_view_command(CLI::App& app, const std::string&, Action& action) {
       }
       std::vector<apps::TraceRank> ranks = apps::select(trace, gantt.selection);
       apps::TimeWindow window = apps::time_window(ranks, gantt.selection);
-      std::string csv = args->csv.empty() ? "" : apps::events_csv(ranks);
-      if (gnuplot) apps::draw_gantt(trace, gantt, *gnuplot);
-      if (!args->csv.empty()) write_file_atomic(args->csv, csv);
+      // Both outputs claimed first, renamed together once both are complete.
+      OutputSet outputs;
+      AtomicFile* picture = args->out.empty() ? nullptr : &outputs.add(args->out, "--out");
+      AtomicFile* csv = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
+      if (csv) csv->write(apps::events_csv(ranks));
+      if (picture) picture->write(apps::render_gantt(trace, gantt, *gnuplot));
+      outputs.commit();
       print_summary(trace, ranks, window);
       if (!args->out.empty() || !args->csv.empty()) {
         std::cout << "\nwrote " << args->out << (!args->out.empty() && !args->csv.empty() ? ", " : "") << args->csv

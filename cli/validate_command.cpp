@@ -40,7 +40,9 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--samples", o->samples, "Sampled predictions per configuration (its median and 80% interval)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--seed", o->seed, "Seed of the run order, the sampled predictions and the bootstrap")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the run order, the sampled predictions and the bootstrap")
+      ->capture_default_str()
+      ->check(seed_number());
   cmd->add_option("--max-bias", o->max_bias, "Exit 1 when the overall bias (median signed error) exceeds this fraction")
       ->capture_default_str()
       ->check(positive_number());

@@ -102,28 +102,6 @@ std::string config_text(const nlohmann::json& config) {
   return text + line;
 }
 
-// A private directory under the system temporary directory, removed with the object.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "hetperf-gantt-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) {
-      throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
-    }
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 // Runs `gnuplot script` in `dir` (no shell), its output to dir/gnuplot.log; the exit status, or -1.
 int run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& script,
                 const std::filesystem::path& log) {
@@ -365,7 +343,7 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
   return gp.text();
 }
 
-void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot) {
+std::string render_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot) {
   if (std::string e = options.validate(); !e.empty()) throw InputError(e);
   std::vector<TraceRank> ranks = select(trace, options.selection);
   bool any = std::any_of(ranks.begin(), ranks.end(), [](const TraceRank& r) { return !r.events.empty(); });
@@ -377,7 +355,7 @@ void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::
                      csv_number(options.selection.to_s) + " (the trace's events span " + csv_number(all.from_s) + " to " +
                      csv_number(all.to_s) + " s)");
   }
-  ScratchDir dir;
+  ScratchDir dir("hetperf-gantt");
   std::filesystem::path image = dir.path() / ("gantt" + lower_extension(options.out));
   std::filesystem::path script = dir.path() / "gantt.gp", log = dir.path() / "gnuplot.log";
   write_file_atomic(script, gantt_script(trace, options, image));
@@ -396,7 +374,11 @@ void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::
     throw EnvironmentError(gnuplot.string() + " failed (exit status " + std::to_string(rc) + ") drawing " +
                            options.out.string() + (detail.empty() ? "" : ": " + detail));
   }
-  write_file_atomic(options.out, read_text_file(image));
+  return read_text_file(image);
+}
+
+void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot) {
+  write_file_atomic(options.out, render_gantt(trace, options, gnuplot));
 }
 
 }  // namespace hetperf::apps

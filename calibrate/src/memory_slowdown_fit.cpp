@@ -8,6 +8,7 @@
 #include "fit_input.hpp"
 #include "hetperf/calibrate/exponential_fit.hpp"
 #include "hetperf/calibrate/polynomial_fit.hpp"
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/statistics.hpp"
 
 namespace hetperf::calibrate {
@@ -61,11 +62,11 @@ MemorySlowdownFitSummary fit_split(std::span<const double> x, std::span<const do
 
 bool MemorySlowdownFitOptions::is_valid(std::string* error) const {
   if (knee_mb && !(*knee_mb > 0 && std::isfinite(*knee_mb))) {
-    *error = "knee_mb: expected a positive number, got " + std::to_string(*knee_mb);
+    *error = "knee_mb: expected a positive number, got " + csv_number(*knee_mb);
     return false;
   }
   if (!(table_below_r2 >= 0 && table_below_r2 <= 1)) {
-    *error = "table_below_r2: expected a number in [0, 1], got " + std::to_string(table_below_r2);
+    *error = "table_below_r2: expected a number in [0, 1], got " + csv_number(table_below_r2);
     return false;
   }
   if (min_segment_points < 3) {
@@ -103,11 +104,11 @@ MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> x, std::spa
     while (split < n && x[split] <= *options.knee_mb) ++split;
     if (split < 3) {
       throw InputError(options.name + ": memory slowdown: expected at least 3 points at or below the knee (" +
-                       std::to_string(*options.knee_mb) + " MB), got " + std::to_string(split));
+                       csv_number(*options.knee_mb) + " MB), got " + std::to_string(split));
     }
     if (split < n && n - split < 3) {
       throw InputError(options.name + ": memory slowdown: expected at least 3 points beyond the knee (" +
-                       std::to_string(*options.knee_mb) + " MB) to fit the swap region, got " +
+                       csv_number(*options.knee_mb) + " MB) to fit the swap region, got " +
                        std::to_string(n - split));
     }
     MemorySlowdownFitSummary s = fit_split(x, y, split, options);

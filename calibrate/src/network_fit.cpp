@@ -6,6 +6,7 @@
 
 #include "fit_input.hpp"
 #include "hetperf/calibrate/polynomial_fit.hpp"
+#include "hetperf/model/csv.hpp"
 
 namespace hetperf::calibrate {
 namespace {
@@ -51,11 +52,11 @@ bool NetworkFitOptions::is_valid(std::string* error) const {
     return false;
   }
   if (!(breakpoint_parameters > 0)) {
-    *error = "breakpoint_parameters: expected a positive number, got " + std::to_string(breakpoint_parameters);
+    *error = "breakpoint_parameters: expected a positive number, got " + csv_number(breakpoint_parameters);
     return false;
   }
   if (!(relative_error_floor > 0)) {
-    *error = "relative_error_floor: expected a positive number, got " + std::to_string(relative_error_floor);
+    *error = "relative_error_floor: expected a positive number, got " + csv_number(relative_error_floor);
     return false;
   }
   return true;

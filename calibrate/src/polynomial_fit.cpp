@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "fit_input.hpp"
+#include "hetperf/model/csv.hpp"
 
 namespace hetperf::calibrate {
 
@@ -40,7 +41,7 @@ FitSummary fit_polynomial(std::span<const double> x, std::span<const double> y, 
     for (std::size_t i = 0; i < n; ++i) {
       if (y[i] <= 0) {
         throw InputError(options.name + ": point " + std::to_string(i) +
-                         ": expected a positive value (relative errors), got " + std::to_string(y[i]));
+                         ": expected a positive value (relative errors), got " + csv_number(y[i]));
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "hetperf/calibrate/polynomial_fit.hpp"
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 
 namespace hetperf::calibrate {
@@ -17,12 +18,12 @@ RedistributionFitSummary fit_redistribution(std::span<const RedistributionSample
   std::map<std::tuple<double, int, int>, std::vector<double>> groups;
   for (const auto& s : samples) {
     auto bad = [&](const std::string& what) { throw InputError(s.source + ": " + what); };
-    if (!(s.bytes > 0) || !std::isfinite(s.bytes)) bad("expected a positive number of bytes moved, got " + std::to_string(s.bytes));
+    if (!(s.bytes > 0) || !std::isfinite(s.bytes)) bad("expected a positive number of bytes moved, got " + csv_number(s.bytes));
     if (s.from_ranks < 1 || s.to_ranks < 1 || s.from_ranks == s.to_ranks) {
       bad("expected two different rank counts >= 1, got " + std::to_string(s.from_ranks) + " -> " +
           std::to_string(s.to_ranks));
     }
-    if (!(s.time_s > 0) || !std::isfinite(s.time_s)) bad("expected a positive time, got " + std::to_string(s.time_s));
+    if (!(s.time_s > 0) || !std::isfinite(s.time_s)) bad("expected a positive time, got " + csv_number(s.time_s));
     groups[{s.bytes, s.from_ranks, s.to_ranks}].push_back(s.time_s);
   }
   if (groups.size() < 3) {
@@ -38,7 +39,7 @@ RedistributionFitSummary fit_redistribution(std::span<const RedistributionSample
   }
   if (std::all_of(x.begin(), x.end(), [&](double v) { return v == x.front(); })) {
     throw InputError(name + ": expected redistributions of at least two sizes (bytes per kept rank), all are " +
-                     std::to_string(x.front()));
+                     csv_number(x.front()));
   }
   PolynomialFitOptions o;
   o.name = name + ": redistribution t = l + s/b";
@@ -56,7 +57,7 @@ RedistributionFitSummary fit_redistribution(std::span<const RedistributionSample
     g = out.fit.parameter("seconds_per_byte").value;
   }
   if (!(g > 0)) throw InputError(name + ": the redistribution time does not grow with the bytes moved (slope " +
-                                 std::to_string(g) + " s/B): no bandwidth can be fitted");
+                                 csv_number(g) + " s/B): no bandwidth can be fitted");
   out.latency_s = l;
   out.bandwidth_bytes_per_s = 1 / g;
   return out;

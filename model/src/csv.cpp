@@ -2,6 +2,9 @@
 #include "hetperf/model/csv.hpp"
 
 #include <charconv>
+#include <cmath>
+
+#include "hetperf/model/error.hpp"
 
 namespace hetperf {
 
@@ -18,10 +21,13 @@ std::string csv_field(std::string_view field) {
   return out + "\"";
 }
 
-CsvWriter::CsvWriter(std::string_view header) : out_(header) { out_ += '\n'; }
+CsvWriter::CsvWriter(std::string_view header) : out_(header), header_(header) { out_ += '\n'; }
 
 void CsvWriter::separate() {
-  if (row_started_) out_ += ',';
+  if (row_started_) {
+    out_ += ',';
+    ++column_;
+  }
   row_started_ = true;
 }
 
@@ -33,6 +39,18 @@ CsvWriter& CsvWriter::operator<<(std::string_view text) {
 
 CsvWriter& CsvWriter::operator<<(double v) {
   separate();
+  if (!std::isfinite(v)) {
+    std::string column = std::to_string(column_ + 1);
+    std::size_t from = 0;
+    for (std::size_t c = 0; c < column_ && from != std::string::npos; ++c) {
+      from = header_.find(',', from);
+      if (from != std::string::npos) ++from;
+    }
+    if (from != std::string::npos) column = header_.substr(from, header_.find(',', from) - from);
+    throw InputError("CSV column " + column + ", row " + std::to_string(row_) + ": the result is " +
+                     (std::isnan(v) ? "not a number" : "infinite") + ", expected a finite number; nothing was "
+                     "written (an input figure is beyond what the model can compute with)");
+  }
   out_ += csv_number(v);
   return *this;
 }
@@ -45,6 +63,8 @@ CsvWriter& CsvWriter::blank() {
 void CsvWriter::end_row() {
   out_ += '\n';
   row_started_ = false;
+  column_ = 0;
+  ++row_;
 }
 
 }  // namespace hetperf

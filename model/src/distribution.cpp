@@ -5,6 +5,7 @@
 #include <numbers>
 #include <numeric>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/json_node.hpp"
 
 namespace hetperf {
@@ -130,6 +131,11 @@ Distribution distribution_from_json(const JsonNode& node, Range range) {
     node.known_fields({"distribution", "samples"});
     d.kind = K::kEmpirical;
     for (const JsonNode& v : node.array("samples", 1)) d.values.push_back(v.as_number(range));
+  }
+  // Parameters a double holds can still describe draws it cannot (a Weibull shape of 1e-300, a
+  // lognormal mu of 1000): their mean says so.
+  if (!std::isfinite(d.mean())) {
+    node.fail("a distribution whose mean is a finite number (these parameters give " + csv_number(d.mean()) + ")");
   }
   return d;
 }

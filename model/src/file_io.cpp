@@ -2,14 +2,17 @@
 #include "hetperf/model/file_io.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -72,36 +75,124 @@ std::optional<std::size_t> too_deep(std::string_view text) {
 
 }  // namespace
 
-std::string read_text_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(path.string() + ": cannot read: it is a directory, expected a file");
+namespace {
+
+// What a non-regular file is, for messages.
+const char* file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+// Closes a descriptor on every path out.
+struct Descriptor {
+  int fd;
+  explicit Descriptor(int fd) : fd(fd) {}
+  Descriptor(Descriptor&& other) noexcept : fd(std::exchange(other.fd, -1)) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
-  const auto size = std::filesystem::file_size(path, ec);
-  if (!ec && size > kMaxInputBytes) {
+};
+
+// Where a duplicate key was found, as the JSON path of the object holding it.
+class DuplicateKeys {
+ public:
+  bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    switch (event) {
+      case E::object_start: frames_.push_back({true, {}, {}, 0}); break;
+      case E::array_start: frames_.push_back({false, {}, {}, 0}); break;
+      case E::key: {
+        Frame& f = frames_.back();
+        f.key = parsed.get<std::string>();
+        if (!f.keys.insert(f.key).second && !duplicate_) duplicate_ = path() + "." + cut(f.key) + ": duplicate key";
+        break;
+      }
+      case E::object_end:
+      case E::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case E::value: element_done(); break;
+    }
+    return true;
+  }
+  const std::optional<std::string>& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index;
+  };
+  void element_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  // The path of the innermost object (the one holding the key just read).
+  std::string path() const {
+    std::string p = "$";
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      p += frames_[i].object ? "." + cut(frames_[i].key) : "[" + std::to_string(frames_[i].index) + "]";
+    }
+    return p;
+  }
+  static std::string cut(const std::string& key) { return key.size() > 80 ? key.substr(0, 77) + "..." : key; }
+
+  std::vector<Frame> frames_;
+  std::optional<std::string> duplicate_;
+};
+
+}  // namespace
+
+std::string read_text_file(const std::filesystem::path& path) {
+  // Checked on the open file, before a byte is read: a device (/dev/zero), a FIFO or a directory is
+  // refused, and so is a file larger than any input may be.
+  Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (file.fd < 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    throw InputError(path.string() + ": cannot read: it is " + std::string(file_kind(st.st_mode)) +
+                     ", expected a regular file");
+  }
+  const auto size = static_cast<std::uintmax_t>(st.st_size);
+  if (size > kMaxInputBytes) {
     throw InputError(path.string() + ": " + std::to_string(size) + " bytes: larger than any hetperf input may be (" +
                      std::to_string(kMaxInputBytes >> 20) + " MiB); is it the right file?");
   }
   std::string text;
-  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  text.reserve(static_cast<std::size_t>(size));
   char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxInputBytes) {  // a pipe or a file still growing
+  for (;;) {
+    const ssize_t n = ::read(file.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > kMaxInputBytes) {  // a file still growing
       throw InputError(path.string() + ": more than " + std::to_string(kMaxInputBytes >> 20) +
                        " MiB: larger than any hetperf input may be");
     }
   }
-  if (in.bad()) throw InputError(path.string() + ": cannot read: " + std::strerror(errno));
   return text;
 }
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  // JSON text holds no NUL byte; one means a binary or damaged file, whose rest a reader would ignore.
+  if (auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw InputError(file + ":" + position(text, nul) + ": a NUL byte (expected JSON text; is this a binary or "
+                     "damaged file?)");
+  }
   nlohmann::json j;
+  DuplicateKeys keys;
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, std::ref(keys));
   } catch (const nlohmann::json::parse_error& e) {
     // Byte offset -> line and column, so an editor can jump to the problem.
     throw InputError(file + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": invalid JSON: " +
@@ -123,6 +214,10 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
     throw InputError(file + ":" + position(text, *deep) + ": JSON nested more than " + std::to_string(kMaxJsonDepth) +
                      " levels deep (expected a hetperf file, whose objects and arrays nest a few levels)");
   }
+  // The last of two equal keys would win silently: whichever the user meant, one is lost.
+  if (keys.duplicate()) {
+    throw InputError(file + ": " + *keys.duplicate() + " (expected each key once in an object)");
+  }
   return j;
 }
 
@@ -132,58 +227,181 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
 
 namespace {
 
-// A writer killed outright (SIGKILL, power loss) cannot remove its temporary file. Temporaries are
-// named ".<name>.tmp.<pid>.XXXXXX"; the next writer of the same file removes those whose process is
-// gone. Nothing else is touched: only this file's temporaries, only of dead writers.
-void remove_orphaned_temporaries(const std::filesystem::path& parent, const std::string& name) {
-  const std::string prefix = "." + name + ".tmp.";
+namespace fs = std::filesystem;
+
+// Temporaries are ".<name>.tmp.XXXXXX" (mkstemp), and ".<name>.tmp.<pid>.XXXXXX" from earlier versions;
+// a journal's own temporary is ".<name>.commit.XXXXXX".
+std::string temporary_prefix(const std::string& name) { return "." + name + ".tmp."; }
+std::string journal_prefix(const std::string& name) { return "." + name + ".commit."; }
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+// Removes `path` if it is a temporary no writer holds: its lock can be taken, and the name still
+// refers to the file that was locked (not one a writer created there since).
+void remove_if_unclaimed(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return;  // gone, or not ours to open
+  struct stat locked {}, named {};
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && S_ISREG(locked.st_mode) &&
+      ::lstat(path.c_str(), &named) == 0 && same_file(locked, named)) {
+    ::unlink(path.c_str());
+  }
+  ::close(fd);  // releases the lock
+}
+
+// A writer killed outright (SIGKILL, power loss) cannot remove its temporary file; the next writer of
+// the same file removes the temporaries whose writer is gone, judged by their lock, not by a PID that
+// may belong to another namespace. Nothing else is touched: only this file's temporaries.
+void remove_orphaned_temporaries(const fs::path& parent, const std::string& name) {
+  const std::string prefixes[] = {temporary_prefix(name), journal_prefix(name)};
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(parent, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string file = it->path().filename().string();
-    if (file.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string rest = file.substr(prefix.size());  // "<pid>.XXXXXX"
-    const std::size_t dot = rest.find('.');
-    if (dot == std::string::npos || dot == 0 || rest.size() - dot - 1 != 6 ||
-        rest.find_first_not_of("0123456789") != dot) {
-      continue;
-    }
-    long pid = 0;
-    try {
-      pid = std::stol(rest.substr(0, dot));
-    } catch (const std::exception&) {
-      continue;
-    }
-    if (pid <= 0 || pid == static_cast<long>(::getpid())) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
-      std::error_code ignored;
-      std::filesystem::remove(it->path(), ignored);
+    for (const std::string& prefix : prefixes) {
+      if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0) remove_if_unclaimed(it->path());
     }
   }
+}
+
+// The file an output replaces: `path` itself, or the file a symbolic link at `path` leads to.
+// InputError when it cannot be an output.
+fs::path output_target(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return path;  // absent (or unreachable: the write will say why)
+  fs::path target = path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    target = fs::canonical(path, ec);
+    if (ec || ::stat(target.c_str(), &st) != 0) {
+      throw InputError(path.string() + ": cannot write: a symbolic link to a file that does not exist (expected "
+                       "a regular file, or a link to one, to replace)");
+    }
+  }
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    throw InputError(path.string() + ": cannot write: it is " + std::string(kind) +
+                     ", expected a regular file to replace or a new file's name");
+  }
+  return target;
+}
+
+// The directories between `dir` and its first existing ancestor, deepest first.
+std::vector<fs::path> missing_directories(fs::path dir) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  while (!dir.empty() && !fs::exists(fs::symlink_status(dir, ec))) {
+    missing.push_back(dir);
+    if (dir == dir.parent_path()) break;
+    dir = dir.parent_path();
+  }
+  return missing;
+}
+
+// mkstemp and flock are two steps: a writer scanning for orphans may take the lock in between and
+// remove the file. The claim holds once the name still refers to the locked file; else it is retried.
+int claim_temporary(std::string& name, const std::string& pattern) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name = pattern;
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0) return -1;
+    struct stat locked {}, named {};
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && ::lstat(name.c_str(), &named) == 0 &&
+        same_file(locked, named)) {
+      return fd;
+    }
+    ::close(fd);
+  }
+  errno = EAGAIN;
+  return -1;
+}
+
+// After the renames: the directory entries themselves reach the disk.
+void sync_directory(const fs::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+// --- the journal of an output set being renamed ---
+// The renames of a set are separate system calls, and a kill can fall between two of them. So before
+// the first, a journal ".<name>.commit" is put beside each target, listing the set: NUL-separated
+// pairs of absolute paths, temporary then target. Its writer holds its lock until the journals are
+// removed after the last rename. A writer killed in between leaves them unlocked, and the next writer
+// of any target of the set completes the renames first (every temporary was complete before the first
+// journal was written), so the set ends new as a whole. Journals found incomplete (the writer died
+// while putting them in place, before any rename) are only removed: the set stays old.
+fs::path journal_of(const fs::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".commit");
+}
+
+std::string read_descriptor(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+void roll_forward(const fs::path& target) {
+  const fs::path journal = journal_of(target);
+  Descriptor file(::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (file.fd < 0) return;
+  struct stat locked {}, named {};
+  // Blocks while a live writer renames its set (a few system calls); then the journal is gone.
+  if (::flock(file.fd, LOCK_EX) != 0 || ::fstat(file.fd, &locked) != 0 || ::lstat(journal.c_str(), &named) != 0 ||
+      !same_file(locked, named)) {
+    return;
+  }
+  std::vector<std::string> paths;
+  const std::string text = read_descriptor(file.fd);
+  for (std::size_t from = 0, nul; (nul = text.find('\0', from)) != std::string::npos; from = nul + 1) {
+    paths.push_back(text.substr(from, nul - from));
+  }
+  bool complete = paths.size() % 2 == 0;
+  for (std::size_t i = 1; i < paths.size(); i += 2) complete = complete && ::access(journal_of(paths[i]).c_str(), F_OK) == 0;
+  for (std::size_t i = 0; complete && i + 1 < paths.size(); i += 2) ::rename(paths[i].c_str(), paths[i + 1].c_str());
+  for (std::size_t i = 1; i < paths.size(); i += 2) ::unlink(journal_of(paths[i]).c_str());
+  ::unlink(journal.c_str());
 }
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)) {
-  std::filesystem::path parent = path_.parent_path().empty() ? std::filesystem::path(".") : path_.parent_path();
+AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)), target_(output_target(path_)) {
+  fs::path parent = target_.parent_path().empty() ? fs::path(".") : target_.parent_path();
+  created_directories_ = missing_directories(parent);
   std::error_code ec;
-  std::filesystem::create_directories(parent, ec);
+  fs::create_directories(parent, ec);
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
-  remove_orphaned_temporaries(parent, path_.filename().string());
-  temporary_ = (parent / ("." + path_.filename().string() + ".tmp." + std::to_string(::getpid()) + ".XXXXXX")).string();
-  fd_ = ::mkstemp(temporary_.data());
-  if (fd_ < 0) throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(errno));
+  roll_forward(target_);
+  remove_orphaned_temporaries(parent, target_.filename().string());
+  const int fd = claim_temporary(temporary_, (parent / (temporary_prefix(target_.filename().string()) + "XXXXXX")).string());
+  if (fd < 0) {
+    const int err = errno;
+    for (const auto& d : created_directories_) fs::remove(d, ec);
+    throw EnvironmentError(path_.string() + ": cannot create temporary file: " + std::strerror(err));
+  }
+  fd_ = fd;
 }
 
 AtomicFile::~AtomicFile() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(temporary_.c_str());
-  }
+  if (fd_ < 0) return;
+  ::unlink(temporary_.c_str());
+  ::close(fd_);
+  std::error_code ignored;
+  for (const auto& d : created_directories_) fs::remove(d, ignored);  // only if empty
 }
 
 void AtomicFile::write(std::string_view content) {
-  HETPERF_CHECK(fd_ >= 0, "writing to a committed file");
+  HETPERF_CHECK(fd_ >= 0 && !finished_, "writing to a finished file");
   const char* p = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -195,32 +413,178 @@ void AtomicFile::write(std::string_view content) {
   }
 }
 
-void AtomicFile::commit() {
-  // Output files are ordinary user files: 0644 minus the umask, not mkstemp's 0600.
+void AtomicFile::finish() {
+  HETPERF_CHECK(fd_ >= 0 && !finished_, "finishing a file twice");
+  // Output files are ordinary user files: 0666 minus the umask, not mkstemp's 0600.
   mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd_, 0666 & ~mask);
-  const int fd = std::exchange(fd_, -1);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(temporary_.c_str());
-    throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(err));
-  }
-  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temporary_.c_str());
-    throw EnvironmentError(path_.string() + ": cannot replace: " + std::strerror(err));
-  }
+  if (::fsync(fd_) != 0) throw EnvironmentError(path_.string() + ": cannot write: " + std::strerror(errno));
+  finished_ = true;
 }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& content) {
+void AtomicFile::publish() {
+  HETPERF_CHECK(fd_ >= 0 && finished_, "publishing an unfinished file");
+  // The lock is held across the rename, so no other writer takes the complete temporary for an orphan.
+  if (::rename(temporary_.c_str(), target_.c_str()) != 0) {
+    throw EnvironmentError(path_.string() + ": cannot replace: " + std::strerror(errno));
+  }
+  ::close(std::exchange(fd_, -1));
+  created_directories_.clear();
+}
+
+void AtomicFile::commit() {
+  finish();
+  publish();
+  sync_directory(target_.parent_path());
+}
+
+AtomicFile& OutputSet::add(const fs::path& path, const std::string& option) {
+  auto file = std::make_unique<AtomicFile>(path);
+  std::error_code ec;
+  fs::path key = fs::absolute(file->target(), ec);
+  if (!ec) key = fs::weakly_canonical(key, ec);
+  if (ec) key = file->target().lexically_normal();
+  for (const Claimed& c : files_) {
+    if (c.key == key) {
+      throw InputError(path.string() + ": named twice as an output (" + (c.option.empty() ? "" : c.option + " ") +
+                       c.file->path().string() + (option.empty() ? "" : " and " + option) +
+                       "), expected a file of its own for each output");
+    }
+  }
+  files_.push_back({std::move(file), std::move(key), option});
+  return *files_.back().file;
+}
+
+void OutputSet::write(const fs::path& path, std::string_view content, const std::string& option) {
+  add(path, option).write(content);
+}
+
+void OutputSet::commit() {
+  for (Claimed& c : files_) c.file->finish();
+  std::set<fs::path> directories;
+  for (const Claimed& c : files_) directories.insert(c.file->target().parent_path());
+  // One file needs no journal: its rename is atomic.
+  std::vector<Journal> journals = files_.size() > 1 ? write_journals() : std::vector<Journal>();
+  for (const auto& d : directories) sync_directory(d);
+  // A rename over a file frees that file's blocks when nothing else holds it, which takes long for a
+  // large one; held open here, the old files are freed after the last rename, not between two.
+  std::vector<Descriptor> previous;
+  previous.reserve(files_.size());
+  for (const Claimed& c : files_) previous.emplace_back(::open(c.file->target().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  for (Claimed& c : files_) c.file->publish();
+  for (Journal& j : journals) {
+    ::unlink(j.path.c_str());
+    j.path.clear();
+  }
+  journals.clear();  // releases their locks
+  for (const auto& d : directories) sync_directory(d);
+}
+
+std::vector<OutputSet::Journal> OutputSet::write_journals() const {
+  std::string text;
+  for (const Claimed& c : files_) {
+    text += fs::absolute(c.file->temporary()).string() + '\0' + fs::absolute(c.file->target()).string() + '\0';
+  }
+  std::vector<Journal> journals;
+  std::vector<std::string> temporaries;
+  for (const Claimed& c : files_) {
+    const fs::path target = c.file->target(), parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::string temporary;
+    Journal j;
+    j.fd = claim_temporary(temporary, (parent / (journal_prefix(target.filename().string()) + "XXXXXX")).string());
+    if (j.fd < 0) throw EnvironmentError(target.string() + ": cannot create its commit journal: " + std::strerror(errno));
+    j.path = temporary;
+    journals.push_back(std::move(j));
+    temporaries.push_back(temporary);
+    const char* p = text.data();
+    for (std::size_t left = text.size(); left > 0;) {
+      const ssize_t w = ::write(journals.back().fd, p, left);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) throw EnvironmentError(target.string() + ": cannot write its commit journal: " + std::strerror(errno));
+      p += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    if (::fsync(journals.back().fd) != 0) {
+      throw EnvironmentError(target.string() + ": cannot write its commit journal: " + std::strerror(errno));
+    }
+  }
+  // The commit point: the last journal in place. Before it a recovering writer finds them incomplete.
+  for (std::size_t i = 0; i < journals.size(); ++i) {
+    const fs::path place = journal_of(files_[i].file->target());
+    if (::rename(temporaries[i].c_str(), place.c_str()) != 0) {
+      throw EnvironmentError(files_[i].file->path().string() + ": cannot place its commit journal: " + std::strerror(errno));
+    }
+    journals[i].path = place;
+  }
+  return journals;
+}
+
+OutputSet::Journal::~Journal() {
+  if (fd < 0) return;
+  // A journal not yet renamed into place, or one an exception left before its set's renames ended.
+  if (!path.empty()) ::unlink(path.c_str());
+  ::close(fd);
+}
+
+ScratchDir::ScratchDir(const std::string& prefix) {
+  std::error_code ec;
+  std::string pattern = (fs::temp_directory_path(ec) / (prefix + "-XXXXXX")).string();
+  if (ec || !::mkdtemp(pattern.data())) {
+    throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
+  }
+  path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_file_atomic(const fs::path& path, const std::string& content) {
   AtomicFile file(path);
   file.write(content);
   file.commit();
 }
 
-void write_json_file(const std::filesystem::path& path, const nlohmann::json& value) {
-  write_file_atomic(path, value.dump(2) + "\n");
+namespace {
+
+struct NonFinite {
+  std::string path;
+  double value;
+};
+
+// The JSON path of the first number in `value` that is not finite, if any.
+std::optional<NonFinite> non_finite_at(const nlohmann::json& value, const std::string& path) {
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    return std::isfinite(v) ? std::nullopt : std::optional<NonFinite>(NonFinite{path, v});
+  }
+  if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (auto at = non_finite_at(value[i], path + "[" + std::to_string(i) + "]")) return at;
+    }
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (auto at = non_finite_at(it.value(), path + "." + it.key())) return at;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string json_output_text(const nlohmann::json& value, const std::string& file) {
+  if (auto at = non_finite_at(value, "$")) {
+    throw InputError(file + ": " + at->path + ": the result is " + (std::isnan(at->value) ? "not a number" : "infinite") +
+                     ", expected a finite number; nothing was written (an input figure is beyond what the model "
+                     "can compute with: check the inputs' extreme values)");
+  }
+  return value.dump(2) + "\n";
+}
+
+void write_json_file(const fs::path& path, const nlohmann::json& value) {
+  write_file_atomic(path, json_output_text(value, path.string()));
 }
 
 }  // namespace hetperf

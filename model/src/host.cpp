@@ -2,6 +2,7 @@
 #include "hetperf/model/host.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,14 +51,24 @@ int usable_cpus() {
 }
 
 std::optional<std::uint64_t> available_memory_bytes() {
+  std::optional<std::uint64_t> available;
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::uint64_t kib = 0;
   std::string unit;
   while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+    if (key == "MemAvailable:") {
+      available = kib * 1024;
+      break;
+    }
   }
-  return std::nullopt;
+  // A limit on the address space (ulimit -v, a harness's memory cap) allows less than the machine has.
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const auto cap = static_cast<std::uint64_t>(limit.rlim_cur);
+    available = available ? std::min(*available, cap) : cap;
+  }
+  return available;
 }
 
 std::string utc_now_iso8601() {

@@ -35,9 +35,12 @@ const char* expected_text(Range range) {
   return "a number";
 }
 
-std::string member_path(const std::string& parent, std::string_view key) {
-  return parent + "." + std::string(key);
+// A key as messages echo it: at most 80 characters, so that a huge key makes no huge message.
+std::string shown_key(std::string_view key) {
+  return key.size() > 80 ? std::string(key.substr(0, 77)) + "..." : std::string(key);
 }
+
+std::string member_path(const std::string& parent, std::string_view key) { return parent + "." + shown_key(key); }
 
 }  // namespace
 
@@ -191,7 +194,7 @@ void JsonNode::known_fields(std::initializer_list<std::string_view> known) const
     if (!ok) {
       std::string list;
       for (std::size_t i = 0; auto k : known) list += (i++ ? ", " : "") + std::string(k);
-      throw InputError(file_ + ": " + member_path(path_, it.key()) + ": unknown field '" + it.key() +
+      throw InputError(file_ + ": " + member_path(path_, it.key()) + ": unknown field '" + shown_key(it.key()) +
                        "' (expected one of: " + list + ")");
     }
   }
@@ -204,7 +207,7 @@ int JsonNode::schema(std::string_view kind, int max_version) const {
   std::string s = n.value_->get<std::string>();
   std::string prefix = "hetperf." + std::string(kind) + "/";
   if (s.rfind(prefix, 0) != 0) {
-    throw InputError(file_ + ": $.schema: expected a hetperf." + std::string(kind) + " file, got \"" + s +
+    throw InputError(file_ + ": $.schema: expected a hetperf." + std::string(kind) + " file, got \"" + shown_key(s) +
                      "\" (is this the right file?)");
   }
   std::string version = s.substr(prefix.size());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/model/version.hpp"
@@ -45,7 +46,7 @@ unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memor
         unimpp::SlowdownPoint point{p.number("occupied_mb", Range::kPositive), p.number("alpha")};
         const double previous = s.virtual_table.empty() ? s.main_memory_mb : s.virtual_table.back().occupied_mb;
         if (point.occupied_mb <= previous) {
-          p.field("occupied_mb").fail(s.virtual_table.empty() ? "an occupation above knee_mb (" + std::to_string(s.main_memory_mb) + ")"
+          p.field("occupied_mb").fail(s.virtual_table.empty() ? "an occupation above knee_mb (" + csv_number(s.main_memory_mb) + ")"
                                                               : "occupations in strictly ascending order");
         }
         s.virtual_table.push_back(point);
@@ -216,6 +217,18 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     if (root.has("network") || c.has("overhead_latency_s")) {
       computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
     }
+    // Upper bounds far beyond any machine (a core of 10^18 instructions per second, an exabyte per
+    // second, 10^12 MB, 31,700 years): a simulation multiplies and adds these figures, and near the
+    // largest double its sums overflow into infinities that no plausibility check can see.
+    const auto at_most = [&](std::string_view key, double v, double max, const char* expected) {
+      if (v > max) c.field(key).fail(expected);
+    };
+    at_most("mips", computer.mips, 1e12, "a positive number of MIPS up to 1e12");
+    at_most("main_memory_mb", computer.main_memory_mb, 1e12, "a positive number of MB up to 1e12");
+    if (c.has("virtual_memory_mb")) at_most("virtual_memory_mb", computer.virtual_memory_mb, 1e12, "a number of MB in [0, 1e12]");
+    if (c.has("disk_read_bytes_per_s")) at_most("disk_read_bytes_per_s", computer.disk_read_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
+    if (c.has("disk_write_bytes_per_s")) at_most("disk_write_bytes_per_s", computer.disk_write_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
+    if (c.has("overhead_latency_s")) at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {
       cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s"});
@@ -270,6 +283,9 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution", "send_buffer"});
     p.network.latency_s = net.number("latency_s", Range::kNonNegative);
     p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
+    // As the computers' figures: far beyond any network, and far below where sums overflow.
+    if (p.network.latency_s > 1e12) net.field("latency_s").fail("a number of seconds in [0, 1e12]");
+    if (p.network.bandwidth_bytes_per_s > 1e18) net.field("bandwidth_bytes_per_s").fail("a positive rate up to 1e18 bytes/s");
     if (auto f = net.optional("fit")) p.network.fit = f->value();
     p.network.regimes = regimes_from_json(net);
     if (auto r = net.optional("redistribution")) {

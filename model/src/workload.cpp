@@ -1,6 +1,9 @@
 // Workload file reader and writer.
 #include "hetperf/model/workload.hpp"
 
+#include <map>
+
+#include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
 
@@ -125,6 +128,25 @@ nlohmann::json to_json(const Workload& w) {
   return j;
 }
 
+namespace {
+
+// Results, CSV rows, message peers and pins name processes: two definitions with one name would make
+// them ambiguous (a generator's "job" and a listed "job" both give "job-1").
+void check_distinct_names(const Workload& w, const std::string& file) {
+  std::map<std::string, std::string> seen;  // name -> JSON path of its definition
+  auto check = [&](const std::string& name, const std::string& path) {
+    auto [it, fresh] = seen.emplace(name, path);
+    if (!fresh) {
+      throw InputError(file + ": " + path + ".name: expected a name no other process has, got \"" +
+                       (name.size() > 80 ? name.substr(0, 77) + "..." : name) + "\" (also the name of " + it->second + ")");
+    }
+  };
+  for (const auto& p : w.processes) check(p.name, p.json_path);
+  for (const auto& g : w.generators) check(g.process.name, g.json_path + ".process");
+}
+
+}  // namespace
+
 Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.workload file)");
@@ -187,6 +209,7 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
       w.generators.push_back(gen);
     }
   }
+  check_distinct_names(w, file);
   if (auto jobs = root.optional("jobs")) w.jobs = batch_jobs_from_json(*jobs);
   if (auto scheduler = root.optional("scheduler")) w.scheduler = batch_scheduler_from_json(*scheduler);
   if (auto apps = root.optional("apps")) w.apps = app_jobs_from_json(*apps);

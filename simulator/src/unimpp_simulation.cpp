@@ -17,6 +17,7 @@
 #include <limits>
 #include <memory>
 
+#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/simulator/engine/engine.hpp"
@@ -46,6 +47,9 @@ constexpr std::int32_t kNone = -1;
 // process slowed a billion times by memory.
 constexpr double kImplausibleS = 1e12;
 constexpr double kImplausibleAlpha = 1e9;
+// Disk operations and messages a run may simulate, one event or more each: at a few million events a
+// second, beyond this a run takes longer than anyone waits for a prediction.
+constexpr double kMaxOperations = 2e8;
 constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interval
 
 // One process instance. Its name is generated only for the output (spec + instance number).
@@ -149,6 +153,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       }
     }
     if (timeline_points_ > 0) interval_ = kTimelineStart;
+    fastest_ = fastest();
     instantiate();
   }
 
@@ -201,6 +206,87 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     return static_cast<std::int32_t>(profile_.computers.size() + first_instance_[b.peer->index]);
   }
 
+  // What bounds a process's times from below on one computer, or on the fastest of all (each figure the
+  // best any computer has).
+  struct Figures {
+    double mips = 0, read_bytes_per_s = 0, write_bytes_per_s = 0, overhead_s = std::numeric_limits<double>::infinity();
+  };
+  Figures figures_of(std::size_t c) const {
+    const Computer& comp = profile_.computers[c];
+    return {comp.mips, comp.disk_read_bytes_per_s, comp.disk_write_bytes_per_s, nodes_[c].overhead_s};
+  }
+  Figures fastest() const {
+    Figures best;
+    for (std::size_t c = 0; c < profile_.computers.size(); ++c) {
+      const Figures f = figures_of(c);
+      best = {std::max(best.mips, f.mips), std::max(best.read_bytes_per_s, f.read_bytes_per_s),
+              std::max(best.write_bytes_per_s, f.write_bytes_per_s), std::min(best.overhead_s, f.overhead_s)};
+    }
+    return best;
+  }
+
+  // One figure of a process, drawn: a finite number >= 0, else the field is named (a distribution whose
+  // parameters are extreme, a Weibull shape of 1e-300, draws infinities).
+  double draw(const Distribution& d, std::size_t spec, const char* field) {
+    const double v = d.sample(rng_);
+    if (!std::isfinite(v)) {
+      fail(spec, field, "drew " + csv_number(v) + ", expected a finite number (the distribution's parameters are "
+                        "beyond what a double can draw from)");
+    }
+    return std::max(0.0, v);
+  }
+  std::uint32_t draw_count(const Distribution& d, std::size_t spec, const char* field) {
+    const double v = draw(d, spec, field);
+    operations_ += std::round(v);
+    if (v > kMaxOperations || operations_ > kMaxOperations) {
+      fail(spec, field, "the run would simulate " + csv_number(std::max(v, operations_)) +
+                            " disk operations and messages or more, beyond the " + csv_number(kMaxOperations) +
+                            " a run may simulate one by one; expected fewer, larger operations");
+    }
+    return round_count(v);
+  }
+
+  // The least time each part of a drawn process can take, on the fastest computer it may run on (or on
+  // computer `on`, where it was placed), is within kImplausibleS: checked before its first event, and
+  // again once placed, so that no run spins through a time no prediction means and no infinite work
+  // reaches a processor.
+  void check_plausible(const Proc& p, std::size_t spec, std::int32_t on = kNone) const {
+    const std::int32_t only = on != kNone ? on : p.pinned;
+    const Figures f = only >= 0 ? figures_of(static_cast<std::size_t>(only)) : fastest_;
+    const double mips = f.mips, read = f.read_bytes_per_s, write = f.write_bytes_per_s, overhead_s = f.overhead_s;
+    const auto per = [](double amount, double rate) { return amount > 0 ? amount / rate : 0.0; };
+    const auto times = [](std::uint32_t n, double each_s) { return n == 0 ? 0.0 : static_cast<double>(n) * each_s; };
+    // Messages to a process peer may stay on one computer, off the network: not counted.
+    const bool on_network = p.peer == kNone || static_cast<std::size_t>(p.peer) < nodes_.size();
+    const double bytes = std::min(p.receive_bytes, p.send_bytes);
+    // θ = 2o + l (eq. 7) with its own computer's o at least once, and the bytes at full bandwidth.
+    const double message_s =
+        network_ ? overhead_s + profile_.network.latency_s + per(bytes, profile_.network.bandwidth_bytes_per_s) : 0.0;
+    const struct {
+      const char* field;
+      double s;
+      const char* figures;
+    } parts[] = {
+        {".mi", per(p.mi, mips), "its MI at the mips"},
+        {".disk_read", times(p.reads, per(p.read_bytes, read)), "its reads at the disk_read_bytes_per_s"},
+        {".disk_write", times(p.writes, per(p.write_bytes, write)), "its writes at the disk_write_bytes_per_s"},
+        {".messages", on_network ? times(p.receives + p.sends, message_s) : 0.0,
+         "its messages at the network's latency_s and bandwidth_bytes_per_s and the overhead_latency_s"},
+        {".sleep_s", p.sleep_s, "its sleep"},
+    };
+    for (const auto& part : parts) {
+      if (!(part.s <= kImplausibleS)) {
+        const bool profile_figures = part.field != std::string_view(".sleep_s");
+        const std::string where = only >= 0 ? " of computer '" + profile_.computers[static_cast<std::size_t>(only)].name + "'"
+                                            : " of the fastest computer";
+        fail(spec, part.field, std::string(part.figures) +
+                                   (profile_figures ? where + (profile_.file.empty() ? "" : " (" + profile_.file + ")") : "") +
+                                   " would take " + csv_number(part.s) + " s, beyond any plausible time (" +
+                                   csv_number(kImplausibleS) + " s); expected smaller sizes or faster figures");
+      }
+    }
+  }
+
   // Draws a process instance and returns its index: a new slot, or (drawn as it arrives, results not
   // kept) the slot of a finished one.
   std::uint32_t add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
@@ -213,30 +299,31 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     p.arrival_s = arrival;
     p.pinned = pinned;
     p.peer = peer;
-    p.mi = std::max(0.0, s.mi.sample(rng_));
+    p.mi = draw(s.mi, spec, ".mi");
     p.remaining_mi = p.mi;
-    p.memory_mb = std::max(0.0, s.static_memory_mb.sample(rng_)) + std::max(0.0, s.dynamic_memory_mb.sample(rng_));
-    p.reads = round_count(s.disk_read_ops.sample(rng_));
-    p.read_bytes = std::max(0.0, s.disk_read_bytes.sample(rng_));
-    p.writes = round_count(s.disk_write_ops.sample(rng_));
-    p.write_bytes = std::max(0.0, s.disk_write_bytes.sample(rng_));
-    std::uint32_t messages = round_count(s.messages.sample(rng_));
+    p.memory_mb = draw(s.static_memory_mb, spec, ".static_memory_mb") + draw(s.dynamic_memory_mb, spec, ".dynamic_memory_mb");
+    p.reads = draw_count(s.disk_read_ops, spec, ".disk_read.ops");
+    p.read_bytes = draw(s.disk_read_bytes, spec, ".disk_read.bytes_per_op");
+    p.writes = draw_count(s.disk_write_ops, spec, ".disk_write.ops");
+    p.write_bytes = draw(s.disk_write_bytes, spec, ".disk_write.bytes_per_op");
+    std::uint32_t messages = draw_count(s.messages, spec, ".messages.count");
     p.receives = (messages + 1) / 2;
     p.sends = messages / 2;
-    p.receive_bytes = p.send_bytes = std::max(0.0, s.message_bytes.sample(rng_));
+    p.receive_bytes = p.send_bytes = draw(s.message_bytes, spec, ".messages.bytes");
     // Drawn only when given, so that files without them keep their streams of draws.
-    if (s.receive_bytes) p.receive_bytes = std::max(0.0, s.receive_bytes->sample(rng_));
-    if (s.send_bytes) p.send_bytes = std::max(0.0, s.send_bytes->sample(rng_));
-    p.sleep_s = std::max(0.0, s.sleep_s.sample(rng_));
+    if (s.receive_bytes) p.receive_bytes = draw(*s.receive_bytes, spec, ".messages.receive_bytes");
+    if (s.send_bytes) p.send_bytes = draw(*s.send_bytes, spec, ".messages.send_bytes");
+    p.sleep_s = draw(s.sleep_s, spec, ".sleep_s");
+    check_plausible(p, spec);
     double limit = pinned >= 0 ? profile_.computers[static_cast<std::size_t>(pinned)].main_memory_mb +
                                      profile_.computers[static_cast<std::size_t>(pinned)].virtual_memory_mb
                                : max_memory_mb_;
     if (p.memory_mb > limit) {
       fail(spec, ".static_memory_mb",
-           "process needs " + std::to_string(p.memory_mb) + " MB (static plus dynamic memory) but " +
+           "process needs " + csv_number(p.memory_mb) + " MB (static plus dynamic memory) but " +
                (pinned >= 0 ? "computer '" + profile_.computers[static_cast<std::size_t>(pinned)].name + "' has only "
                             : std::string("the largest computer has ")) +
-               std::to_string(limit) + " MB of main plus virtual memory");
+               csv_number(limit) + " MB of main plus virtual memory");
     }
     if (reusable && !free_slots_.empty()) {
       const std::uint32_t slot = free_slots_.back();
@@ -355,6 +442,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       fail(p.spec, ".static_memory_mb", "process " + name_of(p) + " was placed on '" + comp.name + "' by policy '" +
                                             placement_name_ + "' but needs more than its main plus virtual memory");
     }
+    check_plausible(p, p.spec, static_cast<std::int32_t>(c));
     p.computer = static_cast<std::uint32_t>(c);
     p.placed = true;
     ++nodes_[c].placed;
@@ -463,9 +551,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     b.waiting_s = std::max(0.0, response - (b.cpu_s + b.memory_s + b.disk_s + b.network_s + b.sleep_s + b.migration_s));
     ++finished_;
     if (!std::isfinite(response) || response > kImplausibleS) {
-      throw InputError("process " + name_of(p) + " on computer '" + profile_.computers[p.computer].name +
-                       "' would take " + std::to_string(response) + " s, beyond any plausible time (" +
-                       std::to_string(kImplausibleS) + " s); check the workload's sizes and the profile's figures");
+      fail(p.spec, "", "process " + name_of(p) + " on computer '" + profile_.computers[p.computer].name +
+                           "' would take " + csv_number(response) + " s, beyond any plausible time (" +
+                           csv_number(kImplausibleS) + " s); expected smaller sizes or faster figures in the profile");
     }
     if (options_.on_process) options_.on_process(result_of(i));
     if (!options_.keep_processes) {
@@ -595,8 +683,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     nodes_[c].peak_memory_mb = std::max(nodes_[c].peak_memory_mb, occupied_mb);
     const double alpha = profile_.computers[c].alpha(occupied_mb);
     if (!std::isfinite(alpha) || alpha > kImplausibleAlpha) {
-      throw InputError("computer '" + profile_.computers[c].name + "': its memory slowdown at " +
-                       std::to_string(occupied_mb) + " MB occupied is alpha = " + std::to_string(alpha) +
+      throw InputError((profile_.file.empty() ? std::string() : profile_.file + ": ") + "computer '" +
+                       profile_.computers[c].name + "': its memory slowdown at " + csv_number(occupied_mb) +
+                       " MB occupied is alpha = " + csv_number(alpha) +
                        " (seed 001 eq. 3), beyond any plausible slowdown; check the profile's slowdown function");
     }
     nodes_[c].processor->set_slowdown(alpha);
@@ -834,6 +923,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     std::int32_t pin = kNone, peer = kNone;
   } drawn_;
   std::uint64_t created_ = 0;                // processes drawn so far
+  double operations_ = 0;                    // disk operations and messages drawn so far
+  Figures fastest_;                          // for check_plausible
   std::vector<bool> drawn_slot_;             // per slot: holds a process drawn as it arrived
   std::vector<std::uint32_t> free_slots_;    // slots of finished drawn processes (results not kept)
   std::vector<Segment> segments_;

@@ -75,7 +75,8 @@ grep -qF 'm.json: $.host.cores: expected an integer in [1' stderr.txt || fail "b
 # Option values: the message says what was expected, as people write numbers.
 "$hetperf" schedule --processors 0 --swf absent.swf 2>stderr.txt
 [[ $? -eq 2 ]] || fail "--processors 0: wrong exit code"
-grep -qx -- "--processors: expected a positive number, got 0" stderr.txt || fail "--processors 0 message: $(cat stderr.txt)"
+grep -qx -- "hetperf: error: --processors: expected a positive number, got 0 (hetperf schedule --help)" stderr.txt ||
+  fail "--processors 0 message: $(cat stderr.txt)"
 # A testbed the validation cannot run across (one computer): refused before anything is made.
 printf '{"schema": "hetperf.testbed/1", "name": "one", "computers": [{"name": "a", "cores": [0], "memory_mb": 256, "link": {"rate_mbit": 100}}]}' >tb.json
 "$hetperf" validate --testbed tb.json --out vt 2>stderr.txt

@@ -1,34 +1,36 @@
-// Outputs written atomically: a temporary beside the file, renamed over it; the temporaries a killed
-// writer left are removed by the next writer of the same file, and nothing else.
-#include <sys/wait.h>
+// Outputs written atomically and as a set: temporaries beside their targets, claimed with flock and
+// renamed only once every output of the set is complete; targets that cannot be replaced are refused.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "test_support.hpp"
 
 using namespace hetperf;
+namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const std::filesystem::path& p) {
+std::string slurp(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
 }
 
-// The pid of a process that has exited and been reaped: no process has it (until reused).
-pid_t dead_pid() {
-  pid_t pid = ::fork();
-  if (pid == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return pid;
+std::size_t entries(const fs::path& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
 }  // namespace
@@ -42,27 +44,188 @@ TEST_CASE("model: AtomicFile replaces the file only on commit") {
     CHECK(slurp(out) == "previous");
   }  // no commit: the temporary goes, the file stays
   CHECK(slurp(out) == "previous");
-  CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1);
+  CHECK(entries(dir.path()) == 1);
   AtomicFile f(out);
   f.write("new");
   f.commit();
   CHECK(slurp(out) == "new");
+  CHECK(entries(dir.path()) == 1);
 }
 
-TEST_CASE("model: AtomicFile removes the temporaries of killed writers of the same file, only those") {
+TEST_CASE("model: AtomicFile removes a temporary of the same file only when no writer holds its lock") {
   test::TempDir dir("atomic-orphans");
-  const std::string dead = std::to_string(dead_pid()), alive = std::to_string(::getppid());
-  dir.write(".out.json.tmp." + dead + ".Ab3xYz", "half");          // a killed writer's: removed
-  dir.write(".out.json.tmp." + alive + ".Ab3xYz", "in progress");  // a live writer's: kept
-  dir.write(".other.json.tmp." + dead + ".Ab3xYz", "half");        // another file's: kept
-  dir.write(".out.json.tmp.Ab3xYz", "old naming");                 // not ours to judge: kept
+  dir.write(".out.json.tmp.Ab3xYz", "a killed writer's");            // lock free: removed
+  dir.write(".out.json.tmp.12345.Ab3xYz", "an earlier version's");   // lock free: removed
+  const auto live = dir.write(".out.json.tmp.Cd4eFg", "in progress");  // locked below: kept
+  dir.write(".other.json.tmp.Ab3xYz", "another file's");             // not this file's: kept
   dir.write("out.json", "previous");
+  // A lock belongs to an open file: held through this descriptor as another writer (in any PID
+  // namespace) would hold it.
+  const int fd = ::open(live.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
   AtomicFile f(dir.path() / "out.json");
   f.write("new");
   f.commit();
-  CHECK_FALSE(std::filesystem::exists(dir.path() / (".out.json.tmp." + dead + ".Ab3xYz")));
-  CHECK(std::filesystem::exists(dir.path() / (".out.json.tmp." + alive + ".Ab3xYz")));
-  CHECK(std::filesystem::exists(dir.path() / (".other.json.tmp." + dead + ".Ab3xYz")));
-  CHECK(std::filesystem::exists(dir.path() / ".out.json.tmp.Ab3xYz"));
+  ::close(fd);
+  CHECK_FALSE(fs::exists(dir.path() / ".out.json.tmp.Ab3xYz"));
+  CHECK_FALSE(fs::exists(dir.path() / ".out.json.tmp.12345.Ab3xYz"));
+  CHECK(slurp(live) == "in progress");
+  CHECK(fs::exists(dir.path() / ".other.json.tmp.Ab3xYz"));
   CHECK(slurp(dir.path() / "out.json") == "new");
+}
+
+TEST_CASE("model: an output set is renamed only when every file is complete") {
+  test::TempDir dir("output-set");
+  const auto json = dir.write("p.json", "old json"), csv = dir.write("p.csv", "old csv");
+  {
+    OutputSet set;
+    set.write(json, "new json");
+    AtomicFile& rows = set.add(csv);
+    rows.write("new csv, half");
+    CHECK(slurp(json) == "old json");  // complete, but its partner is not
+  }  // a failure before commit: both as they were, no temporary left
+  CHECK(slurp(json) == "old json");
+  CHECK(slurp(csv) == "old csv");
+  CHECK(entries(dir.path()) == 2);
+  {
+    OutputSet set;
+    set.write(json, "new json");
+    // A later output that cannot be written fails the set before anything is renamed.
+    CHECK_THROWS_AS(set.add(dir.path()), InputError);
+  }
+  CHECK(slurp(json) == "old json");
+  CHECK(entries(dir.path()) == 2);
+  OutputSet set;
+  set.write(json, "new json");
+  set.write(csv, "new csv");
+  set.commit();
+  CHECK(slurp(json) == "new json");
+  CHECK(slurp(csv) == "new csv");
+  CHECK(entries(dir.path()) == 2);
+}
+
+TEST_CASE("model: an output target that is a directory, a FIFO or a device node is refused and left as it was") {
+  test::TempDir dir("output-not-regular");
+  const fs::path fifo = dir.path() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const fs::path sub = dir.path() / "sub";
+  fs::create_directory(sub);
+  for (const auto& [target, kind] : {std::pair{fifo, "a FIFO"}, std::pair{sub, "a directory"},
+                                     std::pair{fs::path("/dev/null"), "a character device"}}) {
+    const std::string m = test::input_error([&] { AtomicFile f(target); });
+    CHECK_THAT(m, Catch::StartsWith(target.string() + ": cannot write: it is " + kind));
+  }
+  CHECK(fs::is_fifo(fifo));
+  CHECK(fs::is_directory(sub));
+  CHECK(fs::is_character_file("/dev/null"));
+  CHECK(entries(dir.path()) == 2);
+}
+
+TEST_CASE("model: an output named by a symbolic link replaces the file it points to and keeps the link") {
+  test::TempDir dir("output-symlink");
+  const auto real = dir.write("real.json", "previous");
+  const fs::path link = dir.path() / "link.json";
+  fs::create_symlink("real.json", link);
+  write_file_atomic(link, "new");
+  CHECK(fs::is_symlink(link));
+  CHECK(slurp(real) == "new");
+  const fs::path dangling = dir.path() / "dangling.json";
+  fs::create_symlink("missing.json", dangling);
+  CHECK_THAT(test::input_error([&] { write_file_atomic(dangling, "x"); }),
+             Catch::StartsWith(dangling.string() + ": cannot write: a symbolic link to a file that does not exist"));
+  CHECK(fs::is_symlink(dangling));
+  CHECK_FALSE(fs::exists(dir.path() / "missing.json"));
+}
+
+TEST_CASE("model: the same file named twice in an output set is refused") {
+  test::TempDir dir("output-twice");
+  const auto real = dir.write("x.json", "previous");
+  fs::create_symlink("x.json", dir.path() / "y.json");
+  for (const fs::path& again : {dir.path() / "x.json", dir.path() / "." / "x.json", dir.path() / "y.json"}) {
+    OutputSet set;
+    set.add(real, "--out");
+    const std::string m = test::input_error([&] { set.add(again, "--csv"); });
+    CHECK_THAT(m, Catch::Contains("named twice as an output (--out " + real.string() + " and --csv)"));
+  }
+  CHECK(slurp(real) == "previous");
+}
+
+TEST_CASE("model: directories created for an output that is never committed are removed again") {
+  test::TempDir dir("output-directories");
+  {
+    AtomicFile f(dir.path() / "a" / "b" / "out.json");
+    CHECK(fs::is_directory(dir.path() / "a" / "b"));
+  }
+  CHECK(entries(dir.path()) == 0);
+}
+
+TEST_CASE("model: a JSON output holding a number that is not finite is an error naming its path") {
+  nlohmann::json j = {{"computers", {{{"cpu_s", 1.5}}, {{"cpu_s", std::numeric_limits<double>::infinity()}}}}};
+  CHECK_THAT(test::input_error([&] { json_output_text(j, "p.json"); }),
+             Catch::StartsWith("p.json: $.computers[1].cpu_s: the result is infinite, expected a finite number"));
+  j["computers"][1]["cpu_s"] = std::nan("");
+  CHECK_THAT(test::input_error([&] { json_output_text(j, "p.json"); }), Catch::Contains("not a number"));
+  j["computers"][1]["cpu_s"] = 2.0;
+  CHECK(json_output_text(j, "p.json") == j.dump(2) + "\n");
+}
+
+namespace {
+
+// The journal a writer puts beside each target of a set before its renames: pairs of absolute paths.
+void journal(const test::TempDir& dir, const std::string& beside,
+             const std::vector<std::pair<std::string, std::string>>& renames) {
+  std::string text;
+  for (const auto& [from, to] : renames) {
+    text += (dir.path() / from).string() + '\0' + (dir.path() / to).string() + '\0';
+  }
+  std::ofstream(dir.path() / ("." + beside + ".commit"), std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("model: a set whose writer was killed between two renames is completed by the next writer of any of its targets") {
+  test::TempDir dir("output-roll-forward");
+  // The writer renamed p.json, then died: p.csv is old, its complete temporary still there.
+  dir.write("p.json", "new json");
+  dir.write("p.csv", "old csv");
+  dir.write(".p.csv.tmp.Ab3xYz", "new csv");
+  const std::vector<std::pair<std::string, std::string>> set = {{".p.json.tmp.Zz9yYy", "p.json"},
+                                                                {".p.csv.tmp.Ab3xYz", "p.csv"}};
+  journal(dir, "p.json", set);
+  journal(dir, "p.csv", set);
+  {
+    AtomicFile next(dir.path() / "p.json");  // claims one target of the set, and fails before committing
+  }
+  CHECK(slurp(dir.path() / "p.csv") == "new csv");
+  CHECK(slurp(dir.path() / "p.json") == "new json");
+  CHECK(entries(dir.path()) == 2);  // journals and temporaries gone
+}
+
+TEST_CASE("model: journals found incomplete are removed and the set stays as it was") {
+  test::TempDir dir("output-incomplete-journal");
+  // The writer died while putting its journals in place, before any rename: the set is old.
+  dir.write("p.json", "old json");
+  dir.write("p.csv", "old csv");
+  dir.write(".p.json.tmp.Zz9yYy", "new json");
+  dir.write(".p.csv.tmp.Ab3xYz", "new csv");
+  journal(dir, "p.json", {{".p.json.tmp.Zz9yYy", "p.json"}, {".p.csv.tmp.Ab3xYz", "p.csv"}});
+  {
+    AtomicFile next(dir.path() / "p.json");
+  }
+  CHECK(slurp(dir.path() / "p.json") == "old json");
+  CHECK(slurp(dir.path() / "p.csv") == "old csv");
+  CHECK_FALSE(fs::exists(dir.path() / ".p.json.commit"));
+  CHECK_FALSE(fs::exists(dir.path() / ".p.json.tmp.Zz9yYy"));  // p.json's orphan, removed by its writer
+}
+
+TEST_CASE("model: a committed output set leaves no journal or temporary behind") {
+  test::TempDir dir("output-set-clean");
+  OutputSet set;
+  set.write(dir.path() / "a.json", "a");
+  set.write(dir.path() / "sub" / "b.csv", "b");
+  set.commit();
+  CHECK(entries(dir.path()) == 2);
+  CHECK(entries(dir.path() / "sub") == 1);
+  CHECK(slurp(dir.path() / "sub" / "b.csv") == "b");
 }

@@ -289,6 +289,18 @@ TEST_CASE("model: formats: malformed workloads name the field") {
   CHECK(input_error([&] { read(j); }).find("$.processes[0].memory_mb: unknown field 'memory_mb'") != std::string::npos);
 }
 
+TEST_CASE("model: formats: two processes with the same name are an error naming both") {
+  nlohmann::json j = nlohmann::json::parse(kWorkload);
+  j["processes"].push_back({{"name", "a"}, {"mi", 1}});
+  CHECK(input_error([&] { workload_from_json(j, "w.json"); }) ==
+        "w.json: $.processes[1].name: expected a name no other process has, got \"a\" (also the name of $.processes[0])");
+  j = nlohmann::json::parse(kWorkload);
+  j["generators"][0]["process"]["name"] = "a";
+  CHECK(input_error([&] { workload_from_json(j, "w.json"); }) ==
+        "w.json: $.generators[0].process.name: expected a name no other process has, got \"a\" (also the name of "
+        "$.processes[0])");
+}
+
 TEST_CASE("model: formats: distributions sample deterministically from the seed and match their means") {
   nlohmann::json j = nlohmann::json::parse(
       R"([{"distribution": "exponential", "mean": 2}, {"distribution": "uniform", "min": 1, "max": 3},

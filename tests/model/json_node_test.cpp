@@ -1,5 +1,7 @@
 // Tests for model/src/json_node.cpp and file_io.cpp: error messages name file, path and expectation;
 // outputs are written atomically.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -107,4 +109,35 @@ TEST_CASE("model: file io: atomic writes replace the file whole and leave no tem
   std::ifstream in(blocker);
   std::string content((std::istreambuf_iterator<char>(in)), {});
   CHECK(content == "x");
+}
+
+TEST_CASE("model: file io: a key given twice in an object is an error naming its JSON path") {
+  CHECK(input_error([] { parse_json_text(R"({"processes": [{"name": "a"}, {"name": "b", "mi": 1, "mi": 2}]})", "w.json"); }) ==
+        "w.json: $.processes[1].mi: duplicate key (expected each key once in an object)");
+  CHECK(input_error([] { parse_json_text(R"({"a": {"b": [[1], {"c": 1}]}, "a": 2})", "w.json"); }) ==
+        "w.json: $.a: duplicate key (expected each key once in an object)");
+  // The same key in two objects is no duplicate.
+  CHECK(parse_json_text(R"([{"a": 1}, {"a": 2}, {"b": {"a": 3}}])", "w.json")[2]["b"]["a"] == 3);
+}
+
+TEST_CASE("model: file io: a NUL byte in JSON is an error at its line and column, not the end of the file") {
+  const std::string text = std::string("{\"a\": 1}\n") + '\0' + "{\"b\": 2}";
+  CHECK(input_error([&] { parse_json_text(text, "w.json"); }) ==
+        "w.json:2:1: a NUL byte (expected JSON text; is this a binary or damaged file?)");
+}
+
+TEST_CASE("model: file io: an input that is not a regular file is refused before it is read") {
+  hetperf::test::TempDir dir("json_node_nonregular");
+  CHECK(input_error([] { read_text_file("/dev/zero"); }) ==
+        "/dev/zero: cannot read: it is a character device, expected a regular file");
+  const auto fifo = dir.path() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // opened without blocking, and refused without a writer
+  CHECK(input_error([&] { read_text_file(fifo); }) == fifo.string() + ": cannot read: it is a FIFO, expected a regular file");
+}
+
+TEST_CASE("model: json: a huge key is echoed cut to 80 characters") {
+  nlohmann::json j = {{std::string(50'000, 'k'), 1}};
+  const std::string m = input_error([&] { JsonNode(j, "f.json").known_fields({"a"}); });
+  CHECK(m.size() < 300);
+  CHECK(m.rfind("f.json: $." + std::string(77, 'k') + "...: unknown field '" + std::string(77, 'k') + "...'", 0) == 0);
 }

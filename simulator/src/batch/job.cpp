@@ -74,7 +74,15 @@ std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob
     const double other = r.get(requested ? kAllocatedProcs : kRequestedProcs);
     const double procs = chosen >= 1 ? chosen : other;
     if (procs < 1) {
-      skipped.push_back({job.id, job.name, job.where, "no processor count (fields 5 and 8 are missing)"});
+      // -1 is SWF's "missing"; 0 is a count, and says so.
+      const auto given = [&](int field) {
+        const double v = r.get(field);
+        return "field " + std::to_string(field) + " (" + swf_field_name(field) + ") " +
+               (v == -1 ? std::string("is missing") : "is " + std::to_string(static_cast<std::int64_t>(v)));
+      };
+      skipped.push_back({job.id, job.name, job.where,
+                         "no processor count: " + given(kAllocatedProcs) + ", " + given(kRequestedProcs) +
+                             " (expected at least 1)"});
       continue;
     }
     if (r.missing(kRunTime)) {

@@ -118,17 +118,14 @@ std::string to_csv(const ScheduleResult& result) {
   return csv.str();
 }
 
-JobCsvStream::JobCsvStream(std::filesystem::path path) : file_(std::move(path)), csv_(kJobCsvHeader) {}
+JobCsvStream::JobCsvStream(AtomicFile& file) : file_(file), csv_(kJobCsvHeader) {}
 
 void JobCsvStream::add(const JobResult& job) {
   csv_row(csv_, job);
   if (++rows_ % kRowsPerWrite == 0) file_.write(csv_.take());
 }
 
-void JobCsvStream::commit() {
-  file_.write(csv_.take());
-  file_.commit();
-}
+void JobCsvStream::flush() { file_.write(csv_.take()); }
 
 std::string allocation_csv(const ScheduleResult& result) {
   CsvWriter csv("id,name,time_s,processors");

@@ -50,11 +50,18 @@ std::optional<std::int64_t> header_value(std::string_view comment, std::string_v
   return v;
 }
 
+// Integers beyond this (2^31 - 1) are no job number, count or identifier a trace holds, and processor
+// counts must fit the scheduler's arithmetic with room to spare.
+constexpr double kMaxSwfInteger = 2147483647;
+// Times beyond this (about 31,700 years) are no trace's.
+constexpr double kMaxSwfNumber = 1e12;
+
 [[noreturn]] void fail_field(const std::string& file, std::int64_t line, int field, std::string_view token) {
+  if (token.size() > 80) token = token.substr(0, 77);
   throw InputError(file + ":" + std::to_string(line) + ": field " + std::to_string(field) + " (" +
                    swf_field_name(field) + "): expected " +
-                   (integer_field(field) ? "an integer >= -1" : "a number >= -1") + ", got '" +
-                   std::string(token) + "'");
+                   (integer_field(field) ? "an integer in [-1, 2147483647]" : "-1 (missing) or a number in [0, 1e12]") + ", got '" +
+                   std::string(token) + (token.size() == 77 ? "...'" : "'"));
 }
 
 void append_number(std::string& out, double v) {
@@ -107,8 +114,9 @@ SwfTrace parse_swf(std::string_view text, const std::string& file) {
       if (field > kSwfFields) continue;  // counted for the message below
       double v = 0;
       auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
-      if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v) || v < -1 ||
-          (integer_field(field) && v != std::floor(v))) {
+      // -1 is "missing"; any other negative value (-0.5, -5e-324) is no time, count or size.
+      if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v) || (v < 0 && v != -1) ||
+          (integer_field(field) && (v != std::floor(v) || v > kMaxSwfInteger)) || v > kMaxSwfNumber) {
         fail_field(file, line_number, field, token);
       }
       record.set(field, v);

@@ -87,15 +87,33 @@ TEST_CASE("simulator: SWF: a malformed field names the line, the field and the t
     parse_swf(text, "bad.swf");
     FAIL("no error");
   } catch (const hetperf::InputError& e) {
-    CHECK(std::string(e.what()) == "bad.swf:9: field 5 (allocated processors): expected an integer >= -1, got 'x'");
+    CHECK(std::string(e.what()) == "bad.swf:9: field 5 (allocated processors): expected an integer in [-1, 2147483647], got 'x'");
   }
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2.5 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
-                    "f.swf:1: field 5 (allocated processors): expected an integer >= -1, got '2.5'");
+                    "f.swf:1: field 5 (allocated processors): expected an integer in [-1, 2147483647], got '2.5'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 -7 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
-                    "f.swf:1: field 4 (run time): expected a number >= -1, got '-7'");
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '-7'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1\n", "f.swf"), "f.swf:1: expected 18 fields, got 6");
+  // A count no scheduler's arithmetic holds, and a time no trace spans.
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 10 9999999999999999999 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 5 (allocated processors): expected an integer in [-1, 2147483647], got "
+                    "'9999999999999999999'");
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 1e300 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '1e300'");
+  // A negative time other than -1 ran a job backwards (the semantic fuzzer: an internal error).
+  CHECK_THROWS_WITH(parse_swf("1 0 -1 -5e-324 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
+                    "f.swf:1: field 4 (run time): expected -1 (missing) or a number in [0, 1e12], got '-5e-324'");
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1 7\n", "f.swf"),
                     "f.swf:1: expected 18 fields, got 19");
+}
+
+TEST_CASE("simulator: SWF: a processor count of 0 is reported as 0, not as missing") {
+  SwfTrace t = parse_swf("1 0 -1 10 0 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "z.swf");
+  std::vector<SkippedJob> skipped;
+  CHECK(jobs_from_swf(t, skipped).empty());
+  REQUIRE(skipped.size() == 1);
+  CHECK(skipped[0].reason == "no processor count: field 5 (allocated processors) is 0, field 8 (requested "
+                             "processors) is missing (expected at least 1)");
 }
 
 TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
@@ -122,7 +140,8 @@ TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
     auto jobs = jobs_from_swf(t, skipped);
     REQUIRE_FALSE(skipped.empty());
     CHECK(jobs.size() + skipped.size() == 500);
-    CHECK(skipped[0].reason == "no processor count (fields 5 and 8 are missing)");
+    CHECK(skipped[0].reason == "no processor count: field 5 (allocated processors) is missing, field 8 (requested "
+                               "processors) is missing (expected at least 1)");
     CHECK(skipped[0].where.rfind("atlas.swf:", 0) == 0);
     CHECK(parse_swf(format_swf(t), "again.swf") == t);
   }

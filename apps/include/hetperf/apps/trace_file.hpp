@@ -98,5 +98,7 @@ std::string gantt_script(const TraceFile& trace, const GanttOptions& options, co
 // left behind on failure). InputError for invalid options or an empty selection; EnvironmentError
 // naming gnuplot when it fails.
 void draw_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot);
+// The same picture's bytes, drawn in a scratch directory, for a caller that writes it among other outputs.
+std::string render_gantt(const TraceFile& trace, const GanttOptions& options, const std::filesystem::path& gnuplot);
 
 }  // namespace hetperf::apps

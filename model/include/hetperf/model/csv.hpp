@@ -19,6 +19,8 @@ class CsvWriter {
  public:
   // `header`: the column names, comma-separated.
   explicit CsvWriter(std::string_view header);
+  // A number must be finite (CSV readers disagree on "inf" and "nan", and only an extreme input leads
+  // there): InputError naming its column and row otherwise.
 
   CsvWriter& operator<<(std::string_view text);
   CsvWriter& operator<<(const std::string& text) { return *this << std::string_view(text); }
@@ -43,6 +45,8 @@ class CsvWriter {
   void separate();
 
   std::string out_;
+  std::string header_;
+  std::size_t column_ = 0, row_ = 1;
   bool row_started_ = false;
 };
 

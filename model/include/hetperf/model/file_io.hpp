@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,8 +24,19 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file);
 nlohmann::json read_json_file(const std::filesystem::path& path);
 
 // An output written piece by piece (rows streamed as a simulation produces them) and still atomic: into
-// a temporary file beside `path`, renamed over it by commit(); without commit (an error, an exception)
-// the temporary file is removed and `path` is left as it was.
+// a temporary file beside its target, renamed over it by commit(); without commit (an error, an
+// exception) the temporary file is removed and the target is left as it was.
+//
+// The target is checked before anything is written: it must be absent or a regular file (a device
+// node, a directory or a FIFO is refused with InputError naming it). A symbolic link is written
+// through: the file it points to is replaced and the link stays a link (a link to nothing is refused,
+// since there is no file to replace and replacing the link would silently unlink it).
+//
+// The temporary file, ".<name>.tmp.XXXXXX", is claimed with flock(2) for as long as it exists. A writer
+// killed outright (SIGKILL, power loss) leaves its temporary behind; the next writer of the same target
+// removes those whose lock it can take. A lock belongs to an open file, not to a process id, so a live
+// writer in another PID namespace, container or (on a file system that forwards locks) host is never
+// disturbed.
 class AtomicFile {
  public:
   explicit AtomicFile(std::filesystem::path path);
@@ -31,19 +44,88 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   void write(std::string_view content);
+  // finish() then publish().
+  void commit();
+  // The content is complete: permissions of an ordinary user file, flushed to the disk. The temporary
+  // stays claimed.
+  void finish();
+  // Renames the finished temporary over the target and releases it (the directory is not synced).
+  void publish();
+  // The target as given, and the file that will be replaced (a symbolic link resolved).
+  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& target() const { return target_; }
+  const std::string& temporary() const { return temporary_; }
+
+ private:
+  std::filesystem::path path_, target_;
+  std::vector<std::filesystem::path> created_directories_;  // removed again (when empty) without commit
+  std::string temporary_;
+  int fd_ = -1;
+  bool finished_ = false;
+};
+
+// Every output of one command as a set: each target is claimed (AtomicFile's checks) when added, and
+// none is renamed over its target before every one of them is complete, so a failure anywhere (an
+// error, an exception, a full disk, a kill before the renames) leaves every previous output as it was.
+// The same file named twice (compared after resolving links and "..") is refused with InputError.
+// Renames cannot be made one atomic step on POSIX: a journal beside each target (".<name>.commit",
+// written before the first rename, removed after the last) lets the next writer of any of them
+// complete the renames of a writer killed between two, so the set ends all old or all new.
+class OutputSet {
+ public:
+  OutputSet() = default;
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+  // Claims `path`; `option` (e.g. "--csv") names where it came from in messages. Returns its file.
+  AtomicFile& add(const std::filesystem::path& path, const std::string& option = "");
+  // add(), write(content).
+  void write(const std::filesystem::path& path, std::string_view content, const std::string& option = "");
+  // Every file finished, then every file published, in the order added.
   void commit();
 
  private:
+  struct Claimed {
+    std::unique_ptr<AtomicFile> file;
+    std::filesystem::path key;  // the canonical target
+    std::string option;
+  };
+  // A commit journal, locked while it is open; removed with the object unless renamed into place.
+  struct Journal {
+    int fd = -1;
+    std::filesystem::path path;
+    Journal() = default;
+    Journal(Journal&& other) noexcept : fd(other.fd), path(std::move(other.path)) { other.fd = -1; }
+    Journal& operator=(Journal&&) = delete;
+    ~Journal();
+  };
+  std::vector<Journal> write_journals() const;
+  std::vector<Claimed> files_;
+};
+
+// A private directory under the system temporary directory (mkdtemp), removed with its contents with the
+// object: where a tool (gnuplot) writes files that become outputs only once read back into an OutputSet.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& prefix = "hetperf");
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
   std::filesystem::path path_;
-  std::string temporary_;
-  int fd_ = -1;
 };
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, fsync, rename.
 // Parent directories are created. Throws EnvironmentError when the file system refuses.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content);
 
-// JSON with two-space indentation and a final newline, written atomically.
+// JSON as every hetperf output writes it: two-space indentation and a final newline. Every number in it
+// must be finite (JSON has no inf or nan, and nlohmann would write null): InputError otherwise, naming
+// `file` and the JSON path of the first that is not, since only an extreme input leads there.
+std::string json_output_text(const nlohmann::json& value, const std::string& file);
+
+// json_output_text, written atomically.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value);
 
 }  // namespace hetperf

@@ -31,8 +31,8 @@ struct HostInfo {
 nlohmann::json to_json(const HostInfo& h);
 HostInfo host_info_from_json(const JsonNode& node);
 
-// Memory the kernel says is available for new work (/proc/meminfo MemAvailable), bytes; nullopt where
-// unknown.
+// Memory the kernel says is available for new work (/proc/meminfo MemAvailable), or the address-space
+// limit (RLIMIT_AS) when that is smaller, bytes; nullopt where neither is known.
 std::optional<std::uint64_t> available_memory_bytes();
 
 // The logical CPUs this process may run on: its affinity (a cpuset cgroup, a testbed computer's

@@ -46,7 +46,10 @@ struct SimulationOptions {
 // message peers resolved, the figures the processes need present). InputError (naming the workload
 // file and JSON path) for an unknown placement policy, a process larger than every computer's main
 // plus virtual memory, a run larger than max_memory_bytes, or a memory slowdown that makes a time
-// infinite or implausible.
+// infinite or implausible. Before its first event each process is checked from its drawn figures (and
+// again once placed): a draw that is not finite, a part of its work (compute, reads, writes, messages,
+// sleep) that would take more than 1e12 s on the fastest computer it may run on, or more than 2e8 disk
+// operations and messages in the run are refused naming the field, so no run spins through them.
 // A process placed on a computer whose main plus virtual memory it does not fit beside the processes
 // already there waits (FIFO) until enough of their memory is released (seed 001: mm + vm bound what
 // a computer holds).

@@ -104,11 +104,17 @@ struct ScheduleOutput {
   bool keep_jobs = true;
   // Called with each job as it finishes, in finish order (ties in event order), its result complete.
   std::function<void(const JobResult&)> on_job;
+  // Refuse, before simulating, malleable jobs whose iterations would take more than this many bytes
+  // to record; 0: no limit.
+  std::uint64_t max_memory_bytes = 0;
 };
 
 // Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
 // listed in `skipped`; `pre_skipped` (from the SWF import) are carried into it. InputError, naming
-// the job, for a job whose data must be redistributed without a network model.
+// the job, for a job whose data must be redistributed without a network model, and, before the first
+// event, for a job whose submission, estimate, run on the slowest processors or data moved through
+// one link would take more than 1e12 s, or whose iterations' records exceed
+// ScheduleOutput::max_memory_bytes.
 ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSpec>& jobs,
                                  const ScheduleOptions& options, std::vector<SkippedJob> pre_skipped = {},
                                  const ScheduleOutput& output = {});
@@ -117,18 +123,18 @@ ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSp
 nlohmann::json to_json(const ScheduleResult& result);
 // One line per job: id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,...
 std::string to_csv(const ScheduleResult& result);
-// The same lines written as jobs finish (ScheduleOutput::on_job), in finish order, and still atomic:
-// into a temporary file beside `path`, renamed over it by commit(); destroyed without commit (an
-// error), the temporary file is removed and `path` is left as it was. Memory: a few thousand rows.
+// The same lines written as jobs finish (ScheduleOutput::on_job), in finish order, into `file` (an
+// OutputSet's, renamed over its target only when every output is complete); flush() writes the rows
+// still gathered. Memory: a few thousand rows.
 class JobCsvStream {
  public:
-  explicit JobCsvStream(std::filesystem::path path);
+  explicit JobCsvStream(AtomicFile& file);
   void add(const JobResult& job);
-  void commit();
+  void flush();
   std::size_t rows() const { return rows_; }
 
  private:
-  AtomicFile file_;
+  AtomicFile& file_;
   CsvWriter csv_;
   std::size_t rows_ = 0;
 };

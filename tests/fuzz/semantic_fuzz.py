@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Semantic fuzzer: schema-valid hetperf files with extreme values, run through the hetperf executable.
+
+libFuzzer (the *_fuzz.cpp harnesses) mutates bytes and finds parser bugs; this fuzzer writes documents
+that parse and pass the schema's shape but mean nonsense: 0, denormals, +-huge, limits of each range,
+NaN spelt as text, and combinations across fields (a tiny mips with a huge work). Each input runs one
+command (check, predict, schedule from a workload or an SWF trace, export) with a wall-clock and a memory
+limit, and fails on
+  - a signal (an abort, a crash) or an exit code other than 0, 1, 2 or 3;
+  - a hang: more than --timeout seconds;
+  - an exit 0 whose output holds a number that is not finite (JSON null or a non-finite float where a
+    number was written, "inf" or "nan" in a CSV).
+The inputs are drawn from --seed, so a failure is reproduced by the seed and the input's number, which
+the report prints with the failing files kept in --keep.
+Usage: semantic_fuzz.py HETPERF [--seed N] [--inputs N | --seconds S] [--timeout S] [--memory-mib M]
+"""
+import argparse
+import json
+import math
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# Values that sit on the edges: zero, denormals, the limits of a double, the limits of the ranges the
+# readers accept, ordinary values, and text where a number belongs.
+EXTREME = [0, 5e-324, 2.2250738585072014e-308, 1e-300, 1e-12, 1e-6, 0.5, 1, 3, 1000, 1e6, 1e9, 1e12, 1e15,
+           1e18, 1e300, 1.7976931348623157e308, -1, -5e-324, 2**31 - 1, 2**53, 2**63 - 1]
+TEXT = ["NaN", "Infinity", "-Infinity", "1e999", "nan"]
+
+
+# The share of fields that get an extreme value, drawn per input: one extreme field among ordinary ones
+# reaches the simulation; many at once mostly test the readers.
+extreme_share = 0.5
+
+
+def number(rng, ordinary):
+    """An ordinary value, or (extreme_share of the time) an extreme one, rarely text."""
+    r = rng.random()
+    if r >= extreme_share:
+        return ordinary
+    if r < 0.05 * extreme_share:
+        return rng.choice(TEXT)
+    return rng.choice(EXTREME)
+
+
+def quantity(rng, ordinary):
+    """A number or a distribution with extreme parameters."""
+    if rng.random() < 0.7:
+        return number(rng, ordinary)
+    kind = rng.choice(["exponential", "weibull", "uniform", "lognormal", "hyperexponential", "empirical"])
+    if kind == "exponential":
+        return {"distribution": kind, "mean": number(rng, ordinary)}
+    if kind == "weibull":
+        return {"distribution": kind, "shape": number(rng, 1.5), "scale": number(rng, ordinary)}
+    if kind == "uniform":
+        lo = number(rng, 0)
+        return {"distribution": kind, "min": lo, "max": number(rng, ordinary)}
+    if kind == "lognormal":
+        return {"distribution": kind, "mu": number(rng, 1), "sigma": number(rng, 0.5)}
+    if kind == "hyperexponential":
+        return {"distribution": kind, "weights": [0.5, 0.5], "means": [number(rng, ordinary), number(rng, 1)]}
+    return {"distribution": kind, "samples": [number(rng, ordinary) for _ in range(rng.randint(1, 3))]}
+
+
+def profile(rng):
+    computers = []
+    for i in range(rng.randint(1, 3)):
+        computers.append({"name": f"c{i}", "cores": rng.choice([1, 2, 64]), "mips": number(rng, 1000),
+                          "main_memory_mb": number(rng, 1024), "virtual_memory_mb": number(rng, 0),
+                          "disk_read_bytes_per_s": number(rng, 1e8), "disk_write_bytes_per_s": number(rng, 1e8),
+                          "overhead_latency_s": number(rng, 1e-4)})
+    return {"schema": "hetperf.profile/1", "computers": computers,
+            "network": {"latency_s": number(rng, 1e-5), "bandwidth_bytes_per_s": number(rng, 1e8)}}
+
+
+def process(rng, name):
+    p = {"name": name, "mi": quantity(rng, 1000)}
+    if rng.random() < 0.5:
+        p["disk_read"] = {"ops": quantity(rng, 2), "bytes_per_op": quantity(rng, 4096)}
+    if rng.random() < 0.5:
+        p["disk_write"] = {"ops": quantity(rng, 2), "bytes_per_op": quantity(rng, 4096)}
+    if rng.random() < 0.5:
+        p["messages"] = {"count": quantity(rng, 2), "bytes": quantity(rng, 1000)}
+    if rng.random() < 0.3:
+        p["sleep_s"] = quantity(rng, 1)
+    if rng.random() < 0.3:
+        p["static_memory_mb"] = number(rng, 10)
+    return p
+
+
+def workload(rng):
+    w = {"schema": "hetperf.workload/1", "seed": rng.randint(0, 2**63 - 1),
+         "processes": [process(rng, f"p{i}") for i in range(rng.randint(1, 3))]}
+    if rng.random() < 0.3:
+        w["generators"] = [{"process": process(rng, "g"), "interarrival_s": quantity(rng, 1),
+                            "count": rng.choice([1, 10, 100])}]
+    return w
+
+
+def job(rng):
+    if rng.random() < 0.5:
+        return {"processors": rng.choice([1, 2, 4, 8]), "run_time_s": number(rng, 100),
+                "submit_s": number(rng, 0)}
+    table = {str(p): number(rng, 10.0 / p) for p in (1, 2, 4)}
+    j = {"type": "malleable", "processors": 2, "submit_s": number(rng, 0),
+         "app": {"kind": "table", "iterations": rng.choice([1, 10, 1000, 10**5, 10**7]), "iteration_time_s": table},
+         "resize": {"data_bytes": number(rng, 1e6)}}
+    if rng.random() < 0.5:
+        j["resize"]["redistribution_cost"] = {"latency_s": number(rng, 1e-3),
+                                              "bandwidth_bytes_per_s": number(rng, 1e8)}
+    return j
+
+
+def jobs_workload(rng):
+    return {"schema": "hetperf.workload/1", "scheduler": {"processors": rng.choice([1, 8, 64])},
+            "jobs": [job(rng) for _ in range(rng.randint(1, 4))]}
+
+
+def swf(rng):
+    lines = ["; MaxProcs: 64"]
+    for j in range(1, rng.randint(2, 6)):
+        f = [j, number(rng, 10), -1, number(rng, 100), rng.choice([1, 4, 0, -1, 9999999999999999999, 2**31 - 1]),
+             -1, -1, rng.choice([1, 4, -1]), number(rng, 200), -1, 1, 1, 1, -1, 1, -1, -1, -1]
+        lines.append(" ".join(str(x) if not isinstance(x, float) else repr(x) for x in f))
+    return "\n".join(lines) + "\n"
+
+
+def dump(value):
+    # Text where a number belongs is written as a JSON string ("NaN"), never as a bare token.
+    return json.dumps(value, allow_nan=False)
+
+
+def non_finite(value, path="$"):
+    """The path of the first non-finite number or null in a JSON value written by hetperf, or None."""
+    if value is None:
+        return path + " (null)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = non_finite(v, f"{path}[{i}]")
+            if found:
+                return found
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = non_finite(v, f"{path}.{k}")
+            if found:
+                return found
+    return None
+
+
+def check_outputs(files):
+    for f in files:
+        if not os.path.exists(f):
+            continue
+        text = open(f, encoding="utf-8", errors="replace").read()
+        if f.endswith(".json"):
+            found = non_finite(json.loads(text))
+            if found:
+                return f"{os.path.basename(f)}: {found} is not a finite number"
+        elif f.endswith(".csv"):
+            for n, line in enumerate(text.splitlines(), 1):
+                for field in line.split(","):
+                    if field.strip().lower() in ("inf", "-inf", "nan", "-nan", "infinity"):
+                        return f"{os.path.basename(f)}:{n}: '{field}'"
+    return None
+
+
+def make_input(rng, work):
+    """Writes one input's files into `work`; returns (name, argv after the executable, outputs)."""
+    global extreme_share
+    extreme_share = rng.choice([0.03, 0.1, 0.3, 0.6])
+    kind = rng.choice(["check", "predict", "predict", "schedule", "swf", "export"])
+    p, w, j, t = (os.path.join(work, n) for n in ("p.json", "w.json", "j.json", "t.swf"))
+    out = [os.path.join(work, n) for n in ("out.json", "out.csv", "timeline.csv")]
+    if kind in ("check", "predict", "export"):
+        open(p, "w").write(dump(profile(rng)))
+    if kind in ("check", "predict"):
+        open(w, "w").write(dump(workload(rng)))
+    if kind == "check":
+        return kind, ["check", p, w], []
+    if kind == "predict":
+        return kind, ["predict", "--platform", p, "--workload", w, "--out", out[0], "--csv", out[1],
+                      "--timeline-csv", out[2], "--timeline-points", str(rng.choice([0, 100, 100000]))], out
+    if kind == "schedule":
+        open(j, "w").write(dump(jobs_workload(rng)))
+        return kind, ["schedule", "--workload", j, "--out", out[0], "--csv", out[1]], out[:2]
+    if kind == "swf":
+        open(t, "w").write(swf(rng))
+        return kind, ["schedule", "--swf", t, "--policy", rng.choice(["fcfs", "easy", "conservative"]),
+                      "--out", out[0], "--csv", out[1]], out[:2]
+    xml = os.path.join(work, "p.xml")
+    return kind, ["export", "--platform", p, "--simgrid", xml], []
+
+
+def run_one(hetperf, argv, timeout_s, memory_bytes):
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    start = time.monotonic()
+    try:
+        r = subprocess.run([hetperf] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=timeout_s, preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        return None, "", time.monotonic() - start
+    return r.returncode, r.stderr.decode(errors="replace"), time.monotonic() - start
+
+
+def main():
+    a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    a.add_argument("hetperf")
+    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--inputs", type=int, default=0, help="inputs to run (0: until --seconds)")
+    a.add_argument("--seconds", type=float, default=60)
+    a.add_argument("--timeout", type=float, default=10, help="wall-clock limit per input, s")
+    a.add_argument("--memory-mib", type=int, default=1024, help="address-space limit per input, MiB")
+    a.add_argument("--keep", default="", help="directory where failing inputs are copied")
+    o = a.parse_args()
+    rng = random.Random(o.seed)
+    work = tempfile.mkdtemp(prefix="hetperf-semantic-fuzz-")
+    counts, failures, slowest = {}, [], 0.0
+    deadline = time.monotonic() + o.seconds
+    n = 0
+    try:
+        while (o.inputs and n < o.inputs) or (not o.inputs and time.monotonic() < deadline):
+            n += 1
+            for f in os.listdir(work):
+                os.remove(os.path.join(work, f))
+            kind, argv, outputs = make_input(rng, work)
+            rc, err, took = run_one(o.hetperf, argv, o.timeout, o.memory_mib << 20)
+            slowest = max(slowest, took)
+            counts[(kind, rc)] = counts.get((kind, rc), 0) + 1
+            problem = None
+            if rc is None:
+                problem = f"no answer within {o.timeout} s"
+            elif rc < 0 or rc not in (0, 1, 2, 3):
+                problem = f"exit {rc}" + (f" (signal {-rc})" if rc < 0 else "") + f": {err.strip()[:300]}"
+            elif rc == 0:
+                problem = check_outputs(outputs)
+            if problem:
+                failures.append(f"input {n} ({kind}, seed {o.seed}): {problem}")
+                if o.keep:
+                    dest = os.path.join(o.keep, f"input-{n}")
+                    shutil.copytree(work, dest)
+                    open(os.path.join(dest, "command"), "w").write(" ".join(["hetperf"] + argv) + "\n")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = ", ".join(f"{k} exit {rc}: {c}" for (k, rc), c in sorted(counts.items(), key=str))
+    print(f"semantic fuzz: {n} inputs, seed {o.seed}, slowest {slowest:.2f} s; {summary}")
+    for f in failures[:20]:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
