@@ -23,6 +23,16 @@ OperationModel gemm_model() {
   return m;
 }
 
+// app_models_from_json refuses `bad` with a message holding `text`.
+void fails(const nlohmann::json& bad, const std::string& text) {
+  try {
+    app_models_from_json(JsonNode(bad, "p.json", "$.m"));
+    FAIL("accepted");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains(text));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("model: an operation model's time is its form at the call's dimensions, never below zero") {
@@ -75,14 +85,6 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   CHECK(b.operations[0].residuals[0].values == a.operations[0].residuals[0].values);
   CHECK(b.runs[0].factor.at("gemm") == 1.05);
 
-  auto fails = [](nlohmann::json bad, const std::string& text) {
-    try {
-      app_models_from_json(JsonNode(bad, "p.json", "$.m"));
-      FAIL("accepted");
-    } catch (const InputError& e) {
-      CHECK_THAT(e.what(), Catch::Contains(text));
-    }
-  };
   nlohmann::json bad = j;
   bad["operations"][0]["coefficients_s"] = {1, 2};
   fails(bad, "$.m.operations[0].coefficients_s");
@@ -121,14 +123,6 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
 }
 
 TEST_CASE("model: a profile's models keyed by a configuration (rank count, whole-run ratios) are refused") {
-  auto fails = [](nlohmann::json bad, const std::string& text) {
-    try {
-      app_models_from_json(JsonNode(bad, "p.json", "$.m"));
-      FAIL("accepted");
-    } catch (const InputError& e) {
-      CHECK_THAT(e.what(), Catch::Contains(text));
-    }
-  };
   AppModels a;
   a.operations = {gemm_model()};
   nlohmann::json j = to_json(a);
