@@ -144,13 +144,21 @@ class Conservative final : public BatchPolicy {
       generation_ = queue.generation();
       planned_ = true;
     }
-    auto room = [&](double estimate_s) { return profile_.min_free(now, now + estimate_s); };
+    // The least free count over [now, now + estimate): of the last step beginning before its end.
+    auto room = [&](double estimate_s) {
+      auto after = std::lower_bound(ahead_.begin(), ahead_.end(), now + estimate_s,
+                                    [](const std::pair<double, std::int64_t>& s, double t) { return s.first < t; });
+      return after == ahead_.begin() ? std::numeric_limits<std::int64_t>::max() : std::prev(after)->second;
+    };
     auto may = [&](const QueueBound& b) { return b.processors <= room(b.estimate_s); };
     auto fits = [&](std::size_t j) {
       const auto& opts = *queue[j].options;
       return std::any_of(opts.begin(), opts.end(), [&](const StartOption& o) { return o.processors <= room(o.estimate_s); });
     };
-    for (std::size_t c = queue.find(next_, may, fits); c != queue.end(); c = queue.find(next_, may, fits)) {
+    for (;;) {
+      profile_.least_free_ahead(ahead_);
+      const std::size_t c = queue.find(next_, may, fits);
+      if (c == queue.end()) break;
       for (; next_ <= c; next_ = queue.next(next_)) reserve(queue, next_, now, starts);
     }
   }
@@ -169,6 +177,7 @@ class Conservative final : public BatchPolicy {
   }
 
   AvailabilityProfile profile_;
+  std::vector<std::pair<double, std::int64_t>> ahead_;  // profile_.least_free_ahead()
   bool planned_ = false;             // profile_ holds the reservations of the queue before next_
   std::size_t next_ = 0;             // the first waiting job without a reservation
   std::uint64_t generation_ = 0;     // of the queue's slots when profile_ was built
