@@ -325,6 +325,7 @@ TEST_CASE("simulator: EASY and conservative start the jobs of real SWF excerpts 
     SwfTrace trace = parse_swf(read_text(path), path);
     std::vector<SkippedJob> skipped;
     const auto jobs = jobs_from_swf(trace, skipped);
+    CHECK(jobs.size() > 1000);
     for (const char* policy : {"easy", "conservative"}) check_same_starts(jobs, *trace.cluster_size(), policy);
   }
 }
