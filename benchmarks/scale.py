@@ -22,7 +22,7 @@ A run past --timeout seconds is stopped and counted as "> timeout"; that build's
 usage: scale.py NEW_BIN_DIR BASELINE_BIN_DIR [--rounds N] [--cases REGEX] [--timeout S] [--keep DIR]
        (a BIN_DIR holds the `hetperf` executable: BUILD/bin)
 """
-import argparse, json, os, platform, re, shutil, statistics, subprocess, sys, tempfile
+import argparse, json, os, platform, re, shutil, signal, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The issue's set; --cases '^swf-' adds the 20k, 40k and 80k-job traces of the batch measurements.
@@ -105,13 +105,17 @@ def write_swf(work, jobs):
 def timed(binary, args, timeout):
     """(wall s, peak RSS MB), or None past the timeout."""
     cmd = ["/usr/bin/time", "-f", "%e %M", binary] + args
+    # Its own process group: past the timeout, hetperf goes too, not only GNU time above it.
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        _, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
         return None
-    if r.returncode != 0:
-        sys.exit(f"failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr[-2000:]}")
-    wall, kib = r.stderr.strip().splitlines()[-1].split()
+    if p.returncode != 0:
+        sys.exit(f"failed ({p.returncode}): {' '.join(cmd)}\n{err[-2000:]}")
+    wall, kib = err.strip().splitlines()[-1].split()
     return float(wall), int(kib) / 1024
 
 
@@ -160,9 +164,12 @@ def report(chosen, runs, timed_out, timeout):
         def med(xs, i):
             return f"{statistics.median(x[i] for x in xs):9.3f}" if xs else f"{'>' + format(timeout, 'g'):>9}"
         line = f"{name:24} {med(new, 0)} {med(new, 1)[1:]} {med(base, 0)} {med(base, 1)[1:]}"
-        if new and base and len(new) == len(base):
+        if new and base:
+            # Rounds pair up from the first: a build that timed out is not run in later rounds.
             ratios = [x[0] / y[0] for x, y in zip(new, base)]
             line += f" {statistics.median(ratios):7.3f} {min(ratios):7.3f} {max(ratios):7.3f} {len(ratios)}"
+            if timed_out & {(name, "new"), (name, "baseline")}:
+                line += " (then a timeout)"
         elif new and (name, "baseline") in timed_out:
             line += f" {'<' + format(max(x[0] for x in new) / timeout, '.3f'):>7}" + " " * 16 + f" {len(new)}"
         print(line)
