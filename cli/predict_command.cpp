@@ -10,6 +10,7 @@
 #include "sample_split.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
+#include "event_rate.hpp"
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
@@ -201,7 +202,10 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
           if (++streamed % 4096 == 0) csv_file->write(csv_rows->take());
         };
       }
+      EventRate rate;
+      rate.start();
       Prediction p = sim::simulate(profile, workload, binding, args->workload, options);
+      rate.stop();
       p.command = command_line;
       p.platform_file = args->platform;
       std::optional<apps::AppPrediction> app_runs;
@@ -210,7 +214,10 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (!workload.apps.empty()) {
         jobs = apps::app_jobs(workload, binding);
         apps::SimPlatform platform = apps::sim_platform_from_profile(profile);
+        rate.start();
         app_runs = apps::predict_app_jobs(platform, profile, jobs, !args->trace_dir.empty());
+        rate.stop();
+        p.summary.events += app_runs->events;  // the summary counts every simulation's events, apps included
         for (const auto& r : app_runs->jobs) p.apps.push_back(r.json);
         std::set<std::string> model_warnings = *platform.model_warnings;
         if (args->samples > 0) {
@@ -253,6 +260,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
+      rate.report("predict", p.summary.events);
       // Which memory slowdown the simulation applied (seed 001 eq. 3), once per form.
       std::map<std::string, std::size_t> slowdown_forms;
       for (const Computer& c : profile.computers) {

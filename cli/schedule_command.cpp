@@ -10,6 +10,7 @@
 #include "app_jobs.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
+#include "event_rate.hpp"
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
@@ -246,7 +247,10 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
         csv_stream.emplace(*csv);
         output.on_job = [&](const batch::JobResult& job) { csv_stream->add(job); };
       }
+      EventRate rate;
+      rate.start();
       batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
+      rate.stop();
       r.swf_import = in.swf_import;
       // No host facts or clock time: the same inputs give byte-identical output.
       nlohmann::json j = {{"hetperf_version", kVersion},
@@ -272,6 +276,7 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
                   << "\"skipped\" in " << args->out << ")\n";
       }
       for (const auto& w : r.warnings) std::cerr << "hetperf schedule: warning: " << w << "\n";
+      rate.report("schedule", r.summary.events);
       if (!plots.empty()) std::cout << plots << "\n";
       std::cout << "wrote " << args->out;
       for (const auto* f : {&args->csv, &args->allocation_csv, &args->swf_out}) {

@@ -248,28 +248,24 @@ class Scheduler final : public Handler {
   }
 
   void arrive(std::size_t j) {
-    queue_.push_back({j, jobs_[j].submit_s, &state_[j].options});
+    queue_.push({j, jobs_[j].submit_s, &state_[j].options});
     request_pass();
   }
 
   void pass() {
     pass_pending_ = false;
     if (queue_.empty() || free_ == 0) return;
-    SchedulerView view{now_, cluster_.total(), free_, &queue_, &releases_};
+    SchedulerView view{now_, cluster_.total(), free_, &queue_, &releases_, releases_changed_};
     starts_.clear();
     policy_->select(view, starts_);
-    if (starts_.empty()) return;
-    started_.assign(queue_.size(), false);
+    releases_changed_ = false;
     for (const auto& d : starts_) {
-      HETPERF_CHECK(!started_[d.position], "a job started twice");
-      started_[d.position] = true;
-      start(queue_[d.position].job, d.processors);
+      HETPERF_CHECK(queue_.live(d.position), "a job started twice");
+      const std::size_t j = queue_[d.position].job;
+      queue_.erase(d.position);
+      start(j, d.processors);
     }
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < queue_.size(); ++i) {
-      if (!started_[i]) queue_[out++] = queue_[i];
-    }
-    queue_.resize(out);
+    queue_.compact();
   }
 
   void start(std::size_t j, std::int64_t processors) {
@@ -301,6 +297,7 @@ class Scheduler final : public Handler {
 
   void finish(std::size_t j) {
     JobState& s = state_[j];
+    releases_changed_ = true;
     JobResult& r = result_.jobs[s.result];
     record_allocation(j, 0);
     running_malleable_.erase(j);
@@ -427,7 +424,7 @@ class Scheduler final : public Handler {
       point.free = free_;
       point.releasing = releasing_;
       point.queued = static_cast<std::int64_t>(queue_.size());
-      point.queued_need = queue_.empty() ? 0 : queue_.front().options->front().processors;
+      point.queued_need = queue_.empty() ? 0 : queue_[queue_.first()].options->front().processors;
       point.next_resize_s = now_ + job.app->time_s(s.processors) / s.speed;
       if (!queue_.empty()) point.others = &shrink_points(j);
       point.profile = &s.profile;
@@ -457,6 +454,7 @@ class Scheduler final : public Handler {
     s.pending_redistribution_s = cost;
     s.next_point_s = now_ + cost + job.app->time_s(target) / s.speed;
     double speed = s.speed;
+    releases_changed_ = true;
     set_release(s, now_ + cost + static_cast<double>(remaining) * job.app->time_s(target) / speed);
     engine_.at(Time(now_ + cost), *this, key(kResizeDone, j));
   }
@@ -474,6 +472,7 @@ class Scheduler final : public Handler {
       s.target = 0;
       s.speed = slowest_speed(s);
       s.release->second = s.processors;
+      releases_changed_ = true;
       request_pass();
     }
     begin_iteration(j, s.pending_redistribution_s);
@@ -532,13 +531,13 @@ class Scheduler final : public Handler {
   double now_ = 0;
   double first_submit_ = 0;
   bool pass_pending_ = false;
+  bool releases_changed_ = true;  // since the policy last chose: see SchedulerView::releases_changed
   Engine engine_;
-  std::vector<QueuedJob> queue_;
+  WaitingQueue queue_;
   std::set<std::size_t> running_malleable_;
   std::vector<ShrinkPoint> others_;
   std::multimap<double, std::int64_t> releases_;
   std::vector<StartDecision> starts_;
-  std::vector<char> started_;
   ScheduleResult result_;
 };
 

@@ -14,34 +14,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/simulator/batch/availability_profile.hpp"
+#include "hetperf/simulator/batch/waiting_queue.hpp"
+
 namespace hetperf::sim::batch {
-
-// A count a queued job may start with and the run time the scheduler believes for it (the
-// requested time when given: "requested times as estimates").
-struct StartOption {
-  std::int64_t processors = 0;
-  double estimate_s = 0;
-};
-
-struct QueuedJob {
-  std::size_t job = 0;                        // index of the job in the simulation
-  double submit_s = 0;
-  const std::vector<StartOption>* options = nullptr;  // ascending processors, at least one
-};
 
 // What a policy sees when it decides. Running jobs appear only through their planned releases.
 struct SchedulerView {
   double now_s = 0;
   std::int64_t total = 0;                          // processors in the cluster
   std::int64_t free = 0;                           // idle now
-  const std::vector<QueuedJob>* queue = nullptr;   // waiting jobs, in submit order
+  const WaitingQueue* queue = nullptr;             // waiting jobs, in submit order
   // Estimated end -> processors freed then, one entry per running job. An end already passed (a job
   // running past its estimate) stands for "now".
   const std::multimap<double, std::int64_t>* releases = nullptr;
+  // false when, since this policy's previous select(), nothing changed but arrivals and the starts
+  // it chose: no job ended, resized or moved its estimated end. A policy may then keep the plan it
+  // made then (conservative backfilling keeps its reservations).
+  bool releases_changed = true;
 };
 
 struct StartDecision {
-  std::size_t position = 0;      // in the queue
+  std::size_t position = 0;      // the job's slot in the queue
   std::int64_t processors = 0;   // one of the job's options
 };
 
@@ -102,23 +96,10 @@ class BatchPolicy {
 using BatchPolicyFactory = std::function<std::unique_ptr<BatchPolicy>(const nlohmann::json& options)>;
 
 bool register_batch_policy(const std::string& name, const std::string& description, BatchPolicyFactory factory);
+// Removes a policy a test registered for its own length (a reference implementation to compare with).
+void unregister_batch_policy(const std::string& name);
 // InputError listing the known names when there is none called `name`.
 std::unique_ptr<BatchPolicy> make_batch_policy(const std::string& name, const nlohmann::json& options);
 std::vector<std::pair<std::string, std::string>> batch_policies();
-
-// Free processors over future time: a step function built from the free count now and the planned
-// releases, on which reservations are placed (conservative backfilling, EASY's head reservation).
-class AvailabilityProfile {
- public:
-  AvailabilityProfile(double now_s, std::int64_t free, const std::multimap<double, std::int64_t>& releases);
-  // Earliest time >= now at which `processors` stay free for `duration_s`.
-  double earliest_start(std::int64_t processors, double duration_s) const;
-  // Takes `processors` during [start_s, start_s + duration_s).
-  void reserve(double start_s, double duration_s, std::int64_t processors);
-  std::int64_t free_at(double t) const;
-
- private:
-  std::vector<std::pair<double, std::int64_t>> steps_;  // (from time, free), times ascending
-};
 
 }  // namespace hetperf::sim::batch
