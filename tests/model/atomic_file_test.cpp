@@ -111,8 +111,9 @@ TEST_CASE("model: an output target that is a directory, a FIFO or a device node 
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   const fs::path sub = dir.path() / "sub";
   fs::create_directory(sub);
-  for (const auto& [target, kind] : {std::pair{fifo, "a FIFO"}, std::pair{sub, "a directory"},
-                                     std::pair{fs::path("/dev/null"), "a character device"}}) {
+  for (const auto& [path, kind] : {std::pair{fifo, "a FIFO"}, std::pair{sub, "a directory"},
+                                   std::pair{fs::path("/dev/null"), "a character device"}}) {
+    const fs::path target = path;  // clang 14 captures no structured binding in a lambda
     const std::string m = test::input_error([&] { AtomicFile f(target); });
     CHECK_THAT(m, Catch::StartsWith(target.string() + ": cannot write: it is " + kind));
   }
