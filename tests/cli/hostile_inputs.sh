@@ -80,10 +80,16 @@ sched 2 'j.json: $.jobs[0].resize: moving its data_bytes' --workload j.json
 jobs '{"type": "malleable", "processors": 2, "app": {"kind": "table", "iterations": 4, "iteration_time_s": {"2": 1, "4": 0.5}},
        "resize": {"data_bytes": 1e6, "redistribution_cost": {"latency_s": 1.7976931348623157e308, "bandwidth_bytes_per_s": 1}}}'
 sched 2 'j.json: $.jobs[0].resize: moving its data_bytes' --workload j.json
-# Iterations whose records would not fit the memory allowed are refused before the run.
+# Iterations whose records would not fit the memory allowed are refused before the run. Under
+# AddressSanitizer an address-space limit stops the program before it starts (its shadow memory):
+# the sanitized pass leaves this case to the Release pass, and says so.
 jobs '{"type": "malleable", "processors": 2, "app": {"kind": "table", "iterations": 10000000, "iteration_time_s": {"2": 1, "4": 0.5}}}'
-expect 2 'j.json: $.jobs[0].app.iterations: 10000000 iterations' \
-  bash -c "ulimit -v 2000000; exec '$hetperf' schedule --workload j.json --out out.json"
+if [[ -n ${HETPERF_SANITIZED:-} ]]; then
+  echo "hostile_inputs: the memory-limit case not checked (sanitized build: no address-space limit under ASan)"
+else
+  expect 2 'j.json: $.jobs[0].app.iterations: 10000000 iterations' \
+    bash -c "ulimit -v 2000000; exec '$hetperf' schedule --workload j.json --out out.json"
+fi
 # An SWF count beyond any cluster's arithmetic, under each backfilling policy.
 printf '1 0 -1 10 9999999999999999999 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >t.swf
 for policy in easy conservative; do
