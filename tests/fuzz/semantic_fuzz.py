@@ -200,8 +200,10 @@ def make_input(rng, work):
 
 # AddressSanitizer reserves terabytes of address space for its shadow memory, so an address-space
 # limit stops an instrumented hetperf before it starts, and instrumented code runs several times
-# slower: the sanitized pass (scripts/test --sanitize, HETPERF_SANITIZED) runs without the limit and
-# with SANITIZED_SLOWDOWN times the wall-clock bound; the Release pass holds every input to both.
+# slower (one schedule took over 50 s under ASan against under 10 s in Release): the sanitized pass
+# (scripts/test --sanitize, HETPERF_SANITIZED) runs without the limit, stops an input after
+# SANITIZED_SLOWDOWN times the wall-clock bound and reports it without failing; the Release pass holds
+# every input to both bounds.
 SANITIZED = bool(os.environ.get("HETPERF_SANITIZED"))
 SANITIZED_SLOWDOWN = 5
 
@@ -246,7 +248,10 @@ def main():
             slowest = max(slowest, took)
             counts[(kind, rc)] = counts.get((kind, rc), 0) + 1
             problem = None
-            if rc is None:
+            if rc is None and SANITIZED:
+                print(f"semantic fuzz: input {n} ({kind}): stopped after {limit_s} s in the sanitized build "
+                      "(not held to the wall-clock bound there; the Release pass is)")
+            elif rc is None:
                 problem = f"no answer within {limit_s} s"
             elif rc < 0 or rc not in (0, 1, 2, 3):
                 problem = f"exit {rc}" + (f" (signal {-rc})" if rc < 0 else "") + f": {err.strip()[:300]}"
