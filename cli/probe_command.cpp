@@ -32,6 +32,7 @@ struct ProbeArgs {
   std::string mpiexec = "mpiexec";
   std::vector<std::uint64_t> sizes;
   bool no_loggp = false;
+  bool no_handoff = false;
   int threads = 1;
   std::vector<std::uint64_t> blocks;
   std::uint64_t lu_rows = 0;
@@ -129,6 +130,10 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
          << ", g " << si(g->gap_s.mean, "s") << ", G " << si(g->gap_per_byte_s, "s/B") << ", L "
          << si(g->latency_s, "s") << "\n";
     }
+    if (const auto& h = m.net->handoff) {
+      os << "          hand-off " << si(h->handoff_s, "s") << " (fan-out of " << si(static_cast<double>(h->bytes), "B")
+         << " on " << 2 * h->cores << " ranks, " << h->cores << " cores)\n";
+    }
   }
   for (const auto& s : m.skipped) os << "  skipped " << s.probe << ": " << s.reason << "\n";
   os << "wrote " << out << "\n";
@@ -207,6 +212,8 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
                   "0,32,1024,32768,1048576 with --quick)")
       ->delimiter(',');
   cmd->add_flag("--no-loggp", args->no_loggp, "Skip the LogGP parameters of the MPI probe");
+  cmd->add_flag("--no-handoff", args->no_handoff,
+                "Skip the hand-off of ranks on this machine with twice as many ranks as cores (MPI probe)");
   auto* serve = cmd->add_option("--serve", args->serve, "Serve the TCP ping-pong on PORT for `--connect` clients; "
                                                         "runs until Ctrl-C (no measurement file)");
   cmd->add_option("--bind", args->bind, "IPv4 address --serve listens on")->capture_default_str();
@@ -246,6 +253,7 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       o.net.hosts = args->hosts;
       o.net.mpiexec = args->mpiexec;
       o.net.loggp = !args->no_loggp;
+      o.net.handoff = !args->no_handoff;
       if (!args->sizes.empty()) o.net.sizes_bytes = args->sizes;
       if (!args->connect.empty()) {
         probes::TcpProbeOptions t;

@@ -29,12 +29,8 @@ std::string fixed(const char* format, double a, double b, double c) {
 }  // namespace
 
 std::string ContentionSummary::brief_report() const {
-  if (figure == "waiting_share") {
-    return fixed("a waiting MPI rank takes %.2f of a core (alone %.4f s, one per core at once %.4f s)", value,
-                 record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
-  }
-  return fixed("a message into an oversubscribed computer waits %.3f ms more (%.4f s measured, %.4f s simulated without)",
-               1e3 * value, record["measured_s"].get<double>(), record["simulated_without_s"].get<double>());
+  return fixed("a waiting MPI rank takes %.2f of a core (alone %.4f s, one per core at once %.4f s)", value,
+               record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
 }
 
 ContentionSummary measure_waiting_share(const ContentionOptions& o, const ProgramRunner& run) {
@@ -81,26 +77,6 @@ ContentionSummary measure_waiting_share_on(const ContentionOptions& o, const std
               {"alone_s", t1},         {"one_per_core_s", tc},          {"alone_runs_s", alone},
               {"shared_runs_s", shared}, {"cores", o.cores},            {"waiting_share", s.value},
               {"unclamped", tc / t1 - 1}};
-  return s;
-}
-
-HandoffRuns measure_handoff_runs(const ContentionOptions& o, const ProgramRunner& run) {
-  HandoffRuns h{2 * o.cores, o.lu_n, o.handoff_r, {}};
-  for (int k = 0; k < o.repeats; ++k) {
-    auto out = run(1, h.ranks, {o.lu_program, "--n", std::to_string(h.n), "--r", std::to_string(h.r), "--variant", "basic"});
-    h.measured_s.push_back(summary_number(out.at(0), "factorization_s"));
-  }
-  return h;
-}
-
-ContentionSummary fit_handoff(const HandoffRuns& h, const std::function<double(int, int, int, double)>& simulate) {
-  const double measured = median_of(h.measured_s);
-  const double t0 = simulate(h.ranks, h.n, h.r, 0), t1 = simulate(h.ranks, h.n, h.r, 1e-3);
-  ContentionSummary s;
-  s.figure = "handoff_s";
-  s.value = t1 > t0 ? std::max(0.0, (measured - t0) / (t1 - t0) * 1e-3) : 0;
-  s.record = {{"ranks", h.ranks}, {"n", h.n}, {"r", h.r}, {"measured_s", measured}, {"runs_s", h.measured_s},
-              {"simulated_without_s", t0}, {"simulated_with_1ms_s", t1}, {"handoff_s", s.value}};
   return s;
 }
 

@@ -401,6 +401,15 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
         pair.times_by_size[pt.size_bytes].push_back(one_way_s);
         if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = one_way_s;
       }
+      if (const auto& h = m.net->handoff) {
+        // The probe's fan-out among oversubscribed ranks: a figure of this computer's scheduler and MPI,
+        // not of an application, so profiles built from probes alone predict oversubscribed runs too.
+        c.oversubscribed_handoff_s = h->handoff_s;
+        nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
+        f = {{"source", "$.probes.net.handoff"}, {"cores", h->cores}, {"bytes", h->bytes},
+             {"period_oversubscribed_s", h->period_oversubscribed_s.mean}, {"handoff_s", h->handoff_s}};
+        if (h->period_at_cores_s) f["period_at_cores_s"] = h->period_at_cores_s->mean;
+      }
     } else {
       unmeasured_net.push_back(c.name);
     }

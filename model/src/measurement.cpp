@@ -1,6 +1,8 @@
 // Measurement file reader and writer.
 #include "hetperf/model/measurement.hpp"
 
+#include <algorithm>
+
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/model/version.hpp"
@@ -99,6 +101,14 @@ nlohmann::json to_json(const Measurement& m) {
                                 {"gap_s", to_json(g->gap_s)},
                                 {"gap_per_byte_s", g->gap_per_byte_s},
                                 {"latency_s", g->latency_s}};
+    }
+    if (const auto& h = m.net->handoff) {
+      nlohmann::json& j = probes["net"]["handoff"];
+      j = {{"cores", h->cores},
+           {"bytes", h->bytes},
+           {"period_oversubscribed_s", to_json(h->period_oversubscribed_s)},
+           {"handoff_s", h->handoff_s}};
+      if (h->period_at_cores_s) j["period_at_cores_s"] = to_json(*h->period_at_cores_s);
     }
   }
   nlohmann::json skipped = nlohmann::json::array();
@@ -232,7 +242,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     m.disk = d;
   }
   if (auto net = probes.optional("net")) {
-    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp"});
+    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp", "handoff"});
     NetMeasurement n;
     if (auto s = net->optional("settings")) n.settings = s->value();
     n.transport = net->string_or("transport", "mpi");
@@ -265,6 +275,16 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       p.latency_s = g->number("latency_s", Range::kNonNegative);
       n.loggp = p;
     }
+    if (auto h = net->optional("handoff")) {
+      h->known_fields({"cores", "bytes", "period_at_cores_s", "period_oversubscribed_s", "handoff_s"});
+      HandoffMeasurement x;
+      x.cores = static_cast<int>(h->integer("cores", 1, 1 << 20));
+      x.bytes = static_cast<std::uint64_t>(h->integer("bytes", 1, INT64_MAX));
+      if (x.cores > 1) x.period_at_cores_s = summary(*h, "period_at_cores_s", Range::kPositive);
+      x.period_oversubscribed_s = summary(*h, "period_oversubscribed_s", Range::kPositive);
+      x.handoff_s = h->number("handoff_s", Range::kNonNegative);
+      n.handoff = x;
+    }
     m.net = n;
   }
   if (auto skipped = root.optional("skipped")) {
@@ -279,6 +299,11 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
 
 Measurement read_measurement(const std::filesystem::path& path) {
   return measurement_from_json(read_json_file(path), path.string());
+}
+
+double handoff_from_fanout(int cores, std::optional<double> period_at_cores_s, double period_oversubscribed_s) {
+  const double per_message_alone = cores > 1 && period_at_cores_s ? *period_at_cores_s / (cores - 1) : 0.0;
+  return std::max(0.0, period_oversubscribed_s / (2 * cores - 1) - per_message_alone);
 }
 
 }  // namespace hetperf

@@ -12,6 +12,10 @@
 //        one acknowledgement (T(1): a single message and its acknowledgement);
 //   G    gap per byte, (g(large) - g(small)) / (large - small);
 //   L    latency, RTT(small) / 2 - o_s - o_r (0 when overheads already account for the whole RTT).
+// With --fanout BYTES, on any number of ranks of one computer instead: rank 0 sends BYTES to every
+// other rank in turn, round after round, and prints the period of a round ({"fanout": ...}); run with
+// as many ranks as cores and with twice as many, it measures the hand-off of ranks that wait polling
+// on an oversubscribed computer (HandoffMeasurement, hetperf/model/measurement.hpp).
 #include <mpi.h>
 
 #include <cstdio>
@@ -191,6 +195,35 @@ nlohmann::json measure_loggp(std::vector<char>& buf, int rank, const hetperf::pr
           {"latency_s", latency}};
 }
 
+// Rounds of the fan-out: rank 0 sends `count` bytes to ranks 1 .. size - 1 in turn, each of which
+// receives it; the next round starts as soon as rank 0's last send has returned.
+void fanout_rounds(std::vector<char>& buf, int count, int rank, int size, int rounds) {
+  for (int k = 0; k < rounds; ++k) {
+    if (rank == 0) {
+      for (int p = 1; p < size; ++p) MPI_Send(buf.data(), count, MPI_CHAR, p, 7, MPI_COMM_WORLD);
+    } else {
+      MPI_Recv(buf.data(), count, MPI_CHAR, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+}
+
+// The period of a fan-out round, as a sample summary on rank 0 (each sample the mean over a batch of
+// rounds long enough to hide the coordination between samples).
+nlohmann::json measure_fanout(std::vector<char>& buf, int count, int rank, int size,
+                              const hetperf::probes::RepeatOptions& repeat) {
+  fanout_rounds(buf, count, rank, size, 3);  // warm-up (connections, first touch), discarded
+  double t0 = MPI_Wtime();
+  fanout_rounds(buf, count, rank, size, 5);
+  int batch = std::max(10, batch_for((MPI_Wtime() - t0) / 5) / 4);
+  MPI_Bcast(&batch, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  hetperf::SampleSummary s = coordinated(repeat, rank, [&] {
+    double t = MPI_Wtime();
+    fanout_rounds(buf, count, rank, size, batch);
+    return (MPI_Wtime() - t) / batch;
+  });
+  return {{"ranks", size}, {"bytes", count}, {"rounds_per_sample", batch}, {"period_s", hetperf::to_json(s)}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -201,19 +234,24 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
   hetperf::probes::RepeatOptions repeat;
   repeat.time_cap_s = 5;
-  std::uint64_t loggp_large = 0;
+  std::uint64_t loggp_large = 0, fanout = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-samples")) repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--target")) repeat.target_relative_half_width = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--time-cap")) repeat.time_cap_s = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--fanout")) fanout = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
       return finalize_together(2);
     }
   }
-  if (size != 2) {
+  if (fanout > 0 && (size < 2 || fanout > (1u << 30))) {
+    if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: --fanout: expected 1 B to 1 GiB on at least 2 ranks\n");
+    return finalize_together(2);
+  }
+  if (size != 2 && fanout == 0) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: expected exactly 2 ranks (mpiexec -n 2), got %d\n", size);
     return finalize_together(2);
   }
@@ -225,6 +263,12 @@ int main(int argc, char** argv) {
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
+  if (fanout > 0) {
+    std::vector<char> buf(fanout, 1);
+    const nlohmann::json f = measure_fanout(buf, static_cast<int>(fanout), rank, size, repeat);
+    if (rank == 0) std::printf("%s\n", nlohmann::json{{"hosts", {host}}, {"fanout", f}}.dump().c_str());
+    return finalize_together(0);
+  }
   char hosts[2][MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
 

@@ -42,11 +42,56 @@ std::string executable_directory() {
   return ec ? std::string(".") : exe.parent_path().string();
 }
 
-NetMeasurement probe_net(const NetProbeOptions& o) {
+namespace {
+
+std::string pingpong_program(const NetProbeOptions& o) {
   std::string program = o.pingpong_program.empty() ? executable_directory() + "/hetperf-pingpong" : o.pingpong_program;
   if (::access(program.c_str(), X_OK) != 0) {
     throw EnvironmentError(program + ": the MPI ping-pong program is missing (build target hetperf-pingpong)");
   }
+  return program;
+}
+
+// Runs the ping-pong program (`argv`) and parses the JSON it prints.
+nlohmann::json run_pingpong(const std::vector<std::string>& argv) {
+  const std::string cmd = display_command(argv);
+  auto [status, output] = run_capturing_stdout(argv);
+  if (status != 0) {
+    throw EnvironmentError("MPI ping-pong failed (" + cmd + "): exit status " + std::to_string(status) +
+                           (output.empty() ? std::string() : ", output: " + output.substr(0, 400)));
+  }
+  try {
+    return nlohmann::json::parse(output);
+  } catch (const nlohmann::json::exception& e) {
+    throw EnvironmentError("MPI ping-pong printed something that is not its JSON result: " + output.substr(0, 400));
+  }
+}
+
+}  // namespace
+
+HandoffMeasurement probe_handoff(const NetProbeOptions& o, int cores, std::uint64_t bytes) {
+  const std::string program = pingpong_program(o);
+  auto period = [&](int ranks) {
+    // Oversubscribing this machine on purpose: MPICH's launcher needs no permission for it.
+    const nlohmann::json j = run_pingpong({o.mpiexec, "-n", std::to_string(ranks), program, "--fanout",
+                                           std::to_string(bytes), "--min-samples", std::to_string(o.repeat.min_samples),
+                                           "--target", std::to_string(o.repeat.target_relative_half_width),
+                                           "--time-cap", std::to_string(o.repeat.time_cap_s)});
+    return sample_summary_from_json(JsonNode(j, "hetperf-pingpong --fanout output").object("fanout").object("period_s"));
+  };
+  HandoffMeasurement h;
+  h.cores = std::max(1, cores);
+  h.bytes = bytes;
+  if (h.cores > 1) h.period_at_cores_s = period(h.cores);
+  h.period_oversubscribed_s = period(2 * h.cores);
+  // Means, not medians: a round's cost is the sum of rare long waits to be scheduled in.
+  h.handoff_s = handoff_from_fanout(h.cores, h.period_at_cores_s ? std::optional<double>(h.period_at_cores_s->mean) : std::nullopt,
+                                    h.period_oversubscribed_s.mean);
+  return h;
+}
+
+NetMeasurement probe_net(const NetProbeOptions& o) {
+  const std::string program = pingpong_program(o);
   std::string sizes;
   for (auto s : o.sizes_bytes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
   std::vector<std::string> argv = {o.mpiexec, "-n", "2"};
@@ -55,18 +100,7 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
                            "--target", std::to_string(o.repeat.target_relative_half_width), "--time-cap",
                            std::to_string(o.repeat.time_cap_s)});
   if (o.loggp) argv.insert(argv.end(), {"--loggp", std::to_string(o.loggp_large_bytes)});
-  const std::string cmd = display_command(argv);
-  auto [status, output] = run_capturing_stdout(argv);
-  if (status != 0) {
-    throw EnvironmentError("MPI ping-pong failed (" + cmd + "): exit status " + std::to_string(status) +
-                           (output.empty() ? std::string() : ", output: " + output.substr(0, 400)));
-  }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(output);
-  } catch (const nlohmann::json::exception& e) {
-    throw EnvironmentError("MPI ping-pong printed something that is not its JSON result: " + output.substr(0, 400));
-  }
+  const nlohmann::json j = run_pingpong(argv);
   NetMeasurement m;
   m.transport = "mpi";
   m.settings = {{"sizes_bytes", o.sizes_bytes},

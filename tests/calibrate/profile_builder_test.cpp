@@ -274,6 +274,18 @@ TEST_CASE("calibrate: profile builder reports measured LogGP parameters when the
   CHECK(j["G_s_per_byte_from_fit"].get<double>() == Approx(1e-9).epsilon(1e-6));
 }
 
+TEST_CASE("calibrate: the net probe's hand-off becomes the computer's, so a probes-only profile has it") {
+  SyntheticOptions o;
+  o.machine = "h";
+  CalibrationInput in = input(o);
+  CHECK(build_profile({in}, {}).computers.at(0).oversubscribed_handoff_s == 0);
+  in.measurement.net->handoff = HandoffMeasurement{2, 1 << 20, summarize({4e-4}), summarize({12.6e-3}), 4e-3};
+  const Computer c = build_profile({in}, {}).computers.at(0);
+  CHECK(c.oversubscribed_handoff_s == 4e-3);
+  CHECK(c.fits["communication_cpu"]["handoff_s"]["source"] == "$.probes.net.handoff");
+  CHECK(c.fits["communication_cpu"]["handoff_s"]["period_at_cores_s"].get<double>() == Approx(4e-4));
+}
+
 TEST_CASE("calibrate: a probe's figure is the median of its samples, so slow outliers do not move it") {
   SyntheticOptions o;
   o.machine = "noisy";

@@ -54,6 +54,7 @@ Measurement sample_measurement() {
   n.transport = "mpi";
   n.hosts = {"node-a", "node-a"};
   n.pingpong = {{0, summarize({4e-7, 4.1e-7})}, {1024, summarize({7e-7, 7.2e-7})}};
+  n.handoff = HandoffMeasurement{2, 1 << 20, summarize({4e-4, 4.2e-4}), summarize({1.2e-2, 1.3e-2}), 4.3e-3};
   m.net = n;
   m.skipped.push_back({"memory", "no root"});
   return m;
@@ -122,6 +123,24 @@ TEST_CASE("model: formats: a measurement file round-trips") {
   CHECK(back.memory->points.at(1).device_scale == 0.8);
   CHECK(back.memory->points.at(1).charged_mb == 128.4);
   CHECK(back.net->pingpong.at(1).size_bytes == 1024);
+  CHECK(back.net->handoff->period_at_cores_s->mean == Approx(4.1e-4));
+  CHECK(back.net->handoff->handoff_s == 4.3e-3);
+}
+
+TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simulator's rounds take them") {
+  // A round with m ranks takes (m - 1)(t + h): t = 0.2 ms alone (2 cores, 1 message a round), and with
+  // h = 4 ms on 4 ranks 3 (0.2 + 4) ms.
+  CHECK(handoff_from_fanout(2, 0.2e-3, 3 * 4.2e-3) == Approx(4e-3));
+  // One core: no run without oversubscription has a peer; h takes the whole message.
+  CHECK(handoff_from_fanout(1, std::nullopt, 5e-3) == Approx(5e-3));
+  // Faster oversubscribed than alone (noise): no negative hand-off.
+  CHECK(handoff_from_fanout(4, 3e-3, 1e-3) == 0);
+  nlohmann::json base = to_json(sample_measurement());
+  auto read = [](const nlohmann::json& j) { measurement_from_json(j, "m.json"); };
+  CHECK(error_after_patch(base, {{"probes", {{"net", {{"handoff", {{"handoff_s", -1}}}}}}}}, read) ==
+        "m.json: $.probes.net.handoff.handoff_s: expected a non-negative number, got -1");
+  CHECK(error_after_patch(base, {{"probes", {{"net", {{"handoff", {{"period_at_cores_s", nullptr}}}}}}}}, read).find(
+            "$.probes.net.handoff.period_at_cores_s: missing required field") != std::string::npos);
 }
 
 TEST_CASE("model: formats: malformed measurement files name the field") {

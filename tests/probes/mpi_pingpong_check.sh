@@ -23,3 +23,18 @@ assert g["latency_s"] >= 0 and g["large_size_bytes"] == 65536
 assert "MPICH" in j["mpi_library"] or j["mpi_library"], j["mpi_library"]
 print("ok:", sizes, "o_s", g["send_overhead_s"]["mean"], "L", g["latency_s"])
 PY
+# The fan-out (the hand-off probe) on three ranks: rank 0 sends to the two others, round after round.
+# Three ranks oversubscribe a 2-core machine: a round can take tens of ms, and the time cap ends the
+# sampling before --min-samples on a loaded one.
+mpiexec -n 3 "$1" --fanout 65536 --min-samples 3 --time-cap 2 </dev/null >"$out"
+python3 - "$out" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["fanout"]
+assert f["ranks"] == 3 and f["bytes"] == 65536 and f["rounds_per_sample"] >= 10, f
+assert f["period_s"]["mean"] > 0 and f["period_s"]["n"] >= 1, f["period_s"]
+print("ok: fan-out period", f["period_s"]["mean"])
+PY
+# A fan-out needs a peer: one rank is refused with exit 2.
+status=0
+mpiexec -n 1 "$1" --fanout 1024 </dev/null >/dev/null 2>&1 || status=$?
+[[ $status == 2 ]] || { echo "one-rank fan-out: exit $status, expected 2"; exit 1; }

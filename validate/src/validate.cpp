@@ -295,25 +295,6 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   return profile;
 }
 
-// The hand-off runs a recorded profile keeps in its fits (fit_handoff's record), to fit again on a
-// replay's operation models; nullopt when it has none.
-std::optional<calibrate::HandoffRuns> recorded_handoff_runs(const Profile& profile) {
-  if (profile.computers.empty()) return std::nullopt;
-  const nlohmann::json& fits = profile.computers.front().fits;
-  if (!fits.contains("communication_cpu") || !fits["communication_cpu"].contains("handoff_s")) return std::nullopt;
-  const nlohmann::json& r = fits["communication_cpu"]["handoff_s"];
-  for (const char* key : {"ranks", "n", "r", "measured_s"}) {
-    if (!r.contains(key) || !r[key].is_number()) return std::nullopt;
-  }
-  calibrate::HandoffRuns h{r["ranks"].get<int>(), r["n"].get<int>(), r["r"].get<int>(), {}};
-  if (r.contains("runs_s") && r["runs_s"].is_array()) {
-    for (const auto& x : r["runs_s"]) h.measured_s.push_back(x.get<double>());
-  } else {
-    h.measured_s.push_back(r["measured_s"].get<double>());
-  }
-  return h;
-}
-
 // The point prediction of every run from the probes' profile alone (the seeds' method), into
 // ValidationRun::probe_only_s; a profile that cannot predict them (a figure the probes did not
 // measure) is noted in `facts` instead.
@@ -369,31 +350,6 @@ std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::s
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The hand-off of every computer fitted on `runs` against the simulation of the same LU on `profile`
-// as it stands (its kernel models, probed or trace-calibrated), recorded in the profile and `facts`.
-void fit_handoff_into(Profile& profile, const std::string& profile_file, const calibrate::HandoffRuns& runs,
-                      nlohmann::json& facts) {
-  const auto handoff = calibrate::fit_handoff(runs, [&](int ranks, int n, int r, double q) {
-    AppJob job;
-    job.name = "handoff-calibration";
-    job.ranks = ranks;
-    job.lu.n = n, job.lu.r = r;
-    job.mapping.assign(static_cast<std::size_t>(ranks), 0);
-    for (auto& c : profile.computers) c.oversubscribed_handoff_s = q;
-    auto platform = apps::sim_platform_from_profile(profile, profile_file, apps::kernels_needed({job}));
-    return apps::predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
-  });
-  std::fprintf(stderr, "validate: %s\n", handoff.brief_report().c_str());
-  for (auto& c : profile.computers) {
-    nlohmann::json& cpu = c.fits["communication_cpu"];
-    // The first fit, on the probes' kernel models, stays the probes-only profile's.
-    if (!cpu.contains("probes_only_handoff_s")) cpu["probes_only_handoff_s"] = handoff.value;
-    c.oversubscribed_handoff_s = handoff.value;
-    cpu["handoff_s"] = handoff.record;
-  }
-  facts["oversubscribed hand-off, s (calibrated)"] = handoff.value;
 }
 
 void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSummary& summary) {
@@ -551,13 +507,11 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
   std::string profile_file = o.profile;
   Profile profile;
-  std::optional<calibrate::HandoffRuns> handoff_runs;  // one machine: refitted once the traces are
   double calibration_s = 0, validation_s = 0;         // seconds of calibration and validated runs
   if (!replay.empty()) {
     // The recorded profile (probes and contention experiments); its trace models are fitted again.
     profile_file = (out / "profile.json").string();
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
-    handoff_runs = recorded_handoff_runs(profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
     // apply; the calibration traces are taken across the computers, and what a waiting rank takes
@@ -592,27 +546,23 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     calibrate::ContentionOptions co;
     co.cores = cores;
     co.quick = o.quick;
-    co.lu_program = bin + "/hetperf-lu";
     co.integrate_program = bin + "/hetperf-integrate";
     co.scratch = scratch.string();
     const calibrate::ProgramRunner run = [&](int copies, int ranks, const std::vector<std::string>& args) {
       return runner.run_concurrently(copies, ranks, args);
     };
-    co.lu_n = lu_sizes(o.quick, last_level_cache_bytes()).calibrated.front();
-    // The kernels' concurrency speeds are the cpu probe's concurrent copies (computers[*].concurrency_speed).
+    // The kernels' concurrency speeds are the cpu probe's concurrent copies (computers[*].concurrency_speed),
+    // the hand-off the net probe's fan-out (computers[*].oversubscribed_handoff_s).
     const auto waiting = calibrate::measure_waiting_share(co, run);
     std::fprintf(stderr, "validate: %s\n", waiting.brief_report().c_str());
     for (auto& c : profile.computers) {
       c.cpu_share_waiting = waiting.value;
       c.fits["communication_cpu"]["waiting"] = waiting.record;
     }
-    // The hand-off's runs now; its fit here against the probes' kernel models (the probe-only
-    // profile), and again once the operation models are calibrated (fit_handoff_into).
-    handoff_runs = calibrate::measure_handoff_runs(co, run);
-    fit_handoff_into(profile, profile_file, *handoff_runs, summary.facts);
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
     summary.facts["LU kernels' speed with k = 1 .. cores copies at once (probe)"] = profile.computers.front().concurrency_speed;
     summary.facts["waiting rank's CPU share (calibrated)"] = waiting.value;
+    summary.facts["oversubscribed hand-off, s (probe)"] = profile.computers.front().oversubscribed_handoff_s;
     calibration_s += seconds_since(contention_start);
   } else {
     profile = read_profile(profile_file);
@@ -759,6 +709,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     probe_only = profile;
     for (auto& c : probe_only->computers) {
       c.app_models = {};
+      // Recordings from before the net probe's fan-out fitted the hand-off on an LU run, once against
+      // the probes' kernel models; their probes-only row keeps that first fit.
       const nlohmann::json& cpu = c.fits.contains("communication_cpu") ? c.fits["communication_cpu"] : nlohmann::json();
       if (cpu.contains("probes_only_handoff_s")) c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
     }
@@ -773,7 +725,6 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     const auto diagnostics = apps::calibration_diagnostics(profile, traces, to.computer);
     apps::record_diagnostics(profile, diagnostics);
     for (const auto& line : apps::diagnostics_report(diagnostics)) std::fprintf(stderr, "validate: %s\n", line.c_str());
-    if (handoff_runs) fit_handoff_into(profile, profile_file, *handoff_runs, summary.facts);
     summary.facts["calibration runs"] = traces.size();
   }
   // Written once the recorded runs have been read and the traces fitted (a replay writes it too).

@@ -1,7 +1,7 @@
-// Calibration experiments for the terms of real hardware that micro-benchmarks in isolation do not
-// show (docs/validation.md): what a rank waiting in MPI costs the computing ones (MPICH polls), and the
-// extra delay of a rank blocked in MPI on an oversubscribed computer (how much BLAS kernels slow each
-// other on the cores of one computer is the cpu probe's concurrent copies). Each runs the real
+// A calibration experiment for a term of real hardware that micro-benchmarks in isolation do not
+// show (docs/validation.md): what a rank waiting in MPI costs the computing ones (MPICH polls). How
+// much BLAS kernels slow each other on the cores of one computer is the cpu probe's concurrent copies,
+// and the hand-off of a rank blocked in MPI on an oversubscribed computer the net probe's fan-out. Each runs the real
 // applications through a runner the caller gives (so this library starts no process itself), fits its
 // figure, and returns a summary (options in, summary out). Their configurations are not among those `hetperf validate` validates.
 #pragma once
@@ -24,15 +24,12 @@ struct ContentionOptions {
   int cores = 2;              // of the computer the runs go on (>= 1)
   int repeats = 3;            // runs per measured figure; the median is taken (>= 1)
   bool quick = false;         // shorter runs
-  std::string lu_program;     // hetperf-lu
   std::string integrate_program;  // hetperf-integrate
   std::string scratch;        // directory for the integration's disk writes
-  int lu_n = 1280;            // the LU runs' order: in the cache regime of the runs predicted (> 0)
-  int handoff_r = 64;         // the hand-off run's block size: many messages for its work
 };
 
 struct ContentionSummary {
-  std::string figure;          // "waiting_share", "handoff_s"
+  std::string figure;          // "waiting_share"
   double value = 0;
   nlohmann::json record;       // the runs and the arithmetic, for the profile's "fits"
   std::string brief_report() const;
@@ -53,18 +50,5 @@ using PlacedRunner =
 // to [0, 1]). On a one-core computer tC is one worker sharing its core with one waiting master.
 ContentionSummary measure_waiting_share_on(const ContentionOptions& options, const std::string& computer,
                                            const std::string& elsewhere, const PlacedRunner& run);
-
-// The hand-off delay of a message into an oversubscribed computer, in two steps so that its fit uses
-// the operation models calibrated later: a communication-bound LU (n = lu_n, r = handoff_r, basic) on
-// 2 × cores ranks is measured (`repeats` runs), then simulated without the delay (T0) and with 1 ms
-// (T1) by `simulate(ranks, n, r, q)`; the simulated time grows linearly with q, so q = (T − T0) /
-// (T1 − T0) · 1 ms, T the median of the runs.
-struct HandoffRuns {
-  int ranks = 0, n = 0, r = 0;
-  std::vector<double> measured_s;
-};
-HandoffRuns measure_handoff_runs(const ContentionOptions& options, const ProgramRunner& run);
-ContentionSummary fit_handoff(const HandoffRuns& runs,
-                              const std::function<double(int ranks, int n, int r, double handoff_s)>& simulate);
 
 }  // namespace hetperf::calibrate

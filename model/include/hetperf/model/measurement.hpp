@@ -126,6 +126,25 @@ struct LogGPParameters {
   double latency_s = 0;                 // "latency_s": L = RTT(small)/2 - o_s - o_r (0 if negative)
 };
 
+// The hand-off of MPI ranks on an oversubscribed computer, measured by a fan-out among ranks that wait
+// polling (hetperf-pingpong --fanout): rank 0 sends `bytes` (a rendezvous message) to each other rank
+// in turn, round after round, once with as many ranks as cores and once with twice as many. Each
+// blocking send returns, and each receiver goes on, only once that rank is scheduled in again; with
+// more ranks than cores that costs the hand-off h each time. Under the simulator's rules
+// (sim::RankComputer) a round takes (m - 1)(t + h) with m ranks, so
+//   h = period(2 cores) / (2 cores - 1) - period(cores) / (cores - 1)
+// (with one core, the second term is 0: no run without oversubscription has a peer).
+struct HandoffMeasurement {
+  int cores = 1;                          // "cores": the cores the ranks shared
+  std::uint64_t bytes = 0;                // "bytes": each message
+  std::optional<SampleSummary> period_at_cores_s;  // "period_at_cores_s": a round with `cores` ranks (cores > 1)
+  SampleSummary period_oversubscribed_s;  // "period_oversubscribed_s": a round with 2 · cores ranks
+  double handoff_s = 0;                   // "handoff_s": h (0 when the difference is negative)
+};
+
+// h from the two periods (see HandoffMeasurement).
+double handoff_from_fanout(int cores, std::optional<double> period_at_cores_s, double period_oversubscribed_s);
+
 struct NetMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec) or "tcp"
@@ -134,6 +153,7 @@ struct NetMeasurement {
   // Optional (absent in older files):
   std::optional<double> bandwidth_bytes_per_s;  // "bandwidth_bytes_per_s": largest size / its one-way time
   std::optional<LogGPParameters> loggp;         // "loggp"
+  std::optional<HandoffMeasurement> handoff;    // "handoff" (this computer's cores, loopback only)
 };
 
 struct SkippedProbe {
