@@ -71,12 +71,18 @@ nlohmann::json run_pingpong(const std::vector<std::string>& argv) {
 
 HandoffMeasurement probe_handoff(const NetProbeOptions& o, int cores, std::uint64_t bytes) {
   const std::string program = pingpong_program(o);
+  // Every rank on this machine, or with --hosts on the first of them (a testbed computer probing
+  // itself and its peer: the ranks must start inside it, through its launcher).
+  const std::string here = o.hosts.substr(0, o.hosts.find(','));
   auto period = [&](int ranks) {
     // Oversubscribing this machine on purpose: MPICH's launcher needs no permission for it.
-    const nlohmann::json j = run_pingpong({o.mpiexec, "-n", std::to_string(ranks), program, "--fanout",
-                                           std::to_string(bytes), "--min-samples", std::to_string(o.repeat.min_samples),
-                                           "--target", std::to_string(o.repeat.target_relative_half_width),
-                                           "--time-cap", std::to_string(o.repeat.time_cap_s)});
+    std::vector<std::string> argv = {o.mpiexec};
+    if (!here.empty()) argv.insert(argv.end(), {"-hosts", here});
+    argv.insert(argv.end(), {"-n", std::to_string(ranks), program, "--fanout", std::to_string(bytes), "--min-samples",
+                             std::to_string(o.repeat.min_samples), "--target",
+                             std::to_string(o.repeat.target_relative_half_width), "--time-cap",
+                             std::to_string(o.repeat.time_cap_s)});
+    const nlohmann::json j = run_pingpong(argv);
     return sample_summary_from_json(JsonNode(j, "hetperf-pingpong --fanout output").object("fanout").object("period_s"));
   };
   HandoffMeasurement h;

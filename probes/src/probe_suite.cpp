@@ -123,10 +123,11 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
   attempt("disk", [&](const StepCallback&) { m.disk = probe_disk(o.disk); });
   attempt("net", [&](const StepCallback& step) {
     m.net = o.tcp ? probe_tcp(*o.tcp) : probe_net(o.net);
-    if (o.tcp || !o.net.hosts.empty() || !o.net.handoff) return;
+    if (o.tcp || !o.net.handoff) return;
     step("the hand-off of oversubscribed ranks", 0.8);
     try {
-      m.net->handoff = probe_handoff(o.net, std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+      // The CPUs this probe may use (a testbed computer's cpuset), as the host facts count them.
+      m.net->handoff = probe_handoff(o.net, std::max(1, m.host.cores));
     } catch (const EnvironmentError& e) {
       m.skipped.push_back({"net.handoff", e.what()});
     }

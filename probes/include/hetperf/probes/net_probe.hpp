@@ -22,7 +22,7 @@ struct NetProbeOptions {
   std::string pingpong_program;      // path of hetperf-pingpong; empty: next to the running executable
   bool loggp = true;                         // also measure the LogGP parameters
   std::uint64_t loggp_large_bytes = 1u << 20;  // second message size, for G
-  bool handoff = true;                       // also the hand-off of oversubscribed ranks (loopback only)
+  bool handoff = true;                       // also the hand-off of oversubscribed ranks (on one machine)
   RepeatOptions repeat;
 
   // 0 and the powers of two up to `max_bytes`.
@@ -34,7 +34,8 @@ NetMeasurement probe_net(const NetProbeOptions& options);
 
 // The hand-off of ranks waiting in MPI on this computer, oversubscribed (HandoffMeasurement): the
 // ping-pong program's fan-out of `bytes` (a rendezvous message; default 1 MiB) with `cores` ranks and
-// with 2 · cores, on this machine only. EnvironmentError as probe_net.
+// with 2 · cores, on this machine (with `options.hosts`, on the first of them). EnvironmentError as
+// probe_net.
 HandoffMeasurement probe_handoff(const NetProbeOptions& options, int cores, std::uint64_t bytes = 1u << 20);
 
 // Runs `argv` through run_command (model/process.hpp), capturing stdout, with the child registered for
