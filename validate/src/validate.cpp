@@ -328,7 +328,7 @@ std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::s
       job.kind = AppJob::Kind::kLu;
       job.ranks = run.ranks;
       job.lu.n = static_cast<int>(number("--n", 0)), job.lu.r = static_cast<int>(number("--r", 0));
-      job.lu.variant = parse_lu_variant(option.count("--variant") ? option["--variant"] : "basic");
+      job.lu.variant = apps::parse_lu_variant(option.count("--variant") ? option["--variant"] : "basic");
       job.lu.remove = static_cast<int>(number("--remove", 0));
       job.lu.remove_after_iteration = job.lu.remove ? static_cast<int>(number("--after-iteration", -1)) : -1;
       if (const std::string e = job.lu.validate(run.ranks); !e.empty()) r.field("command").fail("a valid LU run (" + e + ")");
