@@ -60,10 +60,8 @@ class Scheduler final : public Handler {
     engine_.run();
     HETPERF_CHECK(queue_.empty(), "jobs left waiting at the end of the simulation");
     summarize();
-    if (!output_.keep_jobs) {
-      result_.jobs = {};
-      result_.utilisation = {};
-    }
+    if (!output_.keep_jobs) result_.jobs = {};
+    if (!output_.keep_utilisation) result_.utilisation = {};
     return std::move(result_);
   }
 
@@ -190,7 +188,7 @@ class Scheduler final : public Handler {
 
   void set_busy(std::int64_t delta) {
     busy_ += delta;
-    if (!output_.keep_jobs) return;
+    if (!output_.keep_utilisation) return;
     auto& u = result_.utilisation;
     if (u.back().time_s == now_) u.back().busy = busy_;
     else u.push_back({now_, busy_});
@@ -313,7 +311,7 @@ class Scheduler final : public Handler {
     r.turnaround_s = r.end_s - r.submit_s;
     // The usual bounded slowdown (Feitelson et al.): short jobs count as running τ seconds.
     r.bounded_slowdown = std::max(1.0, r.turnaround_s / std::max(r.run_s, options_.slowdown_threshold_s));
-    if (output_.on_job) output_.on_job(r);
+    if (output_.on_job) output_.on_job(r, s.result);
     if (!output_.keep_jobs) {
       // Only the figures the summary needs stay.
       r.allocation = {};
