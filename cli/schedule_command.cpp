@@ -247,6 +247,9 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       output.keep_jobs = swf_out || alloc || !args->plot_dir.empty();
       output.keep_utilisation = !args->summary_only;
       if (auto available = available_memory_bytes()) output.max_memory_bytes = *available;
+      // A malleable job's row holds every iteration: about 200 bytes of text each, in a string that
+      // may have doubled past it.
+      if (!args->summary_only) output.row_bytes_per_iteration = 512;
       std::optional<batch::JobCsvStream> csv_stream;
       std::optional<RowSpool> json_spool, csv_spool;
       std::optional<CsvWriter> csv_rows;

@@ -170,7 +170,9 @@ class Scheduler final : public Handler {
     else if (r.data_bytes > 0 && r.redistribution_bandwidth_bytes_per_s) move_s = *r.redistribution_latency_s + r.data_bytes / *r.redistribution_bandwidth_bytes_per_s;
     else if (r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s > 0) move_s = cluster_.latency_s + r.data_bytes / cluster_.bandwidth_bytes_per_s;
     if (!(move_s <= kImplausibleS)) refuse(job.where + ".resize", "moving its data_bytes at its redistribution cost would take", move_s);
-    recorded_bytes += static_cast<double>(job.app->iterations) * (output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary);
+    recorded_bytes += static_cast<double>(job.app->iterations) *
+                      ((output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary) +
+                       static_cast<double>(output_.row_bytes_per_iteration));
     if (output_.max_memory_bytes > 0 && recorded_bytes > static_cast<double>(output_.max_memory_bytes)) {
       throw InputError(job.where + ".app.iterations: " + std::to_string(job.app->iterations) +
                        " iterations, with the malleable jobs before it, would take about " +

@@ -110,6 +110,9 @@ struct ScheduleOutput {
   // Refuse, before simulating, malleable jobs whose iterations would take more than this many bytes
   // to record; 0: no limit.
   std::uint64_t max_memory_bytes = 0;
+  // Bytes per iteration the caller needs beside the record when it writes a finished job's row (its
+  // text, built whole), for that refusal.
+  std::uint64_t row_bytes_per_iteration = 0;
 };
 
 // Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
