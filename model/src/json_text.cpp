@@ -98,8 +98,10 @@ JsonText& JsonText::key(std::string_view name) {
   out_ += empty_.back() ? "\n" : ",\n";
   empty_.back() = false;
   indent(depth_ + static_cast<int>(empty_.size()));
-  append_json_string(out_, name);
-  out_ += ": ";
+  // Keys are the program's own field names, plain ASCII: written as they are.
+  out_ += '"';
+  out_ += name;
+  out_ += "\": ";
   after_key_ = true;
   return *this;
 }

@@ -42,7 +42,7 @@ class JsonText {
   JsonText& end_object();
   JsonText& begin_array();
   JsonText& end_array();
-  JsonText& key(std::string_view name);  // then exactly one value
+  JsonText& key(std::string_view name);  // a field name of the program's (not escaped); then one value
   JsonText& value(double v);
   JsonText& value(std::int64_t v);
   JsonText& value(std::uint64_t v);
