@@ -9,9 +9,11 @@ Cases (inputs written to a scratch directory; the SWF by benchmarks/batch/long_q
   lu-1k, lu-4k, lu-16k   LU, basic, r = 128, on 1,024 / 4,096 / 16,384 one-core computers: n = 131,072,
                           262,144, 524,288 (`hetperf predict` of one "apps" job)
   processes-1m           1M processes, benchmarks/scale/stream-1m.json, --summary-only
+  processes-1m-full      the same 1M processes with every row in the JSON and a CSV (default output mode)
   processes-10m          10M processes, benchmarks/scale/stream-10m.json, streamed to CSV (--summary-only --csv)
   star-100k              the master/worker star of benchmarks/master_worker_benchmark.cpp, W = 10, 100,000
                           tasks, default output mode
+  star-100k-w1000        the same star with W = 1,000 workers
   swf-300k-easy, swf-300k-conservative
                           300,000 jobs on 1,024 processors whose queue stays above a thousand jobs,
                           `hetperf schedule --summary-only` (swf-20k-, -40k-, -80k-: the same generator's
@@ -66,7 +68,7 @@ def star_inputs(work, workers, tasks):
                 "policy": {"placement": "round_robin",
                            "discipline": {"default": "fifo", "master": "processor_sharing"}},
                 "processes": processes}
-    p, w = os.path.join(work, "star-profile.json"), os.path.join(work, "star.json")
+    p, w = os.path.join(work, f"star-{workers}-profile.json"), os.path.join(work, f"star-{workers}.json")
     json.dump(profile, open(p, "w"))
     json.dump(workload, open(w, "w"))
     return p, w
@@ -81,11 +83,14 @@ def cases(work):
     scale = os.path.join(HERE, "scale")
     out.append(("processes-1m", ["predict", "-p", f"{scale}/profile-1000.json", "-w", f"{scale}/stream-1m.json",
                                  "--summary-only", "-o", os.path.join(work, "out.json")], 0))
+    out.append(("processes-1m-full", ["predict", "-p", f"{scale}/profile-1000.json", "-w", f"{scale}/stream-1m.json",
+                                      "--csv", os.path.join(work, "out.csv"), "-o", os.path.join(work, "out.json")], 0))
     out.append(("processes-10m", ["predict", "-p", f"{scale}/profile-1000.json", "-w", f"{scale}/stream-10m.json",
                                   "--summary-only", "--csv", os.path.join(work, "out.csv"),
                                   "-o", os.path.join(work, "out.json")], 0))
-    p, w = star_inputs(work, 10, 100000)
-    out.append(("star-100k", ["predict", "-p", p, "-w", w, "-o", os.path.join(work, "out.json")], 0))
+    for workers, name in ((10, "star-100k"), (1000, "star-100k-w1000")):
+        p, w = star_inputs(work, workers, 100000)
+        out.append((name, ["predict", "-p", p, "-w", w, "-o", os.path.join(work, "out.json")], 0))
     for jobs in (20000, 40000, 80000, 300000):
         swf = os.path.join(work, f"long-queue-{jobs // 1000}k.swf")
         for policy in ("easy", "conservative"):

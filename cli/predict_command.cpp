@@ -16,6 +16,8 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
+#include "hetperf/model/json_text.hpp"
+#include "hetperf/model/row_spool.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/simulator/placement.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
@@ -51,12 +53,6 @@ void csv_row(CsvWriter& csv, const ProcessResult& r) {
       << b.disk_s << b.network_s << b.sleep_s << b.waiting_s << b.migration_s
       << (r.segments.empty() ? std::size_t{0} : r.segments.size() - 1);
   csv.end_row();
-}
-
-std::string to_csv(const Prediction& p) {
-  CsvWriter csv(kProcessCsvHeader);
-  for (const auto& r : p.processes) csv_row(csv, r);
-  return csv.str();
 }
 
 // One row per computer and timeline point: when, how busy, how much memory held.
@@ -101,19 +97,17 @@ void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sample
   std::printf("(LU: factorisation time; integration: mean response time of its instances)\n");
 }
 
-void print_table(const Prediction& p, std::size_t rows) {
+// `first`: the first `rows` processes in definition order (or all) of the `listed` in the output files.
+void print_table(const Prediction& p, const std::vector<ProcessResult>& first, std::size_t listed, std::size_t rows) {
   std::printf("%-16s %-14s %10s %10s %10s %9s %9s %9s %9s %9s\n", "process", "computer", "arrival_s", "finish_s",
               "response_s", "cpu_s", "memory_s", "disk_s", "net_s", "wait_s");
-  std::size_t shown = 0;
-  for (const auto& r : p.processes) {
-    if (shown++ == rows) {
-      std::printf("... %zu more processes (all of them are in the output files)\n", p.processes.size() - rows);
-      break;
-    }
+  for (const auto& r : first) {
     const auto& b = r.breakdown;
     std::printf("%-16s %-14s %10.4f %10.4f %10.4f %9.4f %9.4f %9.4f %9.4f %9.4f\n", r.name.c_str(), r.computer.c_str(),
                 r.arrival_s, r.finish_s, r.response_s, b.cpu_s, b.memory_s, b.disk_s, b.network_s, b.waiting_s);
   }
+  if (listed > rows) std::printf("... %zu more processes (all of them are in the output files)\n", listed - rows);
+  std::size_t shown = 0;
   std::printf("\n%-16s %10s %11s %14s %10s\n", "computer", "processes", "utilisation", "peak_memory_mb", "busy_s");
   shown = 0;
   for (const auto& c : p.computers) {
@@ -180,9 +174,10 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       if (!args->policy.empty()) options.placement = args->policy;
       if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
       options.timeline_points = args->timeline_points;
-      options.keep_processes = !args->summary_only;
-      // Rendering the JSON takes about this much per process beside the simulation's own memory.
-      options.output_bytes_per_process = args->summary_only ? 0 : 2048;
+      // Rows are written as processes finish, not kept: the JSON's and CSV's spools take 12 bytes a
+      // process each beside the simulation's own memory.
+      options.keep_processes = false;
+      options.output_bytes_per_process = args->summary_only ? 0 : 24;
       if (args->max_memory_mib > 0) options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
       else if (auto available = available_memory_bytes()) options.max_memory_bytes = *available;
       // Every output is claimed before the simulation (a target that cannot be written is refused before
@@ -191,17 +186,39 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       AtomicFile& out = outputs.add(args->out, "--out");
       AtomicFile* csv_file = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
       AtomicFile* timeline_file = args->timeline_csv.empty() ? nullptr : &outputs.add(args->timeline_csv, "--timeline-csv");
-      // With --summary-only the CSV rows stream to their temporary file as processes finish.
+      // Each process's rows are written as it finishes. With --summary-only the CSV gets them in finish
+      // order, straight into its temporary file. Otherwise the JSON and the CSV list them in definition
+      // order: they go to spools beside their files (finish order), copied in order at the end, and the
+      // first few are kept for the table on stdout.
       std::optional<CsvWriter> csv_rows;
-      std::uint64_t streamed = 0;
-      const bool csv_streams = args->summary_only && csv_file;
-      if (csv_streams) {
+      if (csv_file) {
         csv_rows.emplace(kProcessCsvHeader);
-        options.on_process = [&](const ProcessResult& r) {
-          csv_row(*csv_rows, r);
-          if (++streamed % 4096 == 0) csv_file->write(csv_rows->take());
-        };
+        csv_file->write(csv_rows->take());  // the header
       }
+      std::optional<RowSpool> json_spool, csv_spool;
+      if (!args->summary_only) {
+        json_spool.emplace(out);
+        if (csv_file) csv_spool.emplace(*csv_file);
+      }
+      std::vector<ProcessResult> first_rows;
+      std::string row;
+      std::uint64_t streamed = 0;
+      options.on_process = [&](const ProcessResult& r, std::uint64_t index) {
+        if (json_spool) {
+          row.assign(json_array_separator(index));
+          append_process_json_row(row, r, index, args->out);
+          json_spool->add(index, row);
+          if (index < args->rows) {
+            if (first_rows.size() <= index) first_rows.resize(index + 1);
+            first_rows[index] = r;
+          }
+        }
+        if (csv_rows) {
+          csv_row(*csv_rows, r);
+          if (csv_spool) csv_spool->add(index, csv_rows->take());
+          else if (++streamed % 4096 == 0) csv_file->write(csv_rows->take());
+        }
+      };
       EventRate rate;
       rate.start();
       Prediction p = sim::simulate(profile, workload, binding, args->workload, options);
@@ -252,11 +269,21 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
           ++traces;
         }
       }
-      out.write(json_output_text(to_json(p), args->out));
-      if (csv_file) csv_file->write(csv_streams ? csv_rows->take() : to_csv(p));
+      if (json_spool) {
+        // The document around the rows, cut where they go.
+        const std::vector<std::string> pieces = split_json_output(to_json(p), {"processes"}, args->out);
+        out.write(pieces[0]);
+        json_spool->copy_to(out);
+        out.write(json_array_close(json_spool->rows()));
+        out.write(pieces[1]);
+      } else {
+        out.write(json_output_text(to_json(p), args->out));
+      }
+      if (csv_spool) csv_spool->copy_to(*csv_file);
+      else if (csv_file) csv_file->write(csv_rows->take());
       if (timeline_file) timeline_file->write(timeline_csv(p));
       outputs.commit();
-      if (!p.processes.empty() || !app_runs) print_table(p, args->rows);
+      if ((json_spool && p.summary.processes > 0) || !app_runs) print_table(p, first_rows, json_spool ? p.summary.processes : 0, args->rows);
       if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";

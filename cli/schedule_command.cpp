@@ -18,7 +18,9 @@
 #include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/host.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/json_text.hpp"
 #include "hetperf/model/process.hpp"
+#include "hetperf/model/row_spool.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/model/workload.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
@@ -101,10 +103,12 @@ batch::Cluster make_cluster(const Input& in) {
   return batch::Cluster::homogeneous(*in.options.processors);
 }
 
-void print_jobs(const batch::ScheduleResult& r, std::size_t rows);
+void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, std::size_t rows);
 
-void print_table(const batch::ScheduleResult& r, std::size_t rows) {
-  if (!r.jobs.empty()) print_jobs(r, rows);
+// `first`: the first `rows` jobs (or all) of the `listed` in the output files.
+void print_table(const batch::ScheduleResult& r, const std::vector<batch::JobResult>& first, std::size_t listed,
+                 std::size_t rows) {
+  if (listed > 0) print_jobs(first, listed, rows);
   const auto& s = r.summary;
   std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
               "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
@@ -117,19 +121,15 @@ void print_table(const batch::ScheduleResult& r, std::size_t rows) {
   }
 }
 
-void print_jobs(const batch::ScheduleResult& r, std::size_t rows) {
+void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, std::size_t rows) {
   std::printf("%-16s %-9s %10s %10s %10s %10s %12s %8s %5s %4s\n", "job", "type", "submit_s", "start_s", "end_s",
               "wait_s", "turnaround_s", "bsld", "procs", "rsz");
-  std::size_t shown = 0;
-  for (const auto& j : r.jobs) {
-    if (shown++ == rows) {
-      std::printf("... %zu more jobs (all of them are in the output files)\n", r.jobs.size() - rows);
-      break;
-    }
+  for (const auto& j : first) {
     std::printf("%-16s %-9s %10.1f %10.1f %10.1f %10.1f %12.1f %8.2f %5lld %4lld\n", j.name.c_str(),
                 batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s,
                 j.bounded_slowdown, static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
   }
+  if (listed > rows) std::printf("... %zu more jobs (all of them are in the output files)\n", listed - rows);
 }
 
 // Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (seed 002
@@ -238,15 +238,50 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       AtomicFile* csv = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
       AtomicFile* alloc = args->allocation_csv.empty() ? nullptr : &outputs.add(args->allocation_csv, "--allocation-csv");
       AtomicFile* swf_out = args->swf_out.empty() ? nullptr : &outputs.add(args->swf_out, "--swf-out");
-      // With --summary-only the CSV rows stream to their temporary file as jobs finish.
+      // Each job's rows are written as it finishes. With --summary-only the CSV gets them in finish
+      // order, straight into its temporary file. Otherwise the JSON and the CSV list them in input
+      // order: they go to spools beside their files (finish order), copied in order at the end, and the
+      // first few are kept for the table on stdout. The jobs themselves are kept only for the outputs
+      // that need every job's allocation history.
       batch::ScheduleOutput output;
-      output.keep_jobs = !args->summary_only;
+      output.keep_jobs = swf_out || alloc || !args->plot_dir.empty();
+      output.keep_utilisation = !args->summary_only;
       if (auto available = available_memory_bytes()) output.max_memory_bytes = *available;
+      // A malleable job's row holds every iteration: about 200 bytes of text each, in a string that
+      // may have doubled past it.
+      if (!args->summary_only) output.row_bytes_per_iteration = 512;
       std::optional<batch::JobCsvStream> csv_stream;
-      if (args->summary_only && csv) {
-        csv_stream.emplace(*csv);
-        output.on_job = [&](const batch::JobResult& job) { csv_stream->add(job); };
+      std::optional<RowSpool> json_spool, csv_spool;
+      std::optional<CsvWriter> csv_rows;
+      if (args->summary_only) {
+        if (csv) csv_stream.emplace(*csv);
+      } else {
+        json_spool.emplace(out);
+        if (csv) {
+          csv_spool.emplace(*csv);
+          csv_rows.emplace(batch::job_csv_header());
+          csv->write(csv_rows->take());  // the header
+        }
       }
+      std::vector<batch::JobResult> first_rows;
+      std::string row;
+      output.on_job = [&](const batch::JobResult& job, std::size_t index) {
+        if (csv_stream) csv_stream->add(job);
+        if (!json_spool) return;
+        row.assign(json_array_separator(index));
+        batch::append_job_json_row(row, job, index, args->out);
+        json_spool->add(index, row);
+        if (csv_spool) {
+          batch::job_csv_row(*csv_rows, job);
+          csv_spool->add(index, csv_rows->take());
+        }
+        if (index < args->rows) {
+          if (first_rows.size() <= index) first_rows.resize(index + 1);
+          first_rows[index] = job;
+          first_rows[index].allocation = {};  // the table shows none of these
+          first_rows[index].iterations = {};
+        }
+      };
       EventRate rate;
       rate.start();
       batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
@@ -256,15 +291,41 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       nlohmann::json j = {{"hetperf_version", kVersion},
                           {"command", command_line},
                           {"inputs", {{"workload", args->workload}, {"swf", args->swf}, {"platform", args->platform}}}};
-      j.update(batch::to_json(r));
-      out.write(json_output_text(j, args->out));
+      if (json_spool) {
+        // The document around the rows (jobs and utilisation set aside while it is made), cut where
+        // they go.
+        std::vector<batch::JobResult> jobs = std::move(r.jobs);
+        std::vector<batch::UtilisationStep> utilisation = std::move(r.utilisation);
+        r.jobs.clear();
+        r.utilisation.clear();
+        j.update(batch::to_json(r));
+        r.jobs = std::move(jobs);
+        r.utilisation = std::move(utilisation);
+        const std::vector<std::string> pieces = split_json_output(j, {"jobs", "utilisation"}, args->out);
+        out.write(pieces[0]);
+        json_spool->copy_to(out);
+        out.write(json_array_close(json_spool->rows()));
+        out.write(pieces[1]);
+        std::string steps;
+        for (std::size_t k = 0; k < r.utilisation.size(); ++k) {
+          steps += json_array_separator(k);
+          batch::append_utilisation_json_row(steps, r.utilisation[k], k, args->out);
+          if (steps.size() >= (1u << 20)) out.write(std::exchange(steps, std::string()));
+        }
+        out.write(steps);
+        out.write(json_array_close(r.utilisation.size()));
+        out.write(pieces[2]);
+      } else {
+        j.update(batch::to_json(r));
+        out.write(json_output_text(j, args->out));
+      }
       if (csv_stream) csv_stream->flush();
-      else if (csv) csv->write(batch::to_csv(r));
+      if (csv_spool) csv_spool->copy_to(*csv);
       if (alloc) alloc->write(batch::allocation_csv(r));
       if (swf_out) swf_out->write(batch::format_swf(batch::to_swf(r, in.trace ? &*in.trace : nullptr)));
       const std::string plots = args->plot_dir.empty() ? "" : add_plots(r, args->plot_dir, args->plot_jobs, outputs);
       outputs.commit();
-      print_table(r, args->rows);
+      print_table(r, first_rows, json_spool ? json_spool->rows() : 0, args->rows);
       // The first few on stderr; all of them are in the JSON output's "skipped".
       const std::size_t shown = std::min<std::size_t>(r.skipped.size(), 10);
       for (std::size_t i = 0; i < shown; ++i) {

@@ -7,6 +7,7 @@
 
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/json_text.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/model/version.hpp"
 
@@ -41,30 +42,58 @@ PredictionSummary summarize_response_times(std::vector<double>& r, double first_
   return s;
 }
 
+nlohmann::json process_json(const ProcessResult& r) {
+  const auto& b = r.breakdown;
+  nlohmann::json j = {{"name", r.name},
+                      {"computer", r.computer},
+                      {"arrival_s", r.arrival_s},
+                      {"start_s", r.start_s},
+                      {"finish_s", r.finish_s},
+                      {"response_s", r.response_s},
+                      {"breakdown_s",
+                       {{"cpu", b.cpu_s},
+                        {"memory", b.memory_s},
+                        {"disk", b.disk_s},
+                        {"network", b.network_s},
+                        {"sleep", b.sleep_s},
+                        {"waiting", b.waiting_s}}}};
+  if (b.migration_s > 0) j["breakdown_s"]["migration"] = b.migration_s;
+  if (!r.segments.empty()) {
+    nlohmann::json segments = nlohmann::json::array();
+    for (const auto& g : r.segments) segments.push_back({{"computer", g.computer}, {"from_s", g.from_s}, {"to_s", g.to_s}});
+    j["segments"] = segments;
+  }
+  return j;
+}
+
+void append_process_json_row(std::string& out, const ProcessResult& r, std::uint64_t index, const std::string& file) {
+  // process_json's fields, keys in the sorted order nlohmann writes them in.
+  const auto& b = r.breakdown;
+  const std::size_t start = out.size();
+  JsonText w(out, 2);
+  w.begin_object().key("arrival_s").value(r.arrival_s).key("breakdown_s").begin_object();
+  w.key("cpu").value(b.cpu_s).key("disk").value(b.disk_s).key("memory").value(b.memory_s);
+  if (b.migration_s > 0) w.key("migration").value(b.migration_s);
+  w.key("network").value(b.network_s).key("sleep").value(b.sleep_s).key("waiting").value(b.waiting_s).end_object();
+  w.key("computer").value(r.computer).key("finish_s").value(r.finish_s).key("name").value(r.name);
+  w.key("response_s").value(r.response_s);
+  if (!r.segments.empty()) {
+    w.key("segments").begin_array();
+    for (const auto& g : r.segments) {
+      w.begin_object().key("computer").value(g.computer).key("from_s").value(g.from_s).key("to_s").value(g.to_s).end_object();
+    }
+    w.end_array();
+  }
+  w.key("start_s").value(r.start_s).end_object();
+  if (!w.finite()) {
+    out.resize(start);
+    check_finite_output(process_json(r), file, "$.processes[" + std::to_string(index) + "]");
+  }
+}
+
 nlohmann::json to_json(const Prediction& p) {
   nlohmann::json processes = nlohmann::json::array();
-  for (const auto& r : p.processes) {
-    const auto& b = r.breakdown;
-    processes.push_back({{"name", r.name},
-                         {"computer", r.computer},
-                         {"arrival_s", r.arrival_s},
-                         {"start_s", r.start_s},
-                         {"finish_s", r.finish_s},
-                         {"response_s", r.response_s},
-                         {"breakdown_s",
-                          {{"cpu", b.cpu_s},
-                           {"memory", b.memory_s},
-                           {"disk", b.disk_s},
-                           {"network", b.network_s},
-                           {"sleep", b.sleep_s},
-                           {"waiting", b.waiting_s}}}});
-    if (b.migration_s > 0) processes.back()["breakdown_s"]["migration"] = b.migration_s;
-    if (!r.segments.empty()) {
-      nlohmann::json segments = nlohmann::json::array();
-      for (const auto& g : r.segments) segments.push_back({{"computer", g.computer}, {"from_s", g.from_s}, {"to_s", g.to_s}});
-      processes.back()["segments"] = segments;
-    }
-  }
+  for (const auto& r : p.processes) processes.push_back(process_json(r));
   nlohmann::json computers = nlohmann::json::array();
   for (const auto& c : p.computers) {
     computers.push_back({{"name", c.name},

@@ -364,6 +364,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       const ArrivalGenerator& gen = workload_.generators[g];
       std::size_t spec = workload_.processes.size() + g;
       std::int32_t pin = pin_of(binding_.generators[g]), peer = peer_of(binding_.generators[g]);
+      first_generated_.push_back(created_);
       if (g + 1 == workload_.generators.size()) {
         drawn_ = {true, g, 1, gen.start_s, pin, peer};
         end_of_stream();
@@ -555,7 +556,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
                            "' would take " + csv_number(response) + " s, beyond any plausible time (" +
                            csv_number(kImplausibleS) + " s); expected smaller sizes or faster figures in the profile");
     }
-    if (options_.on_process) options_.on_process(result_of(i));
+    if (options_.on_process) options_.on_process(result_of(i), index_of(p));
     if (!options_.keep_processes) {
       responses_.push_back(response);
       first_arrival_s_ = std::min(first_arrival_s_, p.arrival_s);
@@ -567,6 +568,13 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       // processes): its slot takes the next one.
       if (drawn_slot_[i]) free_slots_.push_back(i);
     }
+  }
+
+  // The process's place in definition order: its spec's first, plus its instance.
+  std::uint64_t index_of(const Proc& p) const {
+    const std::size_t listed = workload_.processes.size();
+    return (p.spec < listed ? first_instance_[p.spec] : first_generated_[p.spec - listed]) +
+           (p.instance == 0 ? 0 : p.instance - 1);
   }
 
   ProcessResult result_of(std::uint32_t i) const {
@@ -897,6 +905,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   const Workload& workload_;
   const Binding& binding_;
   std::vector<std::size_t> first_instance_;  // per workload process: the index of its first instance
+  std::vector<std::uint64_t> first_generated_;  // per generator: the index of its first process
   std::string file_;
   SimulationOptions options_;
   std::uint64_t seed_;

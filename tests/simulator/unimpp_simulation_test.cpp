@@ -331,7 +331,11 @@ TEST_CASE("simulator: results streamed as processes finish give the same summary
   sim::SimulationOptions o;
   o.keep_processes = false;
   std::vector<ProcessResult> streamed;
-  o.on_process = [&](const ProcessResult& r) { streamed.push_back(r); };
+  std::vector<std::uint64_t> indices;
+  o.on_process = [&](const ProcessResult& r, std::uint64_t index) {
+    streamed.push_back(r);
+    indices.push_back(index);
+  };
   Prediction summary = test::run(profile, w, o);
   CHECK(summary.processes.empty());
   CHECK(streamed.size() == 300);
@@ -342,6 +346,12 @@ TEST_CASE("simulator: results streamed as processes finish give the same summary
   // In finish order, each the same as its kept counterpart.
   for (std::size_t k = 1; k < streamed.size(); ++k) CHECK(streamed[k].finish_s >= streamed[k - 1].finish_s);
   CHECK(test::process(kept, streamed.front().name).finish_s == streamed.front().finish_s);
+  // Each index is the process's place among the kept results.
+  for (std::size_t k = 0; k < streamed.size(); ++k) {
+    REQUIRE(indices[k] < kept.processes.size());
+    CHECK(kept.processes[indices[k]].name == streamed[k].name);
+    CHECK(kept.processes[indices[k]].finish_s == streamed[k].finish_s);
+  }
 }
 
 TEST_CASE("simulator: a run estimated beyond the memory allowed is refused before it starts, naming the size") {

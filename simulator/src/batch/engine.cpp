@@ -60,10 +60,8 @@ class Scheduler final : public Handler {
     engine_.run();
     HETPERF_CHECK(queue_.empty(), "jobs left waiting at the end of the simulation");
     summarize();
-    if (!output_.keep_jobs) {
-      result_.jobs = {};
-      result_.utilisation = {};
-    }
+    if (!output_.keep_jobs) result_.jobs = {};
+    if (!output_.keep_utilisation) result_.utilisation = {};
     return std::move(result_);
   }
 
@@ -172,7 +170,9 @@ class Scheduler final : public Handler {
     else if (r.data_bytes > 0 && r.redistribution_bandwidth_bytes_per_s) move_s = *r.redistribution_latency_s + r.data_bytes / *r.redistribution_bandwidth_bytes_per_s;
     else if (r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s > 0) move_s = cluster_.latency_s + r.data_bytes / cluster_.bandwidth_bytes_per_s;
     if (!(move_s <= kImplausibleS)) refuse(job.where + ".resize", "moving its data_bytes at its redistribution cost would take", move_s);
-    recorded_bytes += static_cast<double>(job.app->iterations) * (output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary);
+    recorded_bytes += static_cast<double>(job.app->iterations) *
+                      ((output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary) +
+                       static_cast<double>(output_.row_bytes_per_iteration));
     if (output_.max_memory_bytes > 0 && recorded_bytes > static_cast<double>(output_.max_memory_bytes)) {
       throw InputError(job.where + ".app.iterations: " + std::to_string(job.app->iterations) +
                        " iterations, with the malleable jobs before it, would take about " +
@@ -190,7 +190,7 @@ class Scheduler final : public Handler {
 
   void set_busy(std::int64_t delta) {
     busy_ += delta;
-    if (!output_.keep_jobs) return;
+    if (!output_.keep_utilisation) return;
     auto& u = result_.utilisation;
     if (u.back().time_s == now_) u.back().busy = busy_;
     else u.push_back({now_, busy_});
@@ -313,7 +313,7 @@ class Scheduler final : public Handler {
     r.turnaround_s = r.end_s - r.submit_s;
     // The usual bounded slowdown (Feitelson et al.): short jobs count as running τ seconds.
     r.bounded_slowdown = std::max(1.0, r.turnaround_s / std::max(r.run_s, options_.slowdown_threshold_s));
-    if (output_.on_job) output_.on_job(r);
+    if (output_.on_job) output_.on_job(r, s.result);
     if (!output_.keep_jobs) {
       // Only the figures the summary needs stay.
       r.allocation = {};

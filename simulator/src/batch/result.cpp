@@ -7,44 +7,86 @@
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/json_text.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
 
 namespace hetperf::sim::batch {
+nlohmann::json job_json(const JobResult& r) {
+  nlohmann::json allocation = nlohmann::json::array();
+  for (const auto& a : r.allocation) allocation.push_back({a.time_s, a.processors});
+  nlohmann::json j = {{"id", r.id},
+                      {"name", r.name},
+                      {"type", to_string(r.kind)},
+                      {"submit_s", r.submit_s},
+                      {"start_s", r.start_s},
+                      {"end_s", r.end_s},
+                      {"wait_s", r.wait_s},
+                      {"run_s", r.run_s},
+                      {"turnaround_s", r.turnaround_s},
+                      {"bounded_slowdown", r.bounded_slowdown},
+                      {"processors", r.processors},
+                      {"max_processors", r.max_processors},
+                      {"estimate_s", r.estimate_s},
+                      {"slowest_speed", r.slowest_speed},
+                      {"processor_seconds", r.processor_seconds},
+                      {"resizes", r.resizes},
+                      {"allocation", allocation}};
+  if (r.kind == JobKind::kMalleable) {
+    nlohmann::json its = nlohmann::json::array();
+    for (const auto& it : r.iterations) {
+      its.push_back({{"iteration", it.iteration},
+                     {"processors", it.processors},
+                     {"start_s", it.start_s},
+                     {"iteration_time_s", it.iteration_time_s},
+                     {"redistribution_s", it.redistribution_s}});
+    }
+    j["iterations"] = its;
+  }
+  return j;
+}
+
+void append_job_json_row(std::string& out, const JobResult& r, std::size_t index, const std::string& file) {
+  // job_json's fields, keys in the sorted order nlohmann writes them in.
+  const std::size_t start = out.size();
+  JsonText w(out, 2);
+  w.begin_object().key("allocation").begin_array();
+  for (const auto& a : r.allocation) w.begin_array().value(a.time_s).value(a.processors).end_array();
+  w.end_array();
+  w.key("bounded_slowdown").value(r.bounded_slowdown).key("end_s").value(r.end_s).key("estimate_s").value(r.estimate_s);
+  w.key("id").value(r.id);
+  if (r.kind == JobKind::kMalleable) {
+    w.key("iterations").begin_array();
+    for (const auto& it : r.iterations) {
+      w.begin_object().key("iteration").value(it.iteration).key("iteration_time_s").value(it.iteration_time_s);
+      w.key("processors").value(it.processors).key("redistribution_s").value(it.redistribution_s);
+      w.key("start_s").value(it.start_s).end_object();
+    }
+    w.end_array();
+  }
+  w.key("max_processors").value(r.max_processors).key("name").value(r.name);
+  w.key("processor_seconds").value(r.processor_seconds).key("processors").value(r.processors);
+  w.key("resizes").value(r.resizes).key("run_s").value(r.run_s).key("slowest_speed").value(r.slowest_speed);
+  w.key("start_s").value(r.start_s).key("submit_s").value(r.submit_s).key("turnaround_s").value(r.turnaround_s);
+  w.key("type").value(to_string(r.kind)).key("wait_s").value(r.wait_s).end_object();
+  if (!w.finite()) {
+    out.resize(start);
+    check_finite_output(job_json(r), file, "$.jobs[" + std::to_string(index) + "]");
+  }
+}
+
+void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index, const std::string& file) {
+  const std::size_t start = out.size();
+  JsonText w(out, 2);
+  w.begin_array().value(u.time_s).value(u.busy).end_array();
+  if (!w.finite()) {
+    out.resize(start);
+    check_finite_output(nlohmann::json{u.time_s, u.busy}, file, "$.utilisation[" + std::to_string(index) + "]");
+  }
+}
+
 nlohmann::json to_json(const ScheduleResult& result) {
   nlohmann::json jobs = nlohmann::json::array();
-  for (const auto& r : result.jobs) {
-    nlohmann::json allocation = nlohmann::json::array();
-    for (const auto& a : r.allocation) allocation.push_back({a.time_s, a.processors});
-    nlohmann::json j = {{"id", r.id},
-                        {"name", r.name},
-                        {"type", to_string(r.kind)},
-                        {"submit_s", r.submit_s},
-                        {"start_s", r.start_s},
-                        {"end_s", r.end_s},
-                        {"wait_s", r.wait_s},
-                        {"run_s", r.run_s},
-                        {"turnaround_s", r.turnaround_s},
-                        {"bounded_slowdown", r.bounded_slowdown},
-                        {"processors", r.processors},
-                        {"max_processors", r.max_processors},
-                        {"estimate_s", r.estimate_s},
-                        {"slowest_speed", r.slowest_speed},
-                        {"processor_seconds", r.processor_seconds},
-                        {"resizes", r.resizes},
-                        {"allocation", allocation}};
-    if (r.kind == JobKind::kMalleable) {
-      nlohmann::json its = nlohmann::json::array();
-      for (const auto& it : r.iterations) {
-        its.push_back({{"iteration", it.iteration},
-                       {"processors", it.processors},
-                       {"start_s", it.start_s},
-                       {"iteration_time_s", it.iteration_time_s},
-                       {"redistribution_s", it.redistribution_s}});
-      }
-      j["iterations"] = its;
-    }
-    jobs.push_back(std::move(j));
-  }
+  for (const auto& r : result.jobs) jobs.push_back(job_json(r));
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : result.skipped) {
     skipped.push_back({{"id", s.id}, {"name", s.name}, {"where", s.where}, {"reason", s.reason}});
@@ -100,28 +142,30 @@ constexpr const char* kJobCsvHeader =
     "id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,processors,max_processors,"
     "estimate_s,processor_seconds,resizes";
 
-void csv_row(CsvWriter& csv, const JobResult& r) {
+// Rows gathered before each write to the temporary file.
+constexpr std::size_t kRowsPerWrite = 4096;
+
+}  // namespace
+
+std::string job_csv_header() { return kJobCsvHeader; }
+
+void job_csv_row(CsvWriter& csv, const JobResult& r) {
   csv << r.id << r.name << to_string(r.kind) << r.submit_s << r.start_s << r.end_s << r.wait_s << r.run_s
       << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s
       << r.processor_seconds << r.resizes;
   csv.end_row();
 }
 
-// Rows gathered before each write to the temporary file.
-constexpr std::size_t kRowsPerWrite = 4096;
-
-}  // namespace
-
 std::string to_csv(const ScheduleResult& result) {
   CsvWriter csv(kJobCsvHeader);
-  for (const auto& r : result.jobs) csv_row(csv, r);
+  for (const auto& r : result.jobs) job_csv_row(csv, r);
   return csv.str();
 }
 
 JobCsvStream::JobCsvStream(AtomicFile& file) : file_(file), csv_(kJobCsvHeader) {}
 
 void JobCsvStream::add(const JobResult& job) {
-  csv_row(csv_, job);
+  job_csv_row(csv_, job);
   if (++rows_ % kRowsPerWrite == 0) file_.write(csv_.take());
 }
 

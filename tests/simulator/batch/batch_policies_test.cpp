@@ -213,8 +213,13 @@ TEST_CASE("simulator: a schedule that keeps no rows streams every job once, in f
   ScheduleResult kept = simulate_schedule(Cluster::homogeneous(4), jobs, o);
   ScheduleOutput output;
   output.keep_jobs = false;
+  output.keep_utilisation = false;
   std::vector<JobResult> streamed;
-  output.on_job = [&](const JobResult& r) { streamed.push_back(r); };
+  std::vector<std::size_t> indices;
+  output.on_job = [&](const JobResult& r, std::size_t index) {
+    streamed.push_back(r);
+    indices.push_back(index);
+  };
   ScheduleResult summary = simulate_schedule(Cluster::homogeneous(4), jobs, o, {}, output);
   CHECK(summary.jobs.empty());
   CHECK(summary.utilisation.empty());
@@ -224,4 +229,6 @@ TEST_CASE("simulator: a schedule that keeps no rows streams every job once, in f
   CHECK(streamed[1].name == "A");
   CHECK(streamed[2].name == "B");
   for (const auto& r : streamed) CHECK(r.end_s == job(kept, r.name).end_s);
+  // Each index is the job's place among the kept rows.
+  for (std::size_t k = 0; k < streamed.size(); ++k) CHECK(kept.jobs.at(indices[k]).name == streamed[k].name);
 }

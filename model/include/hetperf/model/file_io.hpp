@@ -124,6 +124,8 @@ void write_file_atomic(const std::filesystem::path& path, const std::string& con
 // must be finite (JSON has no inf or nan, and nlohmann would write null): InputError otherwise, naming
 // `file` and the JSON path of the first that is not, since only an extreme input leads there.
 std::string json_output_text(const nlohmann::json& value, const std::string& file);
+// json_output_text's check alone, for a part of a document found at JSON path `path` ("$.processes[3]").
+void check_finite_output(const nlohmann::json& value, const std::string& file, const std::string& path);
 
 // json_output_text, written atomically.
 void write_json_file(const std::filesystem::path& path, const nlohmann::json& value);

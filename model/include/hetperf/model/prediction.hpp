@@ -3,6 +3,7 @@
 // much of it came from each cause; a summary over all processes.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -93,6 +94,12 @@ struct Prediction {
 };
 
 nlohmann::json to_json(const Prediction& p);
+// One element of to_json's "processes".
+nlohmann::json process_json(const ProcessResult& r);
+// The same element as text, appended to `out` byte for byte as json_output_text writes it in the
+// document (indented as an element of a top-level array; json_text.hpp), for output that streams the
+// rows. InputError naming `file` and $.processes[index] for a number that is not finite.
+void append_process_json_row(std::string& out, const ProcessResult& r, std::uint64_t index, const std::string& file);
 Prediction prediction_from_json(const nlohmann::json& j, const std::string& file);
 Prediction read_prediction(const std::filesystem::path& path);
 

@@ -30,8 +30,9 @@ struct SimulationOptions {
   // Points of each computer's utilisation / memory timeline; 0 records none. The interval starts at
   // 2^-20 s and doubles whenever the run outgrows the points, so the timeline always covers the run.
   std::size_t timeline_points = 100;
-  // Called with each process's result as it finishes (in finish order), for output that streams.
-  std::function<void(const ProcessResult&)> on_process = {};
+  // Called with each process's result as it finishes (in finish order), for output that streams, and
+  // its place in definition order (its index in Prediction::processes when they are kept).
+  std::function<void(const ProcessResult&, std::uint64_t index)> on_process = {};
   // Keep every process's result in Prediction::processes (in definition order). Off, only the
   // summary (and on_process) sees them: memory then grows with the processes alive, not all of them.
   bool keep_processes = true;

@@ -99,14 +99,20 @@ struct ScheduleResult {
 
 // What the simulation keeps and reports as it goes, for runs too large to keep every row.
 struct ScheduleOutput {
-  // false: ScheduleResult::jobs and ::utilisation stay empty and each job's allocation history is
-  // dropped once it has finished; the summary is the same as with true.
+  // false: ScheduleResult::jobs stays empty and each job's allocation history is dropped once it has
+  // finished; the summary is the same as with true.
   bool keep_jobs = true;
-  // Called with each job as it finishes, in finish order (ties in event order), its result complete.
-  std::function<void(const JobResult&)> on_job;
+  // false: ScheduleResult::utilisation stays empty (2 steps a job at most, 16 bytes each).
+  bool keep_utilisation = true;
+  // Called with each job as it finishes, in finish order (ties in event order), its result complete,
+  // and its index in ScheduleResult::jobs (kept or not).
+  std::function<void(const JobResult&, std::size_t index)> on_job;
   // Refuse, before simulating, malleable jobs whose iterations would take more than this many bytes
   // to record; 0: no limit.
   std::uint64_t max_memory_bytes = 0;
+  // Bytes per iteration the caller needs beside the record when it writes a finished job's row (its
+  // text, built whole), for that refusal.
+  std::uint64_t row_bytes_per_iteration = 0;
 };
 
 // Runs the jobs to completion. Jobs that cannot run on `cluster` (more processors than it has) are
@@ -121,8 +127,19 @@ ScheduleResult simulate_schedule(const Cluster& cluster, const std::vector<JobSp
 
 // JSON (schema hetperf.schedule/1) without provenance; the CLI adds command, version and inputs.
 nlohmann::json to_json(const ScheduleResult& result);
+// One element of its "jobs".
+nlohmann::json job_json(const JobResult& r);
+// The same element as text, appended to `out` as json_output_text writes it in the document (an
+// element of a top-level array; hetperf/model/json_text.hpp), for output that streams the rows.
+// InputError naming `file` and $.jobs[index] for a number that is not finite.
+void append_job_json_row(std::string& out, const JobResult& r, std::size_t index, const std::string& file);
+// One element of "utilisation", the same way ($.utilisation[index]).
+void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index, const std::string& file);
 // One line per job: id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,...
 std::string to_csv(const ScheduleResult& result);
+// The header line of to_csv, and one job's line, appended to `csv`.
+std::string job_csv_header();
+void job_csv_row(CsvWriter& csv, const JobResult& r);
 // The same lines written as jobs finish (ScheduleOutput::on_job), in finish order, into `file` (an
 // OutputSet's, renamed over its target only when every output is complete); flush() writes the rows
 // still gathered. Memory: a few thousand rows.
