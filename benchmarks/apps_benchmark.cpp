@@ -1,4 +1,4 @@
-// Simulated block LU (issue 6 acceptance; the DPS paper's Table 1 simulated a 2592 x 2592 LU, r = 216,
+// Simulated block LU (the DPS paper's Table 1 simulated a 2592 x 2592 LU, r = 216,
 // on 8 computers in 1.6 s and 14 MB): time and memory to simulate the LU application with the
 // simulated back-end (no matrix allocated, kernels replaced by a flop-rate model), on 8 computers and on
 // 1024 computers (n = 131072, r = 128: one column block per rank). Memory is the peak of live heap

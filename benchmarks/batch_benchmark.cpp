@@ -1,4 +1,4 @@
-// EASY backfilling of a 100,000-job trace on 1,000 processors (issue 8: under 2 s on 2 cores).
+// EASY backfilling of a 100,000-job trace on 1,000 processors (a target of under 2 s on 2 cores).
 // The trace is synthetic and deterministic (SplitMix64 with a fixed seed): widths 2^k for k in 0..9,
 // log-uniform run times from 10 s to 6 h, requested times 1-3x the run time, and exponential
 // inter-arrival times sized for an offered load of about 0.9.

@@ -1,4 +1,4 @@
-// The master/worker star of issue 13 (one master, W FIFO workers of unlike speeds, T tasks: an input
+// The master/worker star (one master, W FIFO workers of unlike speeds, T tasks: an input
 // message from the master, a computation, a result message back; every input sent at t = 0), simulated
 // whole, with its time, events and peak memory. The same scenario as the SimGrid oracle
 // (tests/simgrid/master_worker_simgrid.cpp), so the two are timed on equal terms.

@@ -133,7 +133,22 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         throw InputError("--trace-computer: given without --trace");
       }
       const Profile& p = cal.profile;
-      write_json_file(args->out, to_json(p));
+      // The profile and the plots as one set: a failure anywhere leaves every previous output as it was.
+      OutputSet outputs;
+      outputs.write(args->out, json_output_text(to_json(p), args->out), "--out");
+      std::string plots_line;
+      if (!args->plots.empty()) {
+        // Drawn in a private directory, then added to the set with the profile.
+        ScratchDir scratch("hetperf-fit-plots");
+        calibrate::PlotOptions po;
+        po.directory = scratch.path();
+        po.format = args->plot_format;
+        calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
+        for (const auto& f : pr.files) outputs.write(std::filesystem::path(args->plots) / f.filename(), read_text_file(f), "--plots");
+        plots_line = pr.skipped_reason.empty() ? "wrote " + std::to_string(pr.written.size()) + " plots to " + args->plots
+                                               : "plots skipped: " + pr.skipped_reason;
+      }
+      outputs.commit();
       std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
       const bool network = p.network.bandwidth_bytes_per_s > 0;
       // "-": not measured (a partial profile).
@@ -158,14 +173,7 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         for (const auto& line : trace_fit.report) std::cout << "  " << line << "\n";
         for (const auto& note : trace_fit.notes) std::cerr << "hetperf calibrate: note: " << note << "\n";
       }
-      if (!args->plots.empty()) {
-        calibrate::PlotOptions po;
-        po.directory = args->plots;
-        po.format = args->plot_format;
-        calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
-        if (!pr.skipped_reason.empty()) std::cout << "plots skipped: " << pr.skipped_reason << "\n";
-        else std::cout << "wrote " << pr.written.size() << " plots to " << args->plots << "\n";
-      }
+      if (!plots_line.empty()) std::cout << plots_line << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf calibrate: warning: " << w << "\n";
       std::cout << "wrote " << args->out << "\n";
       return 0;

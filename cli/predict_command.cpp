@@ -107,9 +107,8 @@ void print_table(const Prediction& p, const std::vector<ProcessResult>& first, s
                 r.arrival_s, r.finish_s, r.response_s, b.cpu_s, b.memory_s, b.disk_s, b.network_s, b.waiting_s);
   }
   if (listed > rows) std::printf("... %zu more processes (all of them are in the output files)\n", listed - rows);
-  std::size_t shown = 0;
   std::printf("\n%-16s %10s %11s %14s %10s\n", "computer", "processes", "utilisation", "peak_memory_mb", "busy_s");
-  shown = 0;
+  std::size_t shown = 0;
   for (const auto& c : p.computers) {
     if (shown++ == rows) {
       std::printf("... %zu more computers\n", p.computers.size() - rows);
@@ -131,7 +130,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   auto args = std::make_shared<PredictArgs>();
   std::string policies;
   for (const auto& [name, description] : sim::placement_policies()) policies += "\n    " + name + ": " + description;
-  CLI::App* cmd = app.add_subcommand("predict", "Simulate a workload on a platform profile (UniMPP model, seed 001 "
+  CLI::App* cmd = app.add_subcommand("predict", "Simulate a workload on a platform profile (UniMPP model, UniMPP paper "
                                                 "eq. 2-9) and predict each process's response time.");
   cmd->add_option("-p,--platform", args->platform, "Platform profile written by `hetperf calibrate`")->required();
   cmd->add_option("-w,--workload", args->workload, "Workload file (see docs/formats.md)")->required();
@@ -288,7 +287,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
       rate.report("predict", p.summary.events);
-      // Which memory slowdown the simulation applied (seed 001 eq. 3), once per form.
+      // Which memory slowdown the simulation applied (UniMPP paper eq. 3), once per form.
       std::map<std::string, std::size_t> slowdown_forms;
       for (const Computer& c : profile.computers) {
         if (c.slowdown) ++slowdown_forms[c.slowdown->form()];

@@ -132,7 +132,7 @@ void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, 
   if (listed > rows) std::printf("... %zu more jobs (all of them are in the output files)\n", listed - rows);
 }
 
-// Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (seed 002
+// Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (ReSHAPE paper
 // Figures 4a/5a) and the busy processors over time (Figures 4b/5b), added to `outputs`; the PNGs too
 // when gnuplot is installed, drawn in a scratch directory so that they join the set. Returns what to
 // tell the user once the set is written.

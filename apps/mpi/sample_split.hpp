@@ -1,4 +1,4 @@
-// Sampled predictions spread over the processes of an MPI launch (issue 14): `mpiexec -n N hetperf
+// Sampled predictions spread over the processes of an MPI launch: `mpiexec -n N hetperf
 // predict --samples K` gives each process a block of the K samples (each on all its threads) and
 // gathers them on rank 0, which alone writes the output. Each sample depends on the seed and its index
 // only, so the output is byte-identical to one process's.

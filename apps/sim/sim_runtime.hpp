@@ -1,12 +1,12 @@
-// The simulated back-end (issue 6; the DPS simulator's partial direct execution with NOALLOC, seed
-// 003 sections 3-4 and 7, and MPI-Sim's abstraction of computation, seed 004): every rank's coroutine
+// The simulated back-end (the DPS simulator's partial direct execution with NOALLOC, seed
+// 003 sections 3-4 and 7, and MPI-Sim's abstraction of computation, MPI-Sim paper): every rank's coroutine
 // runs inside one discrete-event simulation. compute operations take the time the kernel model gives
 // for the computer the rank is mapped to, shared equally among the ranks computing there (over its
 // cores); messages carry only their size. A message of at most `eager_limit_bytes` is sent eagerly
 // (the sender goes on at once, the receiver gets it after the transfer); a larger one waits for the
 // matching receive (rendezvous), and its sender goes on once all but `send_buffer_bytes` of it have
 // been streamed. Transfers cost l + s/b on a star network: the concurrent outgoing
-// (incoming) transfers of a computer share its bandwidth equally (seed 003 section 4).
+// (incoming) transfers of a computer share its bandwidth equally (DPS paper section 4).
 // Several applications can run at once on one platform, each with its own ranks numbered from 0.
 #pragma once
 

@@ -8,7 +8,7 @@
 namespace hetperf::apps {
 namespace {
 enum IntegrateTag : int { kTagWork = 11, kTagResult = 12 };
-double f(double x) { return 2 * std::sin(x) + std::exp(x); }  // seed 001 eq. 10
+double f(double x) { return 2 * std::sin(x) + std::exp(x); }  // UniMPP paper eq. 10
 }  // namespace
 
 std::string IntegrateConfig::validate(int ranks) const {

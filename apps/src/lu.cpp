@@ -94,7 +94,7 @@ bool layout_changes_after(const LuConfig& cfg, int k) {
   return (cfg.remove > 0 && k == cfg.remove_after_iteration) || (cfg.expand > 0 && k == cfg.expand_after_iteration);
 }
 
-// Expansion (seed 002 section 3.2): every rank becomes active and the block columns are laid out
+// Expansion (ReSHAPE paper section 3.2): every rank becomes active and the block columns are laid out
 // block-cyclically over all of them (block j on rank j mod P); each moved block goes from its old
 // owner to its new one, in increasing j on every rank, so the sends and receives pair up in order.
 Task expand_layout(Runtime& rt, const LuConfig& cfg, Layout& layout, std::vector<std::vector<double>>& block,
@@ -273,7 +273,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   };
   auto panel_ld = [&](int k) { return layout.owner[k] == me ? n : n - k * r; };
   // Row flips of my block j for panel k, and for a block to the right the triangular solve
-  // T12 = L11^-1 A12 (seed 003 section 5, step 2).
+  // T12 = L11^-1 A12 (DPS paper section 5, step 2).
   auto solve = [&](int k, int j) -> Task {
     // The panel's pivots are relative to its first row k*r: flip rows of the block from there.
     co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, n - k * r);
@@ -292,7 +292,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     if (j > k && n - k * r > r) co_await multiply(k, j, 0, r);
   };
 
-  // PM, the parallel sub-block multiplications (seed 003 section 6, Figure 7; docs/apps.md): the
+  // PM, the parallel sub-block multiplications (DPS paper section 6, Figure 7; docs/apps.md): the
   // update of a block j to the right is split into S column shares of r/S columns. Share 0 stays with
   // the owner; share t goes to the owner's t-th successor among the active ranks (its "processing
   // node"), which receives the share of T12, multiplies it with L21 (it holds the panel already: the

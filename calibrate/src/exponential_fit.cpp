@@ -1,4 +1,4 @@
-// y = c·e^(d·x) with Ceres Solver (seed 001 eq. 3; the swap-region slowdown of Tables 2, 5 and 6).
+// y = c·e^(d·x) with Ceres Solver (UniMPP paper eq. 3; the swap-region slowdown of Tables 2, 5 and 6).
 // The residual functor follows Ceres' examples/curve_fitting.cc.
 #include "hetperf/calibrate/exponential_fit.hpp"
 

@@ -80,21 +80,22 @@ PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& o
     write_file_atomic(data, points.str());
     write_file_atomic(curve, band.str());
     GnuplotScript gp;
-    gp.terminal(options.format, 800, 560, options.format == "svg" ? "dynamic" : "").output(image)
+    gp.terminal(options.format, 800, 560, options.format == "svg" ? "dynamic" : "").output(image.filename())
        << "set title " << gnuplot_quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")")
        << " noenhanced\n"
        << "set xlabel " << gnuplot_quoted(r.x_label) << " noenhanced\nset ylabel " << gnuplot_quoted(r.y_label)
        << " noenhanced\n"
        << "set key left top\nset grid\n"
        << (r.log_scale ? "set logscale xy\n" : "")
-       << "plot " << gnuplot_quoted(curve.string())
+       << "plot " << gnuplot_quoted(curve.filename().string())
        << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
-       << "     " << gnuplot_quoted(curve.string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
-       << "     " << gnuplot_quoted(data.string())
+       << "     " << gnuplot_quoted(curve.filename().string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
+       << "     " << gnuplot_quoted(data.filename().string())
        << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
     write_file_atomic(script, gp.text());
-    run_gnuplot(script);
+    run_gnuplot(script.filename(), options.directory);
     result.written.push_back(image);
+    result.files.insert(result.files.end(), {data, curve, script, image});
   }
   return result;
 }

@@ -1,4 +1,4 @@
-// Memory slowdown: linear below the knee, exponential beyond it (seed 001 eq. 3, Tables 2, 5, 6).
+// Memory slowdown: linear below the knee, exponential beyond it (UniMPP paper eq. 3, Tables 2, 5, 6).
 #include "hetperf/calibrate/memory_slowdown_fit.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Piecewise t = l + s/b (seed 000 section 4) with up to three protocol breakpoints.
+// Piecewise t = l + s/b (DPS paper section 4) with up to three protocol breakpoints.
 #include "hetperf/calibrate/network_fit.hpp"
 
 #include <cmath>

@@ -20,7 +20,7 @@ namespace hetperf::calibrate {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kLoMessageBytes = 32;  // the seed's net benchmark message size (seed 001 section 4)
+constexpr double kLoMessageBytes = 32;  // UniMPP's net benchmark message size (UniMPP paper section 4)
 
 std::string fixed(double v) {
   char buf[32];
@@ -179,13 +179,13 @@ struct Builder {
               "slowdown α (fraction)", false, fit.swap_form == "exponential"});
       if (fit.swap_form == "table") {
         j["swap_form_reason"] = "exponential R² " + fixed(fit.swap->r2) + " < " + fixed(o.table_below_r2) +
-                                ": the measured curve is interpolated (seed 001 section 2: the delay function is "
+                                ": the measured curve is interpolated (UniMPP paper section 2: the delay function is "
                                 "the measured curve)";
       }
     } else {
       out.profile.warnings.push_back(c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
     }
-    // The probe emulates main memory with a cgroup far smaller than the machine (issue 3), so the
+    // The probe emulates main memory with a cgroup far smaller than the machine, so the
     // computer keeps the host's own memory and swap, and the measured curve is stretched from the
     // emulated capacity to the real one: α is taken as a function of the occupied fraction of main
     // memory. That is an assumption, recorded here; without it a 24 GB host would be described as
@@ -325,7 +325,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
                       {"L_s", nullptr},
                       {"o_s", nullptr},
                       {"g_s", nullptr},
-                      {"note", "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (seed 001 eq. 7), "
+                      {"note", "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (UniMPP paper eq. 7), "
                                "and the per-byte gap G of the largest-size regime; L, o and g are not separable without "
                                "the probe's LogGP measurement ($.probes.net.loggp), which this file does not hold"}};
   }
@@ -453,7 +453,7 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     Computer& c = p.computers[idx];
-    // lo: the seed's "overhead + latency" with 32-byte messages (seed 001 Table 1), measured when the
+    // lo: UniMPP's "overhead + latency" with 32-byte messages (UniMPP paper Table 1), measured when the
     // file holds that size, else read off the pair's fit, else the whole network's.
     double lo = measured_lo[idx] ? *measured_lo[idx] : pair_lo[idx] ? *pair_lo[idx] : network_lo;
     const char* source = measured_lo[idx] ? "measured at 32 bytes"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes w1.json, w2.json and derivation.json: seed 002's (ReSHAPE) workloads W1 and W2 as hetperf
+"""Writes w1.json, w2.json and derivation.json: ReSHAPE paper's (ReSHAPE) workloads W1 and W2 as hetperf
 workloads, every number derived from the paper's own inputs only -- its Figure 3a, its static
 turnarounds (Tables 4 and 5, static column), its problem sizes (Tables 2 and 3), its stated sweet spot
 and arrival times -- and never from its dynamic results (Tables 4 and 5, dynamic column; the W2 event
@@ -171,7 +171,7 @@ def label(value, status, source):
 derivation = {
     "schema": "hetperf.derivation/1",
     "generator": "examples/batch/generate_workloads.py",
-    "paper": "seed 002: Sudarsan and Ribbens, ReSHAPE",
+    "paper": "ReSHAPE paper: Sudarsan and Ribbens, ReSHAPE",
     "numbers": {
         "cluster.processors": label(36, "taken", "section 4.2.1: 'The total number of processors available is 36'"),
         "iterations_per_job": label(ITERATIONS, "taken", "section 4: 'a single job consisted of ten iterations'"),

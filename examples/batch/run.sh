@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schedules the seed's workloads W1 and W2 statically (fcfs: every job keeps its initial allocation)
+# Schedules the ReSHAPE paper's workloads W1 and W2 statically (fcfs: every job keeps its initial allocation)
 # and dynamically (reshape), and writes the comparison with the paper to OUT/report.md (compare.py)
 # with the pictures.
 # Usage: examples/batch/run.sh [HETPERF] [OUT]   (defaults: build/bin/hetperf, results/scheduling)

@@ -121,7 +121,7 @@ std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
                                                         "] (there are " + std::to_string(iterations) + " iterations)"};
   }
   if (auto v = expand_violation(lu, ranks)) return v;
-  // PM (seed 003 section 6): r x r blocks split into S column blocks of r/S columns, each computed on
+  // PM (DPS paper section 6): r x r blocks split into S column blocks of r/S columns, each computed on
   // a different rank of those in the computation throughout (neither joining nor leaving).
   const int staying = ranks - std::max(0, lu.remove_ranks) - std::max(0, lu.expand_ranks);
   if (lu.parallel_multiply > 1 && lu.parallel_multiply > staying) {

@@ -193,7 +193,7 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   p.summary.mean_response_s = s.number("mean_response_s", Range::kNonNegative);
   p.summary.median_response_s = s.number("median_response_s", Range::kNonNegative);
   p.summary.p95_response_s = s.number("p95_response_s", Range::kNonNegative);
-  // Added by issue 16: older predictions lack them (read as 0).
+  // Added later: older predictions lack them (read as 0).
   p.summary.p90_response_s = s.number_or("p90_response_s", 0, Range::kNonNegative);
   p.summary.p99_response_s = s.number_or("p99_response_s", 0, Range::kNonNegative);
   p.summary.max_response_s = s.number_or("max_response_s", 0, Range::kNonNegative);

@@ -43,7 +43,7 @@ std::string simgrid_platform_xml(const Profile& profile) {
        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
        "<!-- Written by hetperf export --simgrid from "
     << xml_escaped(profile.file.empty() ? "a profile" : profile.file)
-    << ". hetperf's star network (seed 003 section 4): run SimGrid with --cfg=network/model:CM02\n"
+    << ". hetperf's star network (DPS paper section 4): run SimGrid with --cfg=network/model:CM02\n"
        "     --cfg=network/crosstraffic:0 for the same network model. Host speeds are the profile's MIPS in\n"
        "     instructions per second (1 MI = 1e6 flops here). -->\n"
        "<platform version=\"4.1\">\n"

@@ -1,4 +1,4 @@
-// UniMPP equations (seed 001 eq. 2-9). Each function cites its equation.
+// UniMPP equations (UniMPP paper eq. 2-9). Each function cites its equation.
 #include "hetperf/model/unimpp.hpp"
 
 #include <algorithm>
@@ -12,7 +12,7 @@ namespace hetperf::unimpp {
 double SlowdownFunction::alpha(double occupied_mb) const {
   const double linear = main.a_per_mb * occupied_mb + main.b;  // Table 2, linear
   if (occupied_mb <= main_memory_mb) return std::max(0.0, linear);
-  if (!virtual_table.empty()) {  // the measured delay function (seed 001 section 2)
+  if (!virtual_table.empty()) {  // the measured delay function (UniMPP paper section 2)
     SlowdownPoint from{main_memory_mb, std::max(0.0, main.a_per_mb * main_memory_mb + main.b)};
     for (const SlowdownPoint& to : virtual_table) {
       if (occupied_mb <= to.occupied_mb) {

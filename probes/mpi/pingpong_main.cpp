@@ -1,4 +1,4 @@
-// hetperf-pingpong: MPI ping-pong between ranks 0 and 1 (the seed's "net", over MPICH).
+// hetperf-pingpong: MPI ping-pong between ranks 0 and 1 (UniMPP's "net", over MPICH).
 // Run as `mpiexec -n 2 hetperf-pingpong [--sizes 0,32,1024] [--min-samples 10] [--target 0.02]
 // [--time-cap 5] [--loggp LARGE_BYTES]`; rank 0 prints one JSON object on stdout: the hosts and, per
 // message size, the one-way time (half a round trip) as a sample summary. A sample is the mean over a

@@ -99,7 +99,7 @@ double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock:
 //
 // rows 0: compact r x r blocks with leading dimension r, which stay in cache: dgemm C −= A B; dtrsm
 // T12 = L11⁻¹ A12 with L11 unit lower triangular; dgetrf of the block; dlaswp of its r columns by its
-// r pivots (the "row flipping" of seed 003 step 2).
+// r pivots (the "row flipping" of DPS paper step 2).
 //
 // rows t > 0: the block LU's own shapes in a matrix of t rows (leading dimension t), as apps/src/lu.cpp
 // calls them in its first iteration: dgemm C (t−r × r) −= L21 (t−r × r) · U12 (r × r); dtrsm of an

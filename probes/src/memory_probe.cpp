@@ -1078,7 +1078,7 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
                       std::to_string(pass + 1) + " of " + std::to_string(passes) + "; the " +
                       std::to_string(points_reached()) + " points measured before are kept");
   }
-  // α per round (seed 001 eq. 3: TEM = TE·(1 + α)): the reference's time beyond what it would have
+  // α per round (UniMPP paper eq. 3: TEM = TE·(1 + α)): the reference's time beyond what it would have
   // taken resident in that same round, over its time without memory pressure:
   //   α = (t − k·c) · (d / d_x) / t_0,   t_0 = k · median(c below main memory),
   // c the control's time in the round, k the reference's time over the control's in the rounds below

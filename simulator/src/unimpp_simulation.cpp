@@ -1,6 +1,6 @@
-// UniMPP simulation (seed 001 section 2) as a thin model over the engine's shared resources: each
+// UniMPP simulation (UniMPP paper section 2) as a thin model over the engine's shared resources: each
 // computer is a Processor (processor sharing or FIFO over its cores, slowed by the memory slowdown α of
-// eq. 2-3) and a FifoDisk (eq. 4-5); all of them hang on one StarNetwork (seed 003 section 4). This
+// eq. 2-3) and a FifoDisk (eq. 4-5); all of them hang on one StarNetwork (DPS paper section 4). This
 // file holds only what is UniMPP's own: the process life cycle, placement, the load balancer (eq. 9),
 // the breakdown of eq. 8 and the timelines.
 //
@@ -499,7 +499,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
           std::uint32_t total = p.phase == Phase::kReceive ? p.receives : p.sends;
           if (p.done_in_phase < total) {
             std::int32_t other = peer_computer(p);
-            // A message to a process on the same computer does not use the network (seed 001 eq. 9 note).
+            // A message to a process on the same computer does not use the network (UniMPP paper eq. 9 note).
             if (other != static_cast<std::int32_t>(p.computer)) return start_message(i, other);
             p.done_in_phase = total;
           }
@@ -670,7 +670,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 
   void delivered(std::uint32_t i) override { message_step(i); }
 
-  // The CPU cost of communication (seed 003 section 4): each transfer streaming out of (into) a
+  // The CPU cost of communication (DPS paper section 4): each transfer streaming out of (into) a
   // computer takes the share per_send (per_receive) of its processing capacity.
   void link_load_changed(std::size_t c) override {
     if (!communication_costs_cpu_) return;
@@ -694,7 +694,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       throw InputError((profile_.file.empty() ? std::string() : profile_.file + ": ") + "computer '" +
                        profile_.computers[c].name + "': its memory slowdown at " + csv_number(occupied_mb) +
                        " MB occupied is alpha = " + csv_number(alpha) +
-                       " (seed 001 eq. 3), beyond any plausible slowdown; check the profile's slowdown function");
+                       " (UniMPP paper eq. 3), beyond any plausible slowdown; check the profile's slowdown function");
     }
     nodes_[c].processor->set_slowdown(alpha);
   }

@@ -1,6 +1,6 @@
 // Tests for apps/src/lu.cpp's communication structure, run in the simulated back-end (which issues
 // the operations the real one does, tests/cli/lu_variants_mpi.sh): who sends the panel to whom in each
-// broadcast, and where the PM shares go (seed 003 section 6; docs/apps.md).
+// broadcast, and where the PM shares go (DPS paper section 6; docs/apps.md).
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -1,4 +1,4 @@
-// The shipped example platforms (examples/platforms/) load and hold the seed's published figures.
+// The shipped example platforms (examples/platforms/) load and hold UniMPP's published figures.
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 
 using namespace hetperf;
 
-TEST_CASE("calibrate: example platform c1c2 holds seed 001 Tables 1 and 2") {
+TEST_CASE("calibrate: example platform c1c2 holds UniMPP paper Tables 1 and 2") {
   Profile p = read_profile(std::string(HETPERF_SOURCE_DIR) + "/examples/platforms/c1c2.json");
   REQUIRE(p.computers.size() == 2);
   const Computer& c1 = p.computers[*p.find("c1")];
@@ -21,7 +21,7 @@ TEST_CASE("calibrate: example platform c1c2 holds seed 001 Tables 1 and 2") {
   CHECK_THAT(p.description, Catch::Contains("1048576"));
 }
 
-TEST_CASE("calibrate: example platform c3c4 holds seed 001 Tables 4, 5 and 6") {
+TEST_CASE("calibrate: example platform c3c4 holds UniMPP paper Tables 4, 5 and 6") {
   Profile p = read_profile(std::string(HETPERF_SOURCE_DIR) + "/examples/platforms/c3c4.json");
   const Computer& c3 = p.computers[*p.find("c3")];
   const Computer& c4 = p.computers[*p.find("c4")];

@@ -1,4 +1,4 @@
-// Tests of calibrate/src/exponential_fit.cpp: the swap-region slowdown of seed 001 Tables 2, 5 and 6.
+// Tests of calibrate/src/exponential_fit.cpp: the swap-region slowdown of UniMPP paper Tables 2, 5 and 6.
 #include <cmath>
 #include <random>
 #include <vector>

@@ -36,6 +36,14 @@ TEST_CASE("calibrate: fit plots draw data, curve and band through gnuplot as SVG
   text << f.rdbuf();
   CHECK_THAT(text.str(), Catch::Contains("<svg"));
   CHECK_THAT(text.str(), Catch::Contains("95% confidence band"));
+  // The points, curve, script and picture; the script names the others relative to the directory,
+  // so the set can be moved (calibrate draws in a private directory, then adds them to its outputs).
+  REQUIRE(res.files.size() == 4);
+  std::ifstream gp(dir / "test_line.gp");
+  std::stringstream script;
+  script << gp.rdbuf();
+  CHECK_THAT(script.str(), Catch::Contains("\"test_line.curve.dat\""));
+  CHECK_THAT(script.str(), !Catch::Contains(dir.string()));
   std::filesystem::remove_all(dir);
 }
 

@@ -1,4 +1,4 @@
-// Tests of calibrate/src/memory_slowdown_fit.cpp against the seed's memory slowdown tables.
+// Tests of calibrate/src/memory_slowdown_fit.cpp against UniMPP's memory slowdown tables.
 #include <random>
 #include <vector>
 

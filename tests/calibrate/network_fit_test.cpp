@@ -1,4 +1,4 @@
-// Tests of calibrate/src/network_fit.cpp: t = l + s/b per protocol regime (seed 000 section 4).
+// Tests of calibrate/src/network_fit.cpp: t = l + s/b per protocol regime (DPS paper section 4).
 #include <cmath>
 #include <random>
 #include <vector>

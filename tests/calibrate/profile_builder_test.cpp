@@ -78,7 +78,7 @@ TEST_CASE("calibrate: profile builder turns noise-free seed machines into their 
   CHECK(b.main_memory_mb == 256);
   CHECK(b.virtual_memory_mb == 400);
   CHECK(b.slowdown->virtual_memory->c == Approx(0.7335).epsilon(1e-6));
-  // lo: the measured 32-byte one-way time (seed 001 Table 1).
+  // lo: the measured 32-byte one-way time (UniMPP paper Table 1).
   CHECK(a.overhead_latency_s == Approx(40e-6 + 32 / 1e9));
   // Kernel models and the integration step.
   REQUIRE(a.kernels.size() == 2);

@@ -1,4 +1,4 @@
-// Measurement files drawn from known functions (the seed's Tables 1, 2, 4-6 and t = l + s/b), with
+// Measurement files drawn from known functions (UniMPP's Tables 1, 2, 4-6 and t = l + s/b), with
 // seeded noise, for the calibration tests and benchmark.
 #pragma once
 
@@ -25,7 +25,7 @@ struct SyntheticOptions {
   std::uint64_t seed = 1;
   double relative_noise = 0.0;        // multiplicative Gaussian noise on every sample (0.05 = 5%)
   int samples = 5;                    // samples per figure
-  double mips = 1145.86;              // seed 001 Table 1, c1
+  double mips = 1145.86;              // UniMPP paper Table 1, c1
   double mflops = 400;
   SeedSlowdown memory = kTable2;
   bool memory_capacity_known = true;  // write probes.memory.main_memory_mb
@@ -38,7 +38,7 @@ struct SyntheticOptions {
   double rendezvous_bandwidth_bytes_per_s = 2.5e9;
   int sizes = 24;                      // ping-pong sizes 1, 2, 4, ... 2^(sizes-1) bytes
   std::vector<std::string> hosts = {"node", "node"};
-  double disk_read_bytes_per_s = 76.28 * 1048576;   // seed 001 Table 1, c1
+  double disk_read_bytes_per_s = 76.28 * 1048576;   // UniMPP paper Table 1, c1
   double disk_write_bytes_per_s = 65.55 * 1048576;
   double dgemm_r3_s = 2.5e-10, dgemm_r2_s = 1e-9, dgemm_r0_s = 2e-6;
 };

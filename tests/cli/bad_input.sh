@@ -72,6 +72,13 @@ printf '{"schema": "hetperf.measurement/1", "host": {"hostname": "x", "cores": 0
 [[ $? -eq 2 ]] || fail "bad measurement: wrong exit code"
 grep -qF 'm.json: $.host.cores: expected an integer in [1' stderr.txt || fail "bad measurement message: $(cat stderr.txt)"
 [[ ! -e p.json ]] || fail "calibrate wrote output despite the error"
+# calibrate --plots where the pictures cannot go (a regular file): the profile the user had stays.
+if command -v gnuplot >/dev/null; then
+  echo previous >p.json
+  echo not-a-directory >plots
+  "$hetperf" calibrate "$src/results/vm/measurement.json" --out p.json --plots plots >/dev/null 2>stderr.txt
+  [[ $? -ne 0 && $(cat p.json) == previous ]] || fail "calibrate --plots failing replaced the profile: $(head -c 200 p.json)"
+fi
 # Option values: the message says what was expected, as people write numbers.
 "$hetperf" schedule --processors 0 --swf absent.swf 2>stderr.txt
 [[ $? -eq 2 ]] || fail "--processors 0: wrong exit code"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A crash leaves nothing half-written (issue 16): hetperf is killed with SIGKILL at points spread over
+# A crash leaves nothing half-written: hetperf is killed with SIGKILL at points spread over
 # its run while it writes each kind of output (a prediction's JSON, the rows it streams to CSV, a
 # schedule's JSON, a profile). Each time the output is either the file the user had or the complete
 # new one, byte for byte; the temporary a killed writer leaves is removed by the next writer.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Calibration on the applications' own traces and predicted distributions (issue 14), end to end:
+# Calibration on the applications' own traces and predicted distributions, end to end:
 # real traced LU and integration runs, calibrate --trace, then predict --samples. The distributions
 # are byte-identical on one thread, on two, and split over two processes under mpiexec; without
 # trace-calibrated models --samples 1 is the point prediction; malformed options and a simulated

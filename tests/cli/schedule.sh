@@ -8,8 +8,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
-head -n 2000 "$src/../shared/data/swf/NASA-iPSC-1993-3.1-cln.swf" >trace.swf 2>/dev/null ||
-  { echo "skipped: ../shared/data/swf is not beside the checkout"; exit 77; }
+# The committed excerpt (tests/data/swf/README.md): a plain clone has it.
+cp "$src/tests/data/swf/NASA-iPSC-1993-3.1-cln.first1500.swf" trace.swf
 for run in 1 2; do
   "$hetperf" schedule --swf trace.swf --policy easy --out "s$run.json" --swf-out "s$run.swf" >/dev/null 2>&1
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hetperf schedule with application models (issue 8): a malleable LU job and a rigid integration job
+# hetperf schedule with application models: a malleable LU job and a rigid integration job
 # whose iteration times are simulated on a profile, under ReSHAPE; without --platform they are
 # refused (exit 2, the JSON path named, nothing written).
 set -uo pipefail

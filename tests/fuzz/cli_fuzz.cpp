@@ -1,4 +1,4 @@
-// libFuzzer harness for the hetperf command line (issue 16): the input is argv, one word per line (or
+// libFuzzer harness for the hetperf command line: the input is argv, one word per line (or
 // NUL-separated), parsed exactly as main() does with the action never run (nothing probed, read or
 // written). A usage error is expected (exit code 2); any exception escaping is a bug.
 #include <cstddef>

@@ -1,4 +1,4 @@
-// libFuzzer harness: bytes -> parse_json_text -> measurement_from_json (issue 16). See fuzz_json.hpp.
+// libFuzzer harness: bytes -> parse_json_text -> measurement_from_json. See fuzz_json.hpp.
 #include "fuzz_json.hpp"
 #include "hetperf/model/measurement.hpp"
 

@@ -1,4 +1,4 @@
-// libFuzzer harness: bytes -> sim::batch::parse_swf (issue 16). InputError naming the file and line is the
+// libFuzzer harness: bytes -> sim::batch::parse_swf. InputError naming the file and line is the
 // one expected failure; a trace that parses must also survive format_swf and read back equal.
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Tests for model/src/unimpp.cpp: each UniMPP equation (seed 001 eq. 2-9) on hand-computed cases.
+// Tests for model/src/unimpp.cpp: each UniMPP equation (UniMPP paper eq. 2-9) on hand-computed cases.
 #include <catch2/catch.hpp>
 
 #include <cmath>

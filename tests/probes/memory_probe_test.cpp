@@ -315,7 +315,7 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
   REQUIRE(m.knee_mb);
   CHECK(*m.knee_mb == Approx(limit).epsilon(0.05));
   // Below the limit the reference never waits for swap, and its slowdown stays under the knee's
-  // threshold (the acceptance of issue 17: a probe whose control was slowed by its load processes,
+  // threshold (a probe whose control was slowed by its load processes,
   // copy-on-write after each fork, read alpha from -3.6 to 0.6 there); beyond it, it waits, more as
   // occupation rises.
   for (const auto& p : m.points) {

@@ -1,4 +1,4 @@
-// The master/worker star of issue 13 in SimGrid (s4u, Debian's libsimgrid-dev): the oracle hetperf's
+// The master/worker star (one master, FIFO workers) in SimGrid (s4u, Debian's libsimgrid-dev): the oracle hetperf's
 // engine is checked against (tests/simgrid/master_worker_diff.sh) and timed beside
 // (benchmarks/README.md).
 //
@@ -8,7 +8,7 @@
 // each on one core, the others wait in the order the inputs arrived (an s4u::Semaphore per worker). A task's response time is when its result has reached
 // the master.
 //
-// The platform is hetperf's star (seed 003 section 4): each host has a split-duplex private link of
+// The platform is hetperf's star (DPS paper section 4): each host has a split-duplex private link of
 // bandwidth b to the centre of a star zone, latency l/2 each way, so a route is l + s/b alone; the
 // network model is CM02 (bandwidth and latency factors 1, no cross traffic, no RTT weighting), which
 // shares each link equally among its flows; in a star with one master that is hetperf's min of the

@@ -1,5 +1,5 @@
 // Tests of the UniMPP simulation (simulator/src/unimpp_simulation.cpp) against hand-computed cases:
-// each equation of seed 001 section 2, processor sharing, FIFO disks, the star network of seed 003
+// each equation of UniMPP paper section 2, processor sharing, FIFO disks, the star network of DPS paper
 // section 4 with its CPU cost, migration (eq. 9), arrivals and determinism.
 #include <catch2/catch.hpp>
 

@@ -254,7 +254,7 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
   for (bool quick : {false, true}) {
     o.quick = quick;
     const auto runs = testbed_matrix(o, p, "fast", "slow");
-    CHECK(runs.size() >= (quick ? 8u : 20u));  // issue 15: at least 20 configurations
+    CHECK(runs.size() >= (quick ? 8u : 20u));  // at least 20 configurations
     std::set<std::string> ids, groups;
     bool cyclic = false, block = false;
     for (const auto& r : runs) {

@@ -625,7 +625,7 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
        << r.measured_samples_s.size() << " | " << percent(r.spread()) << " | " << fixed(r.predicted_s, 4) << " | "
        << percent(r.error()) << " |\n";
   }
-  os << "\nPictures: errors-histogram.png (the seed's Figure 13), measured-vs-predicted.png, "
+  os << "\nPictures: errors-histogram.png (the DPS paper's Figure 13), measured-vs-predicted.png, "
         "efficiency-removal.png (Figures 11-12), integration-curve.png (Tables 3 and 7).\n";
   return os.str();
 }
@@ -651,7 +651,7 @@ void plot(GnuplotScript& gp, std::vector<std::string> curves, std::string_view n
 std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs) {
   std::vector<Picture> out;
   {
-    // Histogram of signed errors in 1% bins (the seed's Figure 13).
+    // Histogram of signed errors in 1% bins (the DPS paper's Figure 13).
     std::map<int, int> bins;
     for (const auto& r : runs) bins[static_cast<int>(std::floor(100 * r.error()))]++;
     std::ostringstream rows;

@@ -295,7 +295,7 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   return profile;
 }
 
-// The point prediction of every run from the probes' profile alone (the seeds' method), into
+// The point prediction of every run from the probes' profile alone (the papers' method), into
 // ValidationRun::probe_only_s; a profile that cannot predict them (a figure the probes did not
 // measure) is noted in `facts` instead.
 void predict_probe_only(const Profile& probes, const std::string& profile_file, const std::vector<AppJob>& jobs,

@@ -1,5 +1,5 @@
 // The batch-scheduling simulation: arrivals, starts chosen by the policy, completions, and for
-// malleable jobs the resize points between iterations with their redistribution (seed 002 Fig. 1b).
+// malleable jobs the resize points between iterations with their redistribution (ReSHAPE paper Fig. 1b).
 #include <algorithm>
 #include <cmath>
 #include <set>

@@ -189,7 +189,7 @@ const bool kRegistered = register_batch_policy("fcfs", "first come, first served
                                                [](const nlohmann::json&) { return std::make_unique<Easy>(); }) &&
                          register_batch_policy("conservative", "conservative backfilling: every waiting job holds a reservation",
                                                [](const nlohmann::json&) { return std::make_unique<Conservative>(); }) &&
-                         register_batch_policy("reshape", "ReSHAPE remap scheduler (seed 002 section 3.1): FCFS or EASY "
+                         register_batch_policy("reshape", "ReSHAPE remap scheduler (ReSHAPE paper section 3.1): FCFS or EASY "
                                                           "starts; malleable jobs expand into idle processors and shrink "
                                                           "for waiting jobs or when an expansion did not help",
                                                make_reshape_policy);

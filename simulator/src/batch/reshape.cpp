@@ -1,4 +1,4 @@
-// ReSHAPE's Remap Scheduler (seed 002 section 3.1), deciding at each resize point of a malleable job
+// ReSHAPE's Remap Scheduler (ReSHAPE paper section 3.1), deciding at each resize point of a malleable job
 // from the Performance Profiler's record of its iteration times:
 //  - shrink back to the previous size when the last expansion did not improve the iteration time
 //    (the sweet spot is then the previous size: section 4.1.1);
@@ -7,7 +7,7 @@
 //    does ("applications can only shrink to processor configurations on which they have previously
 //    run") -- unless, by the Profiler's list of shrink points, another job checks in before this one
 //    next does and can free the whole need by itself: shrinking now would free processors nobody
-//    uses (seed 002 section 5: shrink "while minimizing the negative impact on any one job");
+//    uses (ReSHAPE paper section 5: shrink "while minimizing the negative impact on any one job");
 //  - expand to the next allowed size when processors are idle, no job waits, and the last expansion
 //    helped or none was tried.
 #include "batch/reshape.hpp"
@@ -42,7 +42,7 @@ class Reshape final : public BatchPolicy {
     }
     if (point.queued > 0) {
       // Processors another job is already shrinking away from will be there too: counting them keeps
-      // two jobs from shrinking for one waiting job (seed 002 section 3.1 frees what the queue needs).
+      // two jobs from shrinking for one waiting job (ReSHAPE paper section 3.1 frees what the queue needs).
       std::int64_t need = point.queued_need - point.free - point.releasing;
       if (need <= 0) return p;
       // Earlier sizes below p, largest first.

@@ -1,5 +1,5 @@
-// examples/batch is a regression test: the seed's workloads W1 and W2 keep the qualitative result of
-// seed 002 section 4.2 (resizing shortens the long jobs and raises utilisation), and their shrinks
+// examples/batch is a regression test: the ReSHAPE paper's workloads W1 and W2 keep the qualitative result of
+// ReSHAPE paper section 4.2 (resizing shortens the long jobs and raises utilisation), and their shrinks
 // free no more than the queue needs.
 #include <catch2/catch.hpp>
 
@@ -34,7 +34,7 @@ Pair run_example(const std::string& name) {
 }
 
 // Every shrink made while a job waited frees no more than the jobs starting at that moment take: the
-// remap scheduler frees what the queue needs (seed 002 section 3.1), not more.
+// remap scheduler frees what the queue needs (ReSHAPE paper section 3.1), not more.
 void check_no_surplus_shrink(const ScheduleResult& r) {
   for (const auto& j : r.jobs) {
     for (std::size_t k = 1; k + 1 < j.allocation.size(); ++k) {
@@ -56,7 +56,7 @@ void check_no_surplus_shrink(const ScheduleResult& r) {
 
 }  // namespace
 
-TEST_CASE("simulator: example W1 under static scheduling reproduces the seed's static turnaround times") {
+TEST_CASE("simulator: example W1 under static scheduling reproduces the ReSHAPE paper's static turnaround times") {
   Pair p = run_example("w1.json");
   // Seed 002 Table 4, static column: nobody waits, so turnaround = 10 iterations at the initial size.
   const double expected[] = {4482.60, 3661.20, 147.47, 3266.40, 840.00};

@@ -1,4 +1,4 @@
-// Each rule of the ReSHAPE remap scheduler (seed 002 section 3.1) and the node-removal policies on a
+// Each rule of the ReSHAPE remap scheduler (ReSHAPE paper section 3.1) and the node-removal policies on a
 // constructed case whose schedule is worked out by hand in the comments.
 #include <catch2/catch.hpp>
 
@@ -223,7 +223,7 @@ TEST_CASE("simulator: ReSHAPE: a shrink counts the processors another job is alr
 }
 
 TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with a warning naming it") {
-  // 6 = 2 x 3 and 3 does not divide 1000: no grid to grow from (issue 18 item 3).
+  // 6 = 2 x 3 and 3 does not divide 1000: no grid to grow from .
   auto r = schedule("reshape", 16, R"([{"name": "stuck", "type": "malleable", "processors": 6,
       "resize": {"topology": "nearly_square", "problem_size": 1000},
       "app": {"kind": "table", "iteration_time_s": {"6": 10, "8": 8, "10": 7}}},

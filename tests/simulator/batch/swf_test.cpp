@@ -117,9 +117,10 @@ TEST_CASE("simulator: SWF: a processor count of 0 is reported as 0, not as missi
 }
 
 TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
-  const std::string dir = "/work/shared/data/swf/";
+  // The committed excerpts (tests/data/swf/README.md: each source's header and first 1,500 jobs).
+  const std::string dir = std::string(HETPERF_SOURCE_DIR) + "/tests/data/swf/";
   SECTION("NASA iPSC/860") {
-    SwfTrace t = parse_swf(head_of(dir + "NASA-iPSC-1993-3.1-cln.swf", 500), "nasa.swf");
+    SwfTrace t = parse_swf(head_of(dir + "NASA-iPSC-1993-3.1-cln.first1500.swf", 500), "nasa.swf");
     CHECK(t.records.size() == 500);
     CHECK(t.cluster_size() == 128);
     CHECK(t.records[0].get(kRunTime) == 1451);
@@ -132,7 +133,7 @@ TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
     CHECK(parse_swf(format_swf(t), "again.swf") == t);
   }
   SECTION("LLNL Atlas, with missing processor counts") {
-    SwfTrace t = parse_swf(head_of(dir + "LLNL-Atlas-2006-2.1-cln.first5000.swf", 500), "atlas.swf");
+    SwfTrace t = parse_swf(head_of(dir + "LLNL-Atlas-2006-2.1-cln.first1500.swf", 500), "atlas.swf");
     CHECK(t.records.size() == 500);
     CHECK(t.max_procs == 9216);
     CHECK(t.max_nodes == 1152);

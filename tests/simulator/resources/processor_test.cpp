@@ -1,6 +1,6 @@
 // Tests of the processor resource (simulator/src/resources/processor.cpp) against a brute-force fluid
-// simulation of the same rule: n clients on c cores each get speed · min(1, c / n) (seed 001 eq. 2,
-// seed 003 section 4), or under FIFO at most c run, in arrival order.
+// simulation of the same rule: n clients on c cores each get speed · min(1, c / n) (UniMPP paper eq. 2,
+// DPS paper section 4), or under FIFO at most c run, in arrival order.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Tests of the star network resource (simulator/src/resources/star_network.cpp): hand-worked cases and
-// random traffic against a brute-force fluid simulation of the same model (seed 003 section 4: each
+// random traffic against a brute-force fluid simulation of the same model (DPS paper section 4: each
 // transfer moves at min(b_src / out(src), b_dst / in(dst)), recomputed at every start and end).
 #include <catch2/catch.hpp>
 

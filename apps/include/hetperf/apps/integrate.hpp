@@ -1,4 +1,4 @@
-// Master/worker numerical integration of 2·sin x + e^x over [a, b] with the trapezium rule (seed 001
+// Master/worker numerical integration of 2·sin x + e^x over [a, b] with the trapezium rule (UniMPP paper
 // section 4, eq. 10): the master sends each worker its sub-interval, the worker computes its steps,
 // writes its bytes to disk and returns its partial sum. Written once against Runtime.
 #pragma once

@@ -1,5 +1,5 @@
 // Block LU factorisation with partial pivoting of an n x n matrix distributed over the ranks in column
-// blocks of width r (block j on rank j mod P), after the DPS paper's test application (seed 003
+// blocks of width r (block j on rank j mod P), after the DPS paper's test application (DPS paper
 // sections 5-6): per iteration k the owner of block k factors the panel (getrf) and broadcasts it with
 // its pivots to every other rank; each rank flips rows (laswp), solves the triangular system (trsm) and
 // updates the trailing part (gemm) of its blocks to the right, and flips the rows of its blocks to the
@@ -22,7 +22,7 @@ namespace hetperf::apps {
 //  kBasic:       a barrier closes every iteration: no overlap between iterations
 //  kPipelined:   look-ahead: the owner of the next panel updates and factors it before its other blocks
 //  kFlowControl: pipelined, and the panel owner streams its panel to the others with non-blocking
-//                sends, at most `window` outstanding: the DPS flow control (seed 003 section 6) bounds
+//                sends, at most `window` outstanding: the DPS flow control (DPS paper section 6) bounds
 //                the requests in flight so the owner goes on with its updates instead of waiting for
 //                each receiver in turn.
 using hetperf::LuVariant;
@@ -41,7 +41,7 @@ struct LuConfig {
   int remove_after_iteration = -1;  // ... after this iteration (-1: never)
   int expand = 0;               // ranks that start idle (the highest-numbered) and join ...
   int expand_after_iteration = -1;  // ... after this iteration (-1: never), the block columns then
-                                    // redistributed block-cyclically over all ranks (seed 002 3.2)
+                                    // redistributed block-cyclically over all ranks (ReSHAPE paper 3.2)
   std::uint64_t seed = 1;       // of the random matrix
   LuBcast bcast = LuBcast::kSequential;  // how the panel reaches the other ranks
   int parallel_multiply = 1;    // PM: S column shares per trailing update, on S ranks; 1: no split.

@@ -35,7 +35,7 @@ struct IterationSummary {
   double start_s = 0, end_s = 0;
   double compute_s = 0;       // Σ compute time of all ranks in the iteration
   int ranks = 0;              // ranks taking part in it
-  // Dynamic efficiency (seed 000 section 8, Figure 11): useful compute time / (ranks × iteration time).
+  // Dynamic efficiency (DPS paper section 8, Figure 11): useful compute time / (ranks × iteration time).
   double efficiency() const { return end_s > start_s ? compute_s / (ranks * (end_s - start_s)) : 0; }
 };
 

@@ -1,5 +1,5 @@
 // Comparing two traces operation by operation, ignoring times: a real and a simulated run of the same
-// configuration must issue the same operations and messages on every rank (issue 6).
+// configuration must issue the same operations and messages on every rank.
 #pragma once
 
 #include <string>

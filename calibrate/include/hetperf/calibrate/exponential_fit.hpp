@@ -1,4 +1,4 @@
-// Non-linear least squares for y = c·e^(d·x), the memory slowdown once swap is used (seed 001 eq. 3,
+// Non-linear least squares for y = c·e^(d·x), the memory slowdown once swap is used (UniMPP paper eq. 3,
 // Tables 2, 5, 6), solved with Ceres Solver from a log-linear starting point, with x scaled to [0, 1]
 // for conditioning.
 #pragma once

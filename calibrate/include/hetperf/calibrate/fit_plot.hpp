@@ -20,7 +20,10 @@ struct PlotOptions {
 };
 
 struct PlotResult {
-  std::vector<std::filesystem::path> written;
+  std::vector<std::filesystem::path> written;  // the pictures
+  // Every file written: per fit its points (.dat), curve and band (.curve.dat), gnuplot script (.gp,
+  // naming the others relative to the directory, so the set can be moved) and picture.
+  std::vector<std::filesystem::path> files;
   std::string skipped_reason;  // non-empty when no plot was drawn (gnuplot missing)
 };
 

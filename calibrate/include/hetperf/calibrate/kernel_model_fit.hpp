@@ -1,4 +1,4 @@
-// Time models of the block LU kernels (seed 000 sections 5-7: the LU flow graph's operations) as
+// Time models of the block LU kernels (DPS paper sections 5-7: the LU flow graph's operations) as
 // functions of the block size r, fitted on the probe's timings: the kernel's operation count gives the
 // leading power (dgemm, dtrsm, dgetrf: r³; dlaswp: r²), a lower power absorbs memory traffic and a
 // constant the call overhead.

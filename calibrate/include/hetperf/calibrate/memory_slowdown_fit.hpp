@@ -1,4 +1,4 @@
-// The memory slowdown function α(occupied MB) of seed 001 eq. 3: linear while main memory holds the
+// The memory slowdown function α(occupied MB) of UniMPP paper eq. 3: linear while main memory holds the
 // load (Tables 2, 5, 6: y = a·x + b), exponential once swap is used (y = c·e^(d·x)).
 #pragma once
 

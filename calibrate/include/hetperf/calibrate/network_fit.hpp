@@ -1,4 +1,4 @@
-// The message time t(s) = l + s/b (seed 000 section 4) per protocol regime: MPI libraries switch
+// The message time t(s) = l + s/b (DPS paper section 4) per protocol regime: MPI libraries switch
 // protocol with the message size (eager, then rendezvous), so the ping-pong curve is piecewise linear.
 // The breakpoints are found by exact dynamic programming over the sorted sizes, and their number
 // (0 to max_breakpoints) by the Bayesian information criterion on relative errors.

@@ -1,7 +1,7 @@
 // Measurement files in, platform profile out: each measurement file becomes one computer of the
-// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (seed 001 section 2) with its memory slowdown function
+// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (UniMPP paper section 2) with its memory slowdown function
 // (eq. 3, Tables 2, 5, 6) and LU kernel models; the ping-pong points give the network model
-// t = l + s/b (seed 000 section 4) per protocol regime and per pair of hosts.
+// t = l + s/b (DPS paper section 4) per protocol regime and per pair of hosts.
 #pragma once
 
 #include <filesystem>

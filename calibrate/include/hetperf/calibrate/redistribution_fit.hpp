@@ -1,4 +1,4 @@
-// The redistribution cost of a malleable job (seed 002 section 3.2: "ReSHAPE ... records data
+// The redistribution cost of a malleable job (ReSHAPE paper section 3.2: "ReSHAPE ... records data
 // redistribution times"), fitted to measured resizes: t = l + s/b with s = bytes moved / min(p, q),
 // the bytes each kept rank exchanges (the batch scheduler's model, docs/scheduling.md).
 #pragma once

@@ -1,5 +1,5 @@
 // What a blocking send across the network leaves in the buffers on the way when it returns
-// (model::SendBuffer, issue 15), fitted on the applications' own sends between hosts.
+// (model::SendBuffer), fitted on the applications' own sends between hosts.
 //
 // Over TCP a large MPI_Send returns once the rest of its message fits in the sender's socket buffer,
 // the link's queue and the receiver's socket buffer; the testbed's LU panels of 1-2 MB returned after

@@ -16,7 +16,7 @@ namespace hetperf {
 class JsonNode;
 
 // The block LU's variants (apps/lu.hpp runs them): a barrier closing every iteration; look-ahead on
-// the next panel; look-ahead plus the DPS flow control of the panel sends (seed 003 section 6).
+// the next panel; look-ahead plus the DPS flow control of the panel sends (DPS paper section 6).
 enum class LuVariant { kBasic, kPipelined, kFlowControl };
 
 // How a factored panel reaches the other ranks (apps/lu.hpp): one send after another from its owner;
@@ -35,14 +35,14 @@ struct LuSpec {
   int remove_after_iteration = -1;  // "remove.after_iteration": ... after this iteration, in
                                     // [0, n/r − 2]; -1 without "remove"
   // "expand": {"ranks": K, "after_iteration": I}: the run starts on ranks − K ranks, the highest K
-  // idle, and they join after iteration I in [0, n/r − 2] (seed 002's expansion at a resize point;
+  // idle, and they join after iteration I in [0, n/r − 2] (ReSHAPE paper's expansion at a resize point;
   // the block columns are redistributed block-cyclically over the larger set). A removal, if any,
   // comes after the expansion. 0 and -1 without "expand".
   int expand_ranks = 0;
   int expand_after_iteration = -1;
   LuBcast bcast = LuBcast::kSequential;  // "bcast": "sequential" (default), "tree", "ring"
   int parallel_multiply = 1;        // "parallel_multiply": S, the sub-blocks each trailing update is
-                                    // split into (seed 003 section 6, PM); >= 1, divides r, at most the
+                                    // split into (DPS paper section 6, PM); >= 1, divides r, at most the
                                     // ranks that stay; default 1 (no split)
 };
 

@@ -1,6 +1,6 @@
 // Parallel jobs for the batch scheduler (a workload's "jobs", docs/scheduling.md): rigid (a processor
 // count), moldable (a set of allowed counts, chosen at start) and malleable iterative jobs (resized
-// between iterations, ReSHAPE seed 002 section 3). Read and checked once here; the SWF importer
+// between iterations, ReSHAPE ReSHAPE paper section 3). Read and checked once here; the SWF importer
 // (simulator/batch/job.hpp) produces the same structs, and the batch simulator runs them.
 #pragma once
 
@@ -42,7 +42,7 @@ struct BatchAppModel {
   double time_s(std::int64_t p) const { return iteration_time_s.at(p); }
 };
 
-// Which processor counts a malleable job may be resized to (seed 002 section 3.1 and Table 2).
+// Which processor counts a malleable job may be resized to (ReSHAPE paper section 3.1 and Table 2).
 enum class ResizeTopology {
   kAny,           // "any" (default): every count of the app model
   kDivides,       // "divides": counts dividing problem_size
@@ -62,7 +62,7 @@ struct ResizeSpec {
   std::optional<double> redistribution_s;  // "redistribution_s": a given cost, s, >= 0; overrides data_bytes
   // "redistribution_cost": {"latency_s": l (>= 0), "bandwidth_bytes_per_s": b (> 0)}: this job's own
   // t = l + s/b for its data_bytes, in place of the platform's network (a fit of measured
-  // redistributions, e.g. seed 002 Figure 3a). Absent: the platform's network model.
+  // redistributions, e.g. ReSHAPE paper Figure 3a). Absent: the platform's network model.
   std::optional<double> redistribution_latency_s;
   std::optional<double> redistribution_bandwidth_bytes_per_s;
   // "remove": {"after_iteration": I (>= 1), "processors": K (>= 1)}: node removal, applied at resize

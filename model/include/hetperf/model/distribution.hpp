@@ -1,4 +1,4 @@
-// Probability distributions for workload quantities (seed 001: pdf dm, pdf dr, pdf dw, pdf net and
+// Probability distributions for workload quantities (UniMPP paper: pdf dm, pdf dr, pdf dw, pdf net and
 // the process generator's inter-arrival times), with a seeded generator of our own so that the same
 // workload and seed give the same samples on every platform (std::*_distribution does not promise that).
 #pragma once

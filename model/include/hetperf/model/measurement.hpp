@@ -18,7 +18,7 @@ namespace hetperf {
 
 inline constexpr int kMeasurementSchemaVersion = 1;
 
-// Time of one call of a BLAS/LAPACK kernel the apps use, at one block size (seed 000 sections 5-7).
+// Time of one call of a BLAS/LAPACK kernel the apps use, at one block size (DPS paper sections 5-7).
 struct KernelTiming {
   std::string kernel;        // "dgemm", "dtrsm", "dgetrf", "dlaswp"
   std::uint64_t block = 0;   // block size r
@@ -45,7 +45,7 @@ struct CpuMeasurement {
   std::optional<ConcurrencyMeasurement> concurrency = {};  // "concurrency" (absent in older files)
 };
 
-// The memory slowdown curve (the seed's "memo", seed 001 section 3): the slowdown α of a reference
+// The memory slowdown curve (UniMPP's "memo", UniMPP paper section 3): the slowdown α of a reference
 // task, (t_loaded - t_idle) / t_idle, as it and other processes occupy more and more memory.
 struct MemoryPoint {
   double occupied_mb = 0;   // memory held and touched by the reference task and the load processes

@@ -1,5 +1,5 @@
 // The prediction result (schema hetperf.prediction/1): what `hetperf predict` writes.
-// Per process: when it arrived, started and finished, its response time SL (seed 001 eq. 8) and how
+// Per process: when it arrived, started and finished, its response time SL (UniMPP paper eq. 8) and how
 // much of it came from each cause; a summary over all processes.
 #pragma once
 
@@ -25,7 +25,7 @@ struct ResponseBreakdown {
   double migration_s = 0;  // in transit between computers (load balancer's migration cost); JSON "migration", default 0
 };
 
-// One stay of a migrated process on a computer (seed 001 eq. 9: SL = Σ_k SL_k over these).
+// One stay of a migrated process on a computer (UniMPP paper eq. 9: SL = Σ_k SL_k over these).
 struct ResidenceSegment {
   std::string computer;
   double from_s = 0;  // arrival there (for the first one, the process's arrival)

@@ -1,6 +1,6 @@
 // The platform profile (schema hetperf.profile/1): the computers of a (heterogeneous) cluster as the
-// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (seed 001 section 2) plus cores, the memory slowdown
-// function, and the network model t = l + s/b (seed 000 section 4). Produced by `hetperf calibrate`.
+// UniMPP sextuple {pc, mm, vm, dr, dw, lo} (UniMPP paper section 2) plus cores, the memory slowdown
+// function, and the network model t = l + s/b (DPS paper section 4). Produced by `hetperf calibrate`.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +51,7 @@ struct Computer {
   double disk_write_bytes_per_s = 0; // dw
   double overhead_latency_s = 0;     // lo = 2o + l (seed eq. 7), measured with 32-byte messages
   std::optional<unimpp::SlowdownFunction> slowdown;  // absent: memory not measured, α = 0
-  // "communication_cpu" (optional, seed 003 section 4): fraction of the computer's total processing
+  // "communication_cpu" (optional, DPS paper section 4): fraction of the computer's total processing
   // capacity taken by each concurrent outgoing / incoming transfer, in [0, 1]; default 0 (free).
   double cpu_share_per_send = 0;
   double cpu_share_per_receive = 0;
@@ -94,7 +94,7 @@ struct LinkModel {
   nlohmann::json fit = nlohmann::json::object();
 };
 
-// The time to redistribute a malleable job's data between p and q ranks (seed 002 section 3.2),
+// The time to redistribute a malleable job's data between p and q ranks (ReSHAPE paper section 3.2),
 // t = l + s/b with s = bytes moved / min(p, q), the bytes each kept rank exchanges; fitted to measured
 // redistributions by `hetperf calibrate-redistribution` (the batch scheduler prices resizes with it).
 struct RedistributionModel {

@@ -1,5 +1,5 @@
 // A platform profile as a SimGrid platform file (XML, platform version 4.1), so that SimGrid users run
-// their simulations on the speeds, cores and network hetperf calibrated (seed 003 section 4's star):
+// their simulations on the speeds, cores and network hetperf calibrated (DPS paper section 4's star):
 //  - one host per computer: speed = mips · 10^6 (SimGrid counts "flops"; one instruction of the
 //    profile's MI is one of them), core = cores;
 //  - the star: a zone with Cluster routing, each host joined to the centre by its own split-duplex

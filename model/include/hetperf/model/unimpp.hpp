@@ -1,4 +1,4 @@
-// The UniMPP response-time equations (seed 001, de Mello and Senger, section 2, eq. 2-9) and the
+// The UniMPP response-time equations (UniMPP paper, de Mello and Senger, section 2, eq. 2-9) and the
 // memory slowdown function α(occupied memory) of eq. 3. Pure functions: the simulator composes them
 // with contention (processor sharing, FIFO disk and network interface) to produce waiting times.
 #pragma once
@@ -10,7 +10,7 @@
 
 namespace hetperf::unimpp {
 
-// α as a function of the memory occupied on a computer, in MB (seed 001 eq. 3 and Tables 2, 5, 6):
+// α as a function of the memory occupied on a computer, in MB (UniMPP paper eq. 3 and Tables 2, 5, 6):
 // linear a·x + b while the occupation fits in main memory, exponential c·e^(d·x) beyond it.
 // α is a fraction: TEM = TE·(1 + α). It is never negative.
 struct LinearSlowdown {
@@ -31,8 +31,8 @@ struct SlowdownFunction {
   LinearSlowdown main;
   std::optional<ExponentialSlowdown> virtual_memory;  // absent: swap region not measured (or a table)
   // The measured curve beyond the knee, occupied_mb strictly ascending and above the knee: used
-  // instead of the exponential when not empty (the seed's delay function is the measured curve
-  // itself, seed 001 section 2; calibrate keeps it where the exponential fits poorly).
+  // instead of the exponential when not empty (UniMPP's delay function is the measured curve
+  // itself, UniMPP paper section 2; calibrate keeps it where the exponential fits poorly).
   std::vector<SlowdownPoint> virtual_table = {};
 
   // α at `occupied_mb`. Beyond the knee: the table, interpolated linearly from (knee, linear part at
@@ -59,8 +59,8 @@ struct DiskAccess {
 double disk_delay(std::span<const DiskAccess> accesses, double throughput_bytes_per_s);
 
 // eq. 7: θ = 2·o + l, the time to send and receive one message without waiting. The profile's lo
-// (the seed's "overhead + latency", measured at 32 B) is θ itself; the DPS extension t = l + s/b adds
-// the size-dependent part s / b (seed 000 section 4), so θ(s) = lo + s / b.
+// (UniMPP's "overhead + latency", measured at 32 B) is θ itself; the DPS extension t = l + s/b adds
+// the size-dependent part s / b (DPS paper section 4), so θ(s) = lo + s / b.
 double theta(double overhead_s, double latency_s);
 double message_time(double lo_s, double size_bytes, double bandwidth_bytes_per_s);
 

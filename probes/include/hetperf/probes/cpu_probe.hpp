@@ -1,4 +1,4 @@
-// CPU probe (the seed's "mips"): MIPS of an integer workload, counting retired instructions with
+// CPU probe (UniMPP's "mips"): MIPS of an integer workload, counting retired instructions with
 // perf_event_open where the kernel allows it (else from the loop's known instruction count), MFLOPS
 // of a scalar floating-point loop, and the timings of the apps' kernels (kernel_probe.hpp).
 #pragma once

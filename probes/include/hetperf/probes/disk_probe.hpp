@@ -1,4 +1,4 @@
-// Disk probe (the seed's "discio"): buffered write throughput with fdatasync inside the timed region,
+// Disk probe (UniMPP's "discio"): buffered write throughput with fdatasync inside the timed region,
 // and unbuffered (O_DIRECT) write and read throughput, in a directory of the user's choice. Where the
 // file system refuses O_DIRECT (tmpfs, some overlays) it falls back (buffered + fdatasync for writes,
 // reads after evicting the file from the page cache) and records why. The page cache is kept out of

@@ -1,5 +1,5 @@
 // Timings of the compute kernels the apps use, measured with Google Benchmark: OpenBLAS dgemm, dtrsm,
-// dgetrf and dlaswp on r x r blocks (the block LU of seed 003 sections 5-7), and one step of the
+// dgetrf and dlaswp on r x r blocks (the block LU of DPS paper sections 5-7), and one step of the
 // trapezium rule for the integral of 2 sin x + e^x (the integration app).
 //
 // Google Benchmark chooses how many calls make one repetition (at least `min_time_per_sample_s`);

@@ -1,4 +1,4 @@
-// Memory probe (the seed's "memo", seed 001 sections 2-3): the slowdown α of a process whose memory
+// Memory probe (UniMPP's "memo", UniMPP paper sections 2-3): the slowdown α of a process whose memory
 // competes with active occupants, as the occupation rises through main memory into swap.
 //
 // Method: the occupation x is the reference task's own memory plus that of load processes; all of them
@@ -154,7 +154,7 @@ std::uint64_t control_file_value(const std::string& text, const std::string& key
 std::string occupation_stop_reason(const CgroupMemoryState& start, const CgroupMemoryState& now, double next_mb,
                                    double limit_mb, double swap_file_mb, double swap_safety_fraction);
 
-// α of one round (seed 001 eq. 3, the method above): (t − k·c) · s / t_0 with t the reference's time, c
+// α of one round (UniMPP paper eq. 3, the method above): (t − k·c) · s / t_0 with t the reference's time, c
 // the control's, k their ratio below main memory, t_0 the reference's time without pressure and s the
 // point's device scale (memory_device_scale; 1 below main memory). Seconds throughout.
 double memory_round_alpha(double t, double c, double k, double t0, double device_scale);

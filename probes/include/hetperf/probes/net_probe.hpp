@@ -1,4 +1,4 @@
-// Network probe (the seed's "net"): launches hetperf-pingpong under `mpiexec -n 2` (loopback, or
+// Network probe (UniMPP's "net"): launches hetperf-pingpong under `mpiexec -n 2` (loopback, or
 // between two hosts with `-hosts a,b`) and reads its per-size one-way times and LogGP parameters.
 // tcp_probe.hpp gives the same ping-pong over a plain TCP connection, for machines without MPI.
 #pragma once
@@ -15,7 +15,7 @@
 namespace hetperf::probes {
 
 struct NetProbeOptions {
-  // Message sizes: 0 B and powers of two from 1 B to 16 MiB (the seed's 32 B point among them).
+  // Message sizes: 0 B and powers of two from 1 B to 16 MiB (UniMPP's 32 B point among them).
   std::vector<std::uint64_t> sizes_bytes = default_sizes(16u << 20);
   std::string hosts;                 // "a,b" for two machines; empty: both ranks on this machine
   std::string mpiexec = "mpiexec";   // launcher, looked up in PATH

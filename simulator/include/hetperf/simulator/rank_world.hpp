@@ -1,11 +1,11 @@
 // The ranks of message-passing applications (MPI programs) inside the engine: the world the
-// applications' simulated back-end runs them in (the DPS simulator's partial direct execution, seed 003
-// sections 3-4 and 7, and MPI-Sim's abstraction of computation, seed 004). A rank's operations take
+// applications' simulated back-end runs them in (the DPS simulator's partial direct execution, DPS paper
+// sections 3-4 and 7, and MPI-Sim's abstraction of computation, MPI-Sim paper). A rank's operations take
 // simulated time on the shared resources of the computer it is mapped to:
 //   compute     the computer's Processor (processor sharing over its cores; BLAS kernels are
 //               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
 //               polls and takes `wait_cpu_share` of a core meanwhile;
-//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, seed 003 section 4);
+//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, DPS paper section 4);
 //               a rank blocked in a receive or a rendezvous send on an oversubscribed computer
 //               is scheduled in after the computer's hand-off once its operation completes;
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver

@@ -1,8 +1,8 @@
-// Event-by-event simulation of UniMPP processes (seed 001 section 2) on the computers of a profile:
+// Event-by-event simulation of UniMPP processes (UniMPP paper section 2) on the computers of a profile:
 //  - processor sharing among the processes computing on a computer (over its cores), slowed by the
 //    memory slowdown α of the memory resident processes occupy (eq. 2-3);
 //  - FIFO disk reads and writes per computer with their waiting times (eq. 4-5);
-//  - messages costing θ = lo (eq. 6-7) plus s / b, sent over a star network (seed 003 section 4): each
+//  - messages costing θ = lo (eq. 6-7) plus s / b, sent over a star network (DPS paper section 4): each
 //    computer has a full-duplex link of bandwidth b to a crossbar that is never a bottleneck, and the
 //    concurrent outgoing (resp. incoming) transfers of a computer share its link equally; transfers
 //    take a share of the computer's processing capacity (profile "communication_cpu");
@@ -52,7 +52,7 @@ struct SimulationOptions {
 // sleep) that would take more than 1e12 s on the fastest computer it may run on, or more than 2e8 disk
 // operations and messages in the run are refused naming the field, so no run spins through them.
 // A process placed on a computer whose main plus virtual memory it does not fit beside the processes
-// already there waits (FIFO) until enough of their memory is released (seed 001: mm + vm bound what
+// already there waits (FIFO) until enough of their memory is released (UniMPP paper: mm + vm bound what
 // a computer holds).
 Prediction simulate(const Profile& profile, const Workload& workload, const Binding& binding,
                     const std::string& workload_file, const SimulationOptions& options = {});

@@ -1,7 +1,7 @@
 // The validation matrix: the real runs `hetperf validate` makes on this machine, their
 // predictions by the simulated back-end, and the accuracy figures and reports. The DPS paper measured
-// its predictions the same way (seed 000/003 section 8: 71.4% within ±4%, 95% within ±12%), and
-// UniMPP its integration curve (seed 001 section 4, Tables 3 and 7).
+// its predictions the same way (DPS paper/003 section 8: 71.4% within ±4%, 95% within ±12%), and
+// UniMPP its integration curve (UniMPP paper section 4, Tables 3 and 7).
 #pragma once
 
 #include <cstdint>
@@ -83,7 +83,7 @@ struct CalibrationRun {
 };
 std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& options);
 
-// The matrix across a testbed's computers (issue 15): `fast` and `slow` name two of its computers (the
+// The matrix across a testbed's computers: `fast` and `slow` name two of its computers (the
 // slow one's ranks are the ones removed), each with one core. LU with one rank on each (both orders,
 // the three variants, two n and r), four ranks mapped cyclically (f,s,f,s) and by blocks (f,f,s,s),
 // removal of the slow computer's ranks, and integration instances whose masters and workers alternate
@@ -125,7 +125,7 @@ std::vector<std::size_t> further_round(const std::vector<std::string>& validated
                                        const std::vector<std::string>& calibration_apps, int repeat,
                                        int calibration_repeat, std::uint64_t seed);
 
-// Figures that separate model bias from machine noise (issue 14), over configurations with several
+// Figures that separate model bias from machine noise, over configurations with several
 // measured runs and a predicted distribution each:
 //   signed error of a configuration  e = (predicted median − measured median) / measured median
 //   bias                             the median of e, with a bootstrap 95% interval (configurations

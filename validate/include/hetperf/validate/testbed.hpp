@@ -1,5 +1,5 @@
 // A testbed: a cluster of unlike computers emulated on one Linux box, with known parameters, so that
-// a prediction across unlike computers (seed 001's c1..c4; seed 003's nodes on a star network) can be
+// a prediction across unlike computers (UniMPP paper's c1..c4; DPS paper's nodes on a star network) can be
 // checked against a real run whose ground truth is set, not guessed.
 //
 // Each computer is a network namespace with its own hostname (a UTS namespace), joined to a bridge by

@@ -39,7 +39,7 @@ struct StartDecision {
   std::int64_t processors = 0;   // one of the job's options
 };
 
-// The Performance Profiler of ReSHAPE (seed 002 section 3.1) for one malleable job: the sizes it has
+// The Performance Profiler of ReSHAPE (ReSHAPE paper section 3.1) for one malleable job: the sizes it has
 // run on and its iteration and redistribution times there.
 struct IterationRecord {
   std::int64_t iteration = 0;        // 1-based
@@ -59,7 +59,7 @@ struct JobProfile {
 };
 
 // What another running malleable job could give up at its next resize point: the Performance
-// Profiler's list of shrink points (seed 002 section 3.1).
+// Profiler's list of shrink points (ReSHAPE paper section 3.1).
 struct ShrinkPoint {
   double next_resize_s = 0;    // when it next checks in (its end when its next iteration is the last)
   std::int64_t can_free = 0;   // processors it could release then: down to its smallest earlier size, or

@@ -1,6 +1,6 @@
 // Simulating a stream of parallel jobs on a cluster under a batch policy, with the per-job wait,
 // turnaround and bounded slowdown, the utilisation over time and each job's processor allocation
-// history (seed 002 Figures 4-5). Deterministic: events in (time, sequence) order, no wall clock.
+// history (ReSHAPE paper Figures 4-5). Deterministic: events in (time, sequence) order, no wall clock.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// A computer's disk as one FIFO server (seed 001 eq. 4-5): an access of bsize bytes takes bsize / dr
+// A computer's disk as one FIFO server (UniMPP paper eq. 4-5): an access of bsize bytes takes bsize / dr
 // (reads) or bsize / dw (writes) once it reaches the head of the queue; the time spent queued before is
 // the waiting time wtdr / wtdw of the equations.
 #pragma once

@@ -1,10 +1,10 @@
 // A computer's processor as a shared resource: its cores serve the work of its clients (UniMPP
 // processes, application ranks) either by processor sharing or run-to-completion FIFO.
 //
-// Processor sharing (seed 001 eq. 2-3, seed 003 section 4): n clients on c cores each get the rate
+// Processor sharing (UniMPP paper eq. 2-3, DPS paper section 4): n clients on c cores each get the rate
 //     speed · min(1, c · free / (n + extra)) / (1 + α)
 // where `speed` is one core's capacity (pc, MI/s; or 1 when work is counted in core-seconds), `free`
-// the share of the capacity communication leaves (seed 003 section 4), `extra` the demand of clients
+// the share of the capacity communication leaves (DPS paper section 4), `extra` the demand of clients
 // that take a share without computing (ranks polling in MPI), and α the memory slowdown of the
 // occupied memory (eq. 3: TEM = TE · (1 + α)). Memory-bound work (BLAS kernels) is further slowed by
 // the cores busy beside it: × s(busy), busy = min(n, c), from the measured concurrency speeds s(1..c)
@@ -31,7 +31,7 @@ enum class Discipline : std::uint8_t { kProcessorSharing, kFifo };
 const char* to_string(Discipline d);
 
 // Plain work is slowed by the memory slowdown α; memory-bound work also by the busy cores; the
-// per-message overhead o (seed 001 eq. 7) is a term of its own in eq. 8, apart from TEM, and is not.
+// per-message overhead o (UniMPP paper eq. 7) is a term of its own in eq. 8, apart from TEM, and is not.
 enum class WorkClass : std::uint8_t { kPlain, kMemoryBound, kMessageOverhead };
 
 struct ProcessorSpec {

@@ -1,9 +1,9 @@
-// The star network of seed 003 section 4: every computer has a full-duplex link to a central
+// The star network of DPS paper section 4: every computer has a full-duplex link to a central
 // crossbar that is never a bottleneck, and "all incoming, respectively outgoing data transfers for a
 // given node receive an equal share of the available bandwidth". A transfer of s bytes first waits
 // its latency l, then streams at the smaller of its two shares, b_src / (transfers streaming out of
 // its source) and b_dst / (transfers streaming into its destination): without contention t = l + s/b
-// (seed 003 section 4's formula). One end may be outside the cluster: then only the other link counts.
+// (DPS paper section 4's formula). One end may be outside the cluster: then only the other link counts.
 //
 // Sharing in O(log n) per event: a link's streaming transfers all move at its per-share rate b / n,
 // so the link keeps a "bytes served per share" clock V and a heap of the transfers it limits keyed by
@@ -24,7 +24,7 @@ class NetworkListener {
  public:
   virtual void delivered(std::uint32_t token) = 0;
   // The number of transfers streaming out of or into `computer` changed (the CPU cost of
-  // communication depends on it, seed 003 section 4).
+  // communication depends on it, DPS paper section 4).
   virtual void link_load_changed(std::size_t computer) { (void)computer; }
 
  protected:
