@@ -295,6 +295,21 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   return profile;
 }
 
+// Each computer's hand-off from its recorded fan-out periods (the profile's fits, as profile_builder
+// records them), so that a replay applies this version's handoff_from_fanout; recordings without
+// them keep their value.
+void handoff_from_recorded_fanout(Profile& profile) {
+  for (auto& c : profile.computers) {
+    if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("handoff_s")) continue;
+    const nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
+    if (f.value("source", "") != "$.probes.net.handoff" || !f.contains("period_oversubscribed_s")) continue;
+    const int cores = f.value("cores", 1);
+    const std::optional<double> at_cores =
+        f.contains("period_at_cores_s") ? std::optional<double>(f["period_at_cores_s"].get<double>()) : std::nullopt;
+    c.oversubscribed_handoff_s = handoff_from_fanout(cores, at_cores, f["period_oversubscribed_s"].get<double>());
+  }
+}
+
 // The point prediction of every run from the probes' profile alone (the papers' method), into
 // ValidationRun::probe_only_s; a profile that cannot predict them (a figure the probes did not
 // measure) is noted in `facts` instead.
@@ -509,9 +524,11 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   Profile profile;
   double calibration_s = 0, validation_s = 0;         // seconds of calibration and validated runs
   if (!replay.empty()) {
-    // The recorded profile (probes and contention experiments); its trace models are fitted again.
+    // The recorded profile (probes and contention experiments); its trace models are fitted again,
+    // and its hand-off taken again from the probe's recorded fan-out, with this version's formula.
     profile_file = (out / "profile.json").string();
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
+    handoff_from_recorded_fanout(profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
     // apply; the calibration traces are taken across the computers, and what a waiting rank takes
