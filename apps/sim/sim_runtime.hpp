@@ -1,5 +1,5 @@
-// The simulated back-end (the DPS simulator's partial direct execution with NOALLOC, seed
-// 003 sections 3-4 and 7, and MPI-Sim's abstraction of computation, MPI-Sim paper): every rank's coroutine
+// The simulated back-end (the DPS simulator's partial direct execution with NOALLOC, DPS paper
+// sections 3-4 and 7, and MPI-Sim's abstraction of computation, MPI-Sim paper): every rank's coroutine
 // runs inside one discrete-event simulation. compute operations take the time the kernel model gives
 // for the computer the rank is mapped to, shared equally among the ranks computing there (over its
 // cores); messages carry only their size. A message of at most `eager_limit_bytes` is sent eagerly

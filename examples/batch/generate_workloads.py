@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes w1.json, w2.json and derivation.json: ReSHAPE paper's (ReSHAPE) workloads W1 and W2 as hetperf
+"""Writes w1.json, w2.json and derivation.json: the ReSHAPE paper's workloads W1 and W2 as hetperf
 workloads, every number derived from the paper's own inputs only -- its Figure 3a, its static
 turnarounds (Tables 4 and 5, static column), its problem sizes (Tables 2 and 3), its stated sweet spot
 and arrival times -- and never from its dynamic results (Tables 4 and 5, dynamic column; the W2 event
@@ -40,7 +40,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Seed 002 Figure 3a: LU 12000, iteration time (s) per processor count, and the redistribution cost
+# The ReSHAPE paper Figure 3a: LU 12000, iteration time (s) per processor count, and the redistribution cost
 # (s) of each expansion from the previous count.
 FIG3A_P = [2, 4, 6, 9, 12, 16]
 FIG3A_T = [129.63, 112.52, 82.31, 79.61, 69.85, 74.91]
@@ -171,7 +171,7 @@ def label(value, status, source):
 derivation = {
     "schema": "hetperf.derivation/1",
     "generator": "examples/batch/generate_workloads.py",
-    "paper": "ReSHAPE paper: Sudarsan and Ribbens, ReSHAPE",
+    "paper": "Sudarsan and Ribbens, ReSHAPE (the ReSHAPE paper, docs/references.md)",
     "numbers": {
         "cluster.processors": label(36, "taken", "section 4.2.1: 'The total number of processors available is 36'"),
         "iterations_per_job": label(ITERATIONS, "taken", "section 4: 'a single job consisted of ten iterations'"),

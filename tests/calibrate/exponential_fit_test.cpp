@@ -17,7 +17,7 @@ struct Exp {
   const char* table;
   double c, d, x0, x1;  // y = c·e^(d·x) on (x0, x1]
 };
-// Seed 001: Table 2 (c1, c2: 1 GB main + 1 GB swap), Table 5 (c3: 256 + 400 MB), Table 6 (c4: 512 + 512 MB).
+// The UniMPP paper: Table 2 (c1, c2: 1 GB main + 1 GB swap), Table 5 (c3: 256 + 400 MB), Table 6 (c4: 512 + 512 MB).
 const Exp kExpTables[] = {{"Table 2", 0.0938, 0.0039, 1024, 2048}, {"Table 5", 0.7335, 0.0097, 256, 656},
                        {"Table 6", 0.0924, 0.0095, 512, 1024}};
 

@@ -7,7 +7,7 @@
 using namespace hetperf;
 using namespace hetperf::calibrate;
 
-TEST_CASE("calibrate: the redistribution fit recovers ReSHAPE paper's Figure 3a line from its own model") {
+TEST_CASE("calibrate: the redistribution fit recovers the ReSHAPE paper's Figure 3a line from its own model") {
   // Expansions of LU 12000 (1.152e9 bytes) as Figure 3a lists them, timed by l = 4.78 s, b = 79.2 MB/s:
   // s = data (1 - p/q) moved, over the p kept ranks.
   const double data = 12000.0 * 12000 * 8, l = 4.78, b = 79.2e6;

@@ -12,7 +12,7 @@
 
 namespace hetperf::testing {
 
-// Seed 001 Tables 2, 5 and 6: α = a·x + b below the knee, c·e^(d·x) beyond it (x in MB).
+// The UniMPP paper Tables 2, 5 and 6: α = a·x + b below the knee, c·e^(d·x) beyond it (x in MB).
 struct SeedSlowdown {
   double a_per_mb, b, c, d_per_mb, knee_mb, swap_mb;
 };

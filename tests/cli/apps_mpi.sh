@@ -47,7 +47,7 @@ for v in basic pipelined flow_control; do
 done
 run -n 3 "$bin/hetperf-lu" --n 384 --r 48 --remove 1 --after-iteration 2 --trace real-removal.json >/dev/null
 "$1" trace-diff real-removal.json sim/removal.trace.json || fail "real and simulated removal differ"
-# Seed 002's resizing: 4 ranks, 8 after iteration 2 (the blocks redistributed block-cyclically), 4 again
+# ReSHAPE's resizing: 4 ranks, 8 after iteration 2 (the blocks redistributed block-cyclically), 4 again
 # after iteration 5; the residual holds and the simulated back-end issues the same operations.
 out=$(run -n 8 "$bin/hetperf-lu" --n 384 --r 24 --variant pipelined --expand 4 --expand-after-iteration 2 --remove 4 \
       --after-iteration 5 --trace real-resize.json) || fail "lu resize: $out"

@@ -351,7 +351,7 @@ class Scheduler final : public Handler {
     return others_;
   }
 
-  // Seed 002 section 3.2: data moves between the old and the new processor set. Given, or
+  // ReSHAPE paper, section 3.2: data moves between the old and the new processor set. Given, or
   // t = l + s/b with s the bytes each of the min(p, q) kept processors exchanges: the fraction
   // 1 - min/max of the global data changes owner, spread over those processors. l and b are the
   // job's own fitted ones when it has them, else the platform network's.

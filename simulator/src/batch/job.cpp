@@ -8,7 +8,7 @@ namespace {
 
 bool divides(std::int64_t d, std::int64_t n) { return d >= 1 && n % d == 0; }
 
-// Seed 002 section 3.1: "additional processors are added to the smallest row or column of the
+// ReSHAPE paper, section 3.1: "additional processors are added to the smallest row or column of the
 // existing topology", each side dividing the problem size (Table 2: 2x2, 2x3, 3x3, 3x4, ...).
 std::vector<std::int64_t> nearly_square_sequence(std::int64_t p0, std::int64_t n, std::int64_t limit) {
   std::int64_t rows = 0;

@@ -58,7 +58,7 @@ void check_no_surplus_shrink(const ScheduleResult& r) {
 
 TEST_CASE("simulator: example W1 under static scheduling reproduces the ReSHAPE paper's static turnaround times") {
   Pair p = run_example("w1.json");
-  // Seed 002 Table 4, static column: nobody waits, so turnaround = 10 iterations at the initial size.
+  // The ReSHAPE paper Table 4, static column: nobody waits, so turnaround = 10 iterations at the initial size.
   const double expected[] = {4482.60, 3661.20, 147.47, 3266.40, 840.00};
   REQUIRE(p.fixed.jobs.size() == 5);
   for (std::size_t i = 0; i < 5; ++i) CHECK(p.fixed.jobs[i].turnaround_s == Approx(expected[i]).epsilon(1e-4));

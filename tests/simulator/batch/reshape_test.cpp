@@ -126,7 +126,7 @@ TEST_CASE("simulator: ReSHAPE: nearly-square topologies grow the smaller side by
     j.resize.problem_size = n;
     return resize_configurations(j);
   };
-  // Seed 002 Table 2.
+  // The ReSHAPE paper Table 2.
   CHECK(configs(21000, 4) == std::vector<std::int64_t>{4, 6, 9, 12, 16, 20, 25, 30, 36, 42, 49});
   CHECK(configs(14000, 4) == std::vector<std::int64_t>{4, 8, 16, 20, 25, 35, 49});
   CHECK(configs(12000, 2) == std::vector<std::int64_t>{2, 4, 6, 9, 12, 16, 20, 25, 30, 36, 48});
@@ -237,7 +237,7 @@ TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with
 }
 
 TEST_CASE("simulator: ReSHAPE: a job that cannot free enough leaves the shrink to one that can and checks in first") {
-  // Seed 002 W2's pattern, 36 processors. L (16, 100 s per iteration; 90 s on 20) and J (10, 60 s;
+  // The ReSHAPE paper W2's pattern, 36 processors. L (16, 100 s per iteration; 90 s on 20) and J (10, 60 s;
   // 45 s on 16) expand into idle processors: J 10 -> 16 at 60, L 16 -> 20 at 100; all 36 busy. Q
   // (rigid, 6) arrives at 160. At L's resize point (190) L could free only 4 (20 -> 16), but J, which
   // checks in at 195 before L's next point (280), can free 6 (16 -> 10): L keeps 20. At 195 J shrinks

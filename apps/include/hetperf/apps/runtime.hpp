@@ -1,5 +1,5 @@
 // The small runtime interface the applications are written against (after the DPS
-// simulator's partial direct execution, DPS paper/003 sections 3-5, and MPI-Sim, MPI-Sim paper): rank,
+// simulator's partial direct execution, DPS paper sections 3-5, and the MPI-Sim paper): rank,
 // size, send, receive, barrier, and the named compute kernels. Every operation is awaited:
 //   co_await rt.send(1, kTagPanel, panel.data(), bytes);
 // A real back-end performs the operation and the await never suspends; a simulated back-end charges

@@ -1,6 +1,6 @@
 // The validation matrix: the real runs `hetperf validate` makes on this machine, their
 // predictions by the simulated back-end, and the accuracy figures and reports. The DPS paper measured
-// its predictions the same way (DPS paper/003 section 8: 71.4% within ±4%, 95% within ±12%), and
+// its predictions the same way (DPS paper section 8: 71.4% within ±4%, 95% within ±12%), and
 // UniMPP its integration curve (UniMPP paper section 4, Tables 3 and 7).
 #pragma once
 

@@ -1,5 +1,5 @@
 // The validate stage: predicted against measured on real runs of the applications on this machine
-// (DPS paper/003 section 8 measured the DPS simulator the same way). Options in, a summary out: it
+// (DPS paper section 8 measured the DPS simulator the same way). Options in, a summary out: it
 // probes and calibrates this machine when no profile is given (calling the probes and calibrate
 // libraries), runs the contention experiments of calibrate/, then the traced calibration runs and
 // the matrix's runs interleaved in one seeded random order (so both sample the same states of the
