@@ -15,38 +15,52 @@ enum LuTag : int {
   kTagProduct = 7,  // PM: the helper's product L21 · share, helper -> owner
 };
 
-// Owner of each block column, and which ranks are still in the computation.
+// Owner of each block column, and which ranks are still in the computation, in O(1) state whatever
+// the number of blocks and ranks (the simulated back-end runs thousands of ranks, each with its own
+// copy): the active ranks are always the first `active` (the ranks that join at an expansion are the
+// highest-numbered, and so are those that leave at a removal), and the blocks are dealt round-robin
+// over the first `cycle` ranks, block j on rank j mod cycle. After a removal the last `removed` ranks
+// of that cycle are gone: the i-th of their blocks (in increasing j) is on survivor i mod active.
 struct Layout {
-  std::vector<int> owner;
-  std::vector<int> active;   // increasing
-  std::vector<char> member;  // member[rank]: rank is in `active`
-  bool is_active(int rank) const { return member[rank] != 0; }
-  int position(int rank) const {  // of an active rank in `active`
-    return static_cast<int>(std::lower_bound(active.begin(), active.end(), rank) - active.begin());
+  int active = 0;
+  int cycle = 1;
+  int removed = 0;
+  int owner(int j) const {
+    const int c = j % cycle, kept = cycle - removed;
+    if (c < kept) return c;
+    return static_cast<int>((static_cast<std::int64_t>(j / cycle) * removed + (c - kept)) % active);
   }
+  bool is_active(int rank) const { return rank < active; }
+  // The active rank `t` places after `rank` in the active ranks' cyclic order (t may be negative).
+  int shifted(int rank, int t) const { return ((rank + t) % active + active) % active; }
 };
 
 // Where a rank stands in the broadcast of a panel from `root` to the active ranks: whom it receives
-// from (-1: it is the root) and whom it sends to, in order.
+// from (-1: it is the root) and whom it sends to, in order. Computed once per panel and rank with no
+// allocation: the sequential root's children are every other active rank (a range, not a list), a
+// binomial tree's at most one per bit of the rank count.
 struct BcastPeers {
   int parent = -1;
-  std::vector<int> children;
+  bool all_others = false;  // the children are every active rank but `root`, in rank order
+  int root = 0, active = 0;
+  int listed = 0;
+  int list[32] = {};
+  int count() const { return all_others ? active - 1 : listed; }
+  int child(int i) const { return all_others ? (i < root ? i : i + 1) : list[i]; }
 };
 
 BcastPeers bcast_peers(LuBcast kind, const Layout& layout, int root, int me) {
   BcastPeers out;
-  const int a = static_cast<int>(layout.active.size()), root_pos = layout.position(root);
-  const int rel = (layout.position(me) - root_pos + a) % a;  // position relative to the root
-  auto rank_at = [&](int relative) { return layout.active[(relative + root_pos) % a]; };
+  const int a = layout.active;
+  const int rel = (me - root + a) % a;  // position relative to the root
+  auto rank_at = [&](int relative) { return (relative + root) % a; };
   switch (kind) {
     case LuBcast::kSequential:  // the root sends to every other rank, in rank order
       if (rel != 0) {
         out.parent = root;
         break;
       }
-      for (int p : layout.active) {
-        if (p != root) out.children.push_back(p);
-      }
+      out.all_others = true, out.root = root, out.active = a;
       break;
     case LuBcast::kTree: {  // binomial tree, as MPICH's MPI_Bcast for short messages
       int mask = 1;
@@ -57,13 +71,13 @@ BcastPeers bcast_peers(LuBcast kind, const Layout& layout, int root, int me) {
         }
       }
       for (mask >>= 1; mask > 0; mask >>= 1) {  // the largest subtree first
-        if (rel + mask < a) out.children.push_back(rank_at(rel + mask));
+        if (rel + mask < a) out.list[out.listed++] = rank_at(rel + mask);
       }
       break;
     }
     case LuBcast::kRing:  // HPL's increasing ring ("1ring"): each rank passes it on to the next
       if (rel > 0) out.parent = rank_at(rel - 1);
-      if (rel + 1 < a) out.children.push_back(rank_at(rel + 1));
+      if (rel + 1 < a) out.list[out.listed++] = rank_at(rel + 1);
       break;
   }
   return out;
@@ -72,14 +86,10 @@ BcastPeers bcast_peers(LuBcast kind, const Layout& layout, int root, int me) {
 // A barrier among the active ranks only, by messages (ranks that left take no part): everyone
 // reports to the first active rank, which releases them.
 Task group_barrier(Runtime& rt, const Layout& layout) {
-  int root = layout.active.front();
+  const int root = 0;
   if (rt.rank() == root) {
-    for (int p : layout.active) {
-      if (p != root) co_await rt.recv(p, kTagSync, nullptr, 0);
-    }
-    for (int p : layout.active) {
-      if (p != root) co_await rt.send(p, kTagSync, nullptr, 0);
-    }
+    for (int p = 1; p < layout.active; ++p) co_await rt.recv(p, kTagSync, nullptr, 0);
+    for (int p = 1; p < layout.active; ++p) co_await rt.send(p, kTagSync, nullptr, 0);
   } else {
     co_await rt.send(root, kTagSync, nullptr, 0);
     co_await rt.recv(root, kTagSync, nullptr, 0);
@@ -103,7 +113,7 @@ Task expand_layout(Runtime& rt, const LuConfig& cfg, Layout& layout, std::vector
   const bool data = rt.holds_data();
   const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(cfg.n) * cfg.r;
   for (int j = 0; j < blocks; ++j) {
-    const int to = j % ranks, from = layout.owner[j];
+    const int to = j % ranks, from = layout.owner(j);
     if (to == from) continue;
     if (from == me) {
       co_await rt.send(to, kTagHandOff, data ? block[j].data() : nullptr, bytes);
@@ -115,11 +125,8 @@ Task expand_layout(Runtime& rt, const LuConfig& cfg, Layout& layout, std::vector
       if (data) block[j].resize(static_cast<std::size_t>(cfg.n) * cfg.r);
       co_await rt.recv(from, kTagHandOff, data ? block[j].data() : nullptr, bytes);
     }
-    layout.owner[j] = to;
   }
-  layout.active.clear();
-  for (int p = 0; p < ranks; ++p) layout.active.push_back(p);
-  layout.member.assign(ranks, 1);
+  layout = Layout{ranks, ranks, 0};
   my_blocks.clear();
   for (int j = me; j < blocks; j += ranks) my_blocks.push_back(j);
 }
@@ -182,12 +189,8 @@ int lu_ranks_in_iteration(const LuConfig& cfg, int ranks, int k) {
 Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   const int n = cfg.n, r = cfg.r, blocks = n / r, me = rt.rank(), ranks = rt.size();
   const bool data = rt.holds_data();
-  Layout layout;
   const int start_ranks = first_ranks(cfg, ranks);  // the others join at the expansion
-  for (int j = 0; j < blocks; ++j) layout.owner.push_back(j % start_ranks);
-  for (int p = 0; p < start_ranks; ++p) layout.active.push_back(p);
-  layout.member.assign(ranks, 0);
-  for (int p : layout.active) layout.member[p] = 1;
+  Layout layout{start_ranks, start_ranks, 0};
   // My block columns in increasing order (the simulated back-end runs thousands of ranks: no loop
   // over all blocks per rank and iteration).
   std::vector<int> my_blocks;
@@ -195,7 +198,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
 
   // My block columns, each n x r column-major (lda = n), allocated only when data is held.
   std::vector<std::vector<double>> block(data ? blocks : 0);
-  auto mine = [&](int j) { return layout.owner[j] == me; };
+  auto mine = [&](int j) { return layout.owner(j) == me; };
   for (int j : my_blocks) {
     if (!data) break;
     block[j].resize(static_cast<std::size_t>(n) * r);
@@ -224,26 +227,30 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     for (int h : in_flight) co_await rt.wait(h);
     in_flight.clear();
   };
-  // Sends a panel of `rows` rows and its pivots to rank p; flow control: without blocking, with at
-  // most `window` panel sends in flight.
-  auto send_panel = [&](int p, int rows, const double* buf, const int* piv) -> Task {
+  // Sends a panel of `rows` rows and its pivots to the children of `peers` in turn; flow control:
+  // without blocking, with at most `window` panel sends in flight. One coroutine for all children:
+  // the sequential root has thousands of them per panel.
+  auto send_panel = [&](const BcastPeers& peers, int rows, const double* buf, const int* piv) -> Task {
     const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(rows) * r;
-    if (cfg.variant == LuVariant::kFlowControl) {
-      if (static_cast<int>(in_flight.size()) >= cfg.window) {
-        co_await rt.wait(in_flight.front());
-        in_flight.erase(in_flight.begin());
+    for (int i = 0; i < peers.count(); ++i) {
+      const int p = peers.child(i);
+      if (cfg.variant == LuVariant::kFlowControl) {
+        if (static_cast<int>(in_flight.size()) >= cfg.window) {
+          co_await rt.wait(in_flight.front());
+          in_flight.erase(in_flight.begin());
+        }
+        int handle = -1;
+        co_await rt.isend(p, kTagPanel, buf, bytes, &handle);
+        in_flight.push_back(handle);
+      } else {
+        co_await rt.send(p, kTagPanel, buf, bytes);
       }
-      int handle = -1;
-      co_await rt.isend(p, kTagPanel, buf, bytes, &handle);
-      in_flight.push_back(handle);
-    } else {
-      co_await rt.send(p, kTagPanel, buf, bytes);
+      co_await rt.send(p, kTagPivots, piv, sizeof(int) * r);
     }
-    co_await rt.send(p, kTagPivots, piv, sizeof(int) * r);
   };
   auto factor_and_send = [&](int k, std::vector<double>& out, std::vector<int>& out_pivots) -> Task {
     const int rows = n - k * r;
-    co_await wait_all();  // `out` may still be on its way to the ranks of an earlier panel
+    if (!in_flight.empty()) co_await wait_all();  // `out` may still be on its way to the ranks of an earlier panel
     co_await rt.getrf(rows, r, at(k, k * r), n, data ? out_pivots.data() : nullptr);
     if (data) {
       out.resize(static_cast<std::size_t>(rows) * r);
@@ -252,26 +259,25 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
                     sizeof(double) * rows);
       }
     }
-    for (int p : bcast_peers(cfg.bcast, layout, me, me).children) {
-      co_await send_panel(p, rows, data ? out.data() : nullptr, data ? out_pivots.data() : nullptr);
-    }
+    const BcastPeers peers = bcast_peers(cfg.bcast, layout, me, me);
+    co_await send_panel(peers, rows, data ? out.data() : nullptr, data ? out_pivots.data() : nullptr);
   };
   auto receive_panel = [&](int k) -> Task {
     const int rows = n - k * r;
-    co_await wait_all();  // `panel` may be my previous panel, still on its way to other ranks
+    if (!in_flight.empty()) co_await wait_all();  // `panel` may be my previous panel, still on its way to other ranks
     if (data) panel.resize(static_cast<std::size_t>(rows) * r);
-    const BcastPeers peers = bcast_peers(cfg.bcast, layout, layout.owner[k], me);
+    const BcastPeers peers = bcast_peers(cfg.bcast, layout, layout.owner(k), me);
     co_await rt.recv(peers.parent, kTagPanel, data ? panel.data() : nullptr, sizeof(double) * rows * r);
     co_await rt.recv(peers.parent, kTagPivots, data ? panel_pivots.data() : nullptr, sizeof(int) * r);
-    for (int p : peers.children) {
-      co_await send_panel(p, rows, data ? panel.data() : nullptr, data ? panel_pivots.data() : nullptr);
+    if (peers.count() > 0) {
+      co_await send_panel(peers, rows, data ? panel.data() : nullptr, data ? panel_pivots.data() : nullptr);
     }
   };
   // L = [L11; L21], panel k as this rank holds it: in its block if it is the owner, else received.
   auto panel_l = [&](int k) -> const double* {
-    return data ? (layout.owner[k] == me ? at(k, k * r) : panel.data()) : nullptr;
+    return data ? (layout.owner(k) == me ? at(k, k * r) : panel.data()) : nullptr;
   };
-  auto panel_ld = [&](int k) { return layout.owner[k] == me ? n : n - k * r; };
+  auto panel_ld = [&](int k) { return layout.owner(k) == me ? n : n - k * r; };
   // Row flips of my block j for panel k, and for a block to the right the triangular solve
   // T12 = L11^-1 A12 (DPS paper section 5, step 2).
   auto solve = [&](int k, int j) -> Task {
@@ -279,11 +285,12 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     co_await rt.laswp(r, at(j, k * r), n, 1, r, data ? panel_pivots.data() : nullptr, n - k * r);
     if (j > k) co_await rt.trsm(r, r, panel_l(k), panel_ld(k), at(j, k * r), n);
   };
-  // The trailing update A22 -= L21 · T12 of columns [c0, c0 + width) of my block j (step 3).
-  auto multiply = [&](int k, int j, int c0, int width) -> Task {
+  // The trailing update A22 -= L21 · T12 of columns [c0, c0 + width) of my block j (step 3); one
+  // operation, awaited by the caller, so no coroutine of its own.
+  auto multiply = [&](int k, int j, int c0, int width) {
     const int rows = n - k * r;
     const std::size_t col = static_cast<std::size_t>(c0) * n;
-    co_await rt.gemm(rows - r, width, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? at(j, k * r) + col : nullptr,
+    return rt.gemm(rows - r, width, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? at(j, k * r) + col : nullptr,
                      n, data ? at(j, k * r + r) + col : nullptr, n);
   };
   // Applies panel k to my block j: row flips, then for blocks to the right the solve and the update.
@@ -310,13 +317,13 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   };
   auto helper = [&](int owner, int t, int ahead) {
     if (t == 0 || owner == ahead) return owner;
-    const int h = layout.active[(layout.position(owner) + t) % static_cast<int>(layout.active.size())];
+    const int h = layout.shifted(owner, t);
     return h == ahead ? owner : h;
   };
   auto split = [&](int k, int j, int ahead) {  // is block j's update in iteration k shared out?
     if (shares == 1 || j <= k || n - k * r <= r) return false;
     for (int t = 1; t < shares; ++t) {
-      if (helper(layout.owner[j], t, ahead) != layout.owner[j]) return true;
+      if (helper(layout.owner(j), t, ahead) != layout.owner(j)) return true;
     }
     return false;
   };
@@ -326,10 +333,9 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto find_predecessors = [&] {
     predecessor_blocks.assign(shares, {});
     if (shares == 1 || !layout.is_active(me)) return;
-    const int a = static_cast<int>(layout.active.size());
     for (int j = 0; j < blocks; ++j) {
       for (int t = 1; t < shares; ++t) {
-        if (layout.owner[j] == layout.active[(layout.position(me) - t + a) % a]) predecessor_blocks[t].push_back(j);
+        if (layout.owner(j) == layout.shifted(me, -t)) predecessor_blocks[t].push_back(j);
       }
     }
   };
@@ -349,10 +355,10 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   // As a helper: receives each share I compute in iteration k, in the owners' order, and returns
   // -L21 · share (the gemm subtracts from zero).
   auto serve_shares = [&](int k, int ahead) -> Task {
-    const int a = static_cast<int>(layout.active.size()), rows = n - k * r;
+    const int rows = n - k * r;
     std::vector<double> share(data ? static_cast<std::size_t>(r) * share_cols : 0);
     for (int t = 1; t < shares; ++t) {
-      const int owner = layout.active[(layout.position(me) - t + a) % a];
+      const int owner = layout.shifted(me, -t);
       if (helper(owner, t, ahead) != me) continue;
       for (int j : predecessor_blocks[t]) {
         if (!split(k, j, ahead)) continue;
@@ -419,13 +425,13 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     } else {
       co_await receive_panel(k);
     }
-    co_await pm_wait_all();  // the shares and products of iteration k-1 have arrived by now
+    if (shares > 1) co_await pm_wait_all();  // the shares and products of iteration k-1 have arrived by now
     if (data) {
       for (int i = 0; i < r; ++i) pivots[k * r + i] = panel_pivots[i] + k * r;
     }
     // Pipelined: the owner of the next panel brings it up to date and sends it first.
     const int ahead =
-        cfg.variant != LuVariant::kBasic && k + 1 < blocks && !layout_changes_after(cfg, k) ? layout.owner[k + 1] : -1;
+        cfg.variant != LuVariant::kBasic && k + 1 < blocks && !layout_changes_after(cfg, k) ? layout.owner(k + 1) : -1;
     lookahead_done = ahead == me;
     if (lookahead_done) {
       co_await update(k, k + 1);
@@ -448,34 +454,28 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     // Node removal: after iteration I the last `remove` ranks hand their blocks to the survivors.
     if (cfg.remove > 0 && k == cfg.remove_after_iteration) {
-      std::vector<int> survivors(layout.active.begin(), layout.active.end() - cfg.remove);
-      std::vector<int> new_owner = layout.owner;
-      int next = 0;
-      for (int j = 0; j < blocks; ++j) {
-        if (std::find(survivors.begin(), survivors.end(), layout.owner[j]) == survivors.end()) {
-          new_owner[j] = survivors[next++ % survivors.size()];
-        }
-      }
+      // The layout before a removal deals the blocks round-robin over all active ranks (an expansion
+      // comes before it, if at all); the leaving ranks' blocks go round-robin to the survivors.
+      HETPERF_CHECK(layout.removed == 0 && layout.cycle == layout.active, "a removal after a removal");
+      const Layout survivors{layout.active - cfg.remove, layout.active, cfg.remove};
       co_await wait_all();  // a leaving rank's panel must be delivered before it goes
-      co_await pm_wait_all();
+      if (shares > 1) co_await pm_wait_all();
       for (int j = 0; j < blocks; ++j) {
-        if (new_owner[j] == layout.owner[j]) continue;
+        const int from = layout.owner(j), to = survivors.owner(j);
+        if (to == from) continue;
         const std::uint64_t bytes = sizeof(double) * static_cast<std::uint64_t>(n) * r;
-        if (layout.owner[j] == me) {
-          co_await rt.send(new_owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
+        if (from == me) {
+          co_await rt.send(to, kTagHandOff, data ? block[j].data() : nullptr, bytes);
           if (data) {
             block[j].clear();
             block[j].shrink_to_fit();
           }
-        } else if (new_owner[j] == me) {
+        } else if (to == me) {
           if (data) block[j].resize(static_cast<std::size_t>(n) * r);
-          co_await rt.recv(layout.owner[j], kTagHandOff, data ? block[j].data() : nullptr, bytes);
+          co_await rt.recv(from, kTagHandOff, data ? block[j].data() : nullptr, bytes);
         }
       }
-      layout.owner = new_owner;
-      layout.active = survivors;
-      layout.member.assign(ranks, 0);
-      for (int p : survivors) layout.member[p] = 1;
+      layout = survivors;
       my_blocks.clear();
       for (int j = 0; j < blocks; ++j) {
         if (mine(j)) my_blocks.push_back(j);
@@ -484,14 +484,14 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     }
     if (cfg.expand > 0 && k == cfg.expand_after_iteration) {
       co_await wait_all();  // my panel sends must be delivered before its blocks move
-      co_await pm_wait_all();
+      if (shares > 1) co_await pm_wait_all();
       co_await expand_layout(rt, cfg, layout, block, my_blocks);
       find_predecessors();
     }
     if (cfg.variant == LuVariant::kBasic && layout.is_active(me)) co_await group_barrier(rt, layout);
   }
-  co_await wait_all();
-  co_await pm_wait_all();
+  if (!in_flight.empty()) co_await wait_all();
+  if (shares > 1) co_await pm_wait_all();
   rt.set_iteration(-1);
   result.factorization_end_s = rt.now();
 
@@ -501,10 +501,11 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     if (data) result.factors.assign(static_cast<std::size_t>(n) * n, 0.0);
     for (int j = 0; j < blocks; ++j) {
       double* dest = data ? result.factors.data() + static_cast<std::size_t>(j) * r * n : nullptr;
-      if (layout.owner[j] == 0) {
+      const int owner = layout.owner(j);
+      if (owner == 0) {
         if (data) std::copy(block[j].begin(), block[j].end(), dest);
       } else {
-        co_await rt.recv(layout.owner[j], kTagGather, dest, block_bytes);
+        co_await rt.recv(owner, kTagGather, dest, block_bytes);
       }
     }
     result.pivots = pivots;
