@@ -213,14 +213,14 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto at = [&](int j, int row) -> double* { return data ? block[j].data() + row : nullptr; };
   std::vector<int> pivots(data ? n : 0);
   std::vector<double> panel;
-  std::vector<int> panel_pivots(r);
+  std::vector<int> panel_pivots(data ? r : 0);
 
   // Panel k goes from its owner to every other active rank (rows k*r .. n-1 of block k, with its
   // pivots) along the --bcast pattern; ranks inside a tree or ring pass on what they receive.
   // The look-ahead panel of the pipelined variant is factored while panel k is still being applied,
   // so it has buffers of its own.
   std::vector<double> next_panel;
-  std::vector<int> next_pivots(r);
+  std::vector<int> next_pivots(data ? r : 0);
   // Flow control: the non-blocking panel sends still in flight, oldest first.
   std::vector<int> in_flight;
   auto wait_all = [&]() -> Task {
