@@ -8,6 +8,8 @@ new / baseline: its median and min/max over the rounds.
 Cases (inputs written to a scratch directory; the SWF by benchmarks/batch/long_queue_swf.py):
   lu-1k, lu-4k, lu-16k   LU, basic, r = 128, on 1,024 / 4,096 / 16,384 one-core computers: n = 131,072,
                           262,144, 524,288 (`hetperf predict` of one "apps" job)
+  lu-16k-1m              the same on 16,384 computers with n = 1,048,576: the issue's LU acceptance run
+                          (not in the default set: minutes per run)
   processes-1m           1M processes, benchmarks/scale/stream-1m.json, --summary-only
   processes-1m-full      the same 1M processes with every row in the JSON and a CSV (default output mode)
   processes-10m          10M processes, benchmarks/scale/stream-10m.json, streamed to CSV (--summary-only --csv)
@@ -28,7 +30,7 @@ import argparse, json, os, platform, re, shutil, signal, statistics, subprocess,
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The issue's set; --cases '^swf-' adds the 20k, 40k and 80k-job traces of the batch measurements.
-DEFAULT_CASES = r"^(lu-|processes-|star-|swf-300k)"
+DEFAULT_CASES = r"^(lu-\d+k$|processes-|star-|swf-300k)"
 
 
 def lu_inputs(work, computers, n):
@@ -43,7 +45,7 @@ def lu_inputs(work, computers, n):
                "network": {"latency_s": 2e-5, "bandwidth_bytes_per_s": 1e9}}
     workload = {"schema": "hetperf.workload/1",
                 "apps": [{"name": "lu", "app": "lu", "ranks": computers, "n": n, "r": 128, "variant": "basic"}]}
-    p, w = os.path.join(work, f"lu-{computers}-profile.json"), os.path.join(work, f"lu-{computers}.json")
+    p, w = os.path.join(work, f"lu-{computers}-profile.json"), os.path.join(work, f"lu-{computers}-{n}.json")
     json.dump(profile, open(p, "w"))
     json.dump(workload, open(w, "w"))
     return p, w
@@ -77,9 +79,10 @@ def star_inputs(work, workers, tasks):
 def cases(work):
     """(name, arguments after `hetperf`, jobs of the SWF it reads or 0); inputs but the SWFs written to `work`."""
     out = []
-    for computers, n in ((1024, 131072), (4096, 262144), (16384, 524288)):
+    for name, computers, n in (("lu-1k", 1024, 131072), ("lu-4k", 4096, 262144), ("lu-16k", 16384, 524288),
+                               ("lu-16k-1m", 16384, 1048576)):
         p, w = lu_inputs(work, computers, n)
-        out.append((f"lu-{computers // 1024}k", ["predict", "-p", p, "-w", w, "-o", os.path.join(work, "out.json")], 0))
+        out.append((name, ["predict", "-p", p, "-w", w, "-o", os.path.join(work, "out.json")], 0))
     scale = os.path.join(HERE, "scale")
     out.append(("processes-1m", ["predict", "-p", f"{scale}/profile-1000.json", "-w", f"{scale}/stream-1m.json",
                                  "--summary-only", "-o", os.path.join(work, "out.json")], 0))
