@@ -1,6 +1,7 @@
 // hetperf-integrate: the real master/worker integration. `mpiexec -n P hetperf-integrate [--instances
 // N] [--steps S] [--message-bytes M] [--disk-bytes D]` runs N independent instances at once, each of
-// P / N ranks (one master, the rest workers), and prints each instance's response time and integral.
+// P / N ranks (one master, the rest workers), and prints each instance's response time and integral,
+// and the workers' integration calls' CPU and wall seconds (summed over the ranks).
 // Exit 1 when an integral is off the closed form 2(cos a − cos b) + e^b − e^a by more than 1e-8 relative.
 #include <cmath>
 #include <cstdio>
@@ -46,10 +47,10 @@ int main(int argc, char** argv) {
   MpiRuntime::run(task);
   nlohmann::json ranks = gather_traces(rt);
 
-  // Instance masters report to world rank 0.
-  double mine[2] = {result.response_s, result.integral};
-  std::vector<double> all(2 * static_cast<std::size_t>(size));
-  MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  // Instance masters report to world rank 0, every rank its compute calls' CPU and wall time.
+  double mine[4] = {result.response_s, result.integral, rt.compute_cpu_s(), rt.compute_wall_s()};
+  std::vector<double> all(4 * static_cast<std::size_t>(size));
+  MPI_Gather(mine, 4, MPI_DOUBLE, all.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   MPI_Comm_free(&instance);
   if (rank != 0) return finish_run(MPI_COMM_WORLD, "integrate", {}, {}, {}, "", true, "");
   const double exact = integral_closed_form(cfg.a, cfg.b);
@@ -57,17 +58,20 @@ int main(int argc, char** argv) {
   double sum = 0, worst = 0;
   for (int i = 0; i < instances; ++i) {
     std::size_t master = static_cast<std::size_t>(i) * (size / instances);
-    double response = all[2 * master], integral = all[2 * master + 1];
+    double response = all[4 * master], integral = all[4 * master + 1];
     double error = std::fabs(integral - exact) / std::fabs(exact);
     worst = std::max(worst, error);
     sum += response;
     processes.push_back({{"instance", i}, {"response_s", response}, {"integral", integral}, {"relative_error", error}});
   }
+  double cpu = 0, wall = 0;
+  for (int r = 0; r < size; ++r) cpu += all[4 * r + 2], wall += all[4 * r + 3];
   bool ok = worst <= 1e-8;
   nlohmann::json config = {{"a", cfg.a}, {"b", cfg.b}, {"steps", cfg.steps}, {"message_bytes", cfg.message_bytes},
                            {"disk_bytes", cfg.disk_bytes}, {"instances", instances}, {"ranks_per_instance", size / instances}};
   nlohmann::json summary = {{"mean_response_s", sum / instances}, {"closed_form", exact},
-                            {"worst_relative_error", worst}, {"integral_ok", ok}};
+                            {"worst_relative_error", worst}, {"integral_ok", ok},
+                            {"workers_compute_cpu_s", cpu}, {"workers_compute_wall_s", wall}};
   char failure[96];
   std::snprintf(failure, sizeof failure, "integral off the closed form by %.3e relative", worst);
   return finish_run(MPI_COMM_WORLD, "integrate", config, summary, {{"processes", processes}, {"instance_0_ranks", ranks}},

@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include <fcntl.h>
 #include <lapacke.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -46,7 +47,31 @@ void MpiRuntime::park(std::coroutine_handle<>) {
   HETPERF_CHECK(false, "the real back-end completes every operation synchronously");
 }
 
-bool MpiRuntime::start(const Request& r, TraceEvent&) {
+namespace {
+
+double thread_cpu_s() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+bool computes(Runtime::Op op) {
+  using Op = Runtime::Op;
+  return op == Op::kGetrf || op == Op::kLaswp || op == Op::kTrsm || op == Op::kGemm || op == Op::kIntegrate;
+}
+
+}  // namespace
+
+bool MpiRuntime::start(const Request& r, TraceEvent& event) {
+  if (!computes(r.op)) return issue(r, event);
+  const double cpu = thread_cpu_s(), wall = MPI_Wtime();
+  const bool done = issue(r, event);
+  compute_cpu_s_ += thread_cpu_s() - cpu;
+  compute_wall_s_ += MPI_Wtime() - wall;
+  return done;
+}
+
+bool MpiRuntime::issue(const Request& r, TraceEvent&) {
   switch (r.op) {
     case Op::kSend:
       MPI_Send(r.in, static_cast<int>(r.bytes), MPI_BYTE, r.peer, r.tag, comm_);

@@ -27,12 +27,20 @@ class MpiRuntime final : public Runtime {
   bool holds_data() const override { return true; }
   double now() const override { return MPI_Wtime() - t0_; }
   MPI_Comm comm() const { return comm_; }
+  // The CPU time of this rank's compute calls (kernels, integration), and their wall time: a rank
+  // given a share of a core by the scheduler takes wall = cpu / share (time stolen by a hypervisor is
+  // charged to neither task: it shows in both or in neither).
+  double compute_cpu_s() const { return compute_cpu_s_; }
+  double compute_wall_s() const { return compute_wall_s_; }
 
   // Runs a task to its end; a real back-end never suspends, so anything else is a bug.
   static void run(Task& task);
 
  protected:
   bool start(const Request& r, TraceEvent& event) override;
+
+ private:
+  bool issue(const Request& r, TraceEvent& event);  // the call itself
   void park(std::coroutine_handle<> h) override;
 
  private:
@@ -41,6 +49,7 @@ class MpiRuntime final : public Runtime {
   double t0_ = 0;
   std::filesystem::path scratch_dir_;
   std::map<int, MPI_Request> pending_;  // isend handles not yet waited for
+  double compute_cpu_s_ = 0, compute_wall_s_ = 0;
 };
 
 // Collects every rank's trace on rank 0 as JSON: [{"rank": r, "events": [...]}, ...] (empty elsewhere).

@@ -35,9 +35,13 @@ struct ContentionSummary {
   std::string brief_report() const;
 };
 
-// The CPU share of a waiting rank: one integration instance alone (t1), then one instance per core
-// (tC): C workers and C waiting masters on C cores give each worker 1 / (1 + w) of a core, so
-// w = tC / t1 − 1 (clamped to [0, 1]).
+// The CPU share of a waiting rank: one integration instance alone, then one instance per core: C
+// workers and C waiting masters on C cores give each worker 1 / (1 + w) of a core. The share is read
+// off the workers' integration calls, their wall time over their CPU time (q1 alone, qC beside the
+// masters): w = qC / q1 − 1 (clamped to [0, 1]), q1 the least of the runs alone (what else runs on
+// a core only adds to it) and qC the median of the runs beside the masters. The mean responses' ratio
+// tC / t1 − 1 is recorded beside it (`from_response_times`): it moves with the computer's speed
+// between the runs.
 ContentionSummary measure_waiting_share(const ContentionOptions& options, const ProgramRunner& run);
 
 // Runs one launch with rank i on computer hosts[i] (a testbed's, a cluster's); its summary line.
@@ -46,8 +50,9 @@ using PlacedRunner =
 
 // The same share on one computer of several: `options.cores` integration instances with their workers
 // on `computer`, first with their masters on `elsewhere` (t1), then with the masters beside the
-// workers (tC), after one warm-up run and alternating, `repeats` times each: w = tC / t1 − 1 (clamped
-// to [0, 1]). On a one-core computer tC is one worker sharing its core with one waiting master.
+// workers (tC), after one warm-up run and alternating, `repeats` times each: w = qC / q1 − 1 from the
+// workers' wall / CPU time as above (clamped to [0, 1]). On a one-core computer the second is one
+// worker sharing its core with one waiting master.
 ContentionSummary measure_waiting_share_on(const ContentionOptions& options, const std::string& computer,
                                            const std::string& elsewhere, const PlacedRunner& run);
 
