@@ -59,6 +59,20 @@ cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "the replay's v
 "$hetperf" validate --replay "$work/v" --out "$work/v" >/dev/null 2>"$work/same.log"
 [[ $? -eq 2 ]] && grep -q "is the replayed directory" "$work/same.log" || fail "--replay into its own directory: $(cat "$work/same.log")"
 cmp -s "$work/v/validation.csv" "$work/r/validation.csv" || fail "a refused replay changed the recorded reports"
+# The profile, the reports and the pictures are one output set: a target that cannot be written (a
+# directory where a picture goes) fails the run before any of them replaces the previous ones.
+if command -v gnuplot >/dev/null; then
+  printf 'earlier\n' >"$work/r/validation.csv"
+  printf 'earlier\n' >"$work/r/profile.json"
+  rm -f "$work/r/errors-histogram.png" && mkdir "$work/r/errors-histogram.png"
+  "$hetperf" validate --replay "$work/v" --out "$work/r" --max-error 1e9 "${options[@]}" >/dev/null 2>"$work/set.log"
+  status=$?
+  [[ $status -ne 0 ]] && grep -q 'errors-histogram.png' "$work/set.log" ||
+    fail "a replay whose picture cannot be written: exit $status, $(tail -2 "$work/set.log")"
+  [[ $(cat "$work/r/validation.csv") == earlier ]] || fail "a failed replay replaced validation.csv"
+  [[ $(cat "$work/r/profile.json") == earlier ]] || fail "a failed replay replaced profile.json"
+  [[ -z $(ls -A "$work/r" | grep '^\.') ]] || fail "a failed replay left temporary files: $(ls -A "$work/r")"
+fi
 # A recorded validation whose run lacks its command: one error naming the file and the JSON path,
 # exit 2, and no file written.
 mkdir "$work/short" && cp "$work/v/profile.json" "$work/short/"

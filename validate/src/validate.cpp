@@ -367,23 +367,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void draw(const std::vector<Picture>& pictures, const fs::path& dir, ValidateSummary& summary) {
+// Draws the pictures in a private directory and adds them to `outputs` as files of `dir`.
+void draw(const std::vector<Picture>& pictures, const fs::path& dir, OutputSet& outputs, ValidateSummary& summary) {
   if (!find_on_path("gnuplot")) {
     summary.pictures_skipped = "gnuplot not found on PATH: no pictures (install gnuplot-nox)";
     return;
   }
+  ScratchDir scratch("hetperf-validate-pictures");
   for (const auto& p : pictures) {
-    // Drawn into a temporary name, then renamed: a failed picture leaves no partial file.
-    const fs::path script = dir / ("." + p.file + ".gp");
-    write_file_atomic(script, p.script("." + p.file + ".tmp"));
-    try {
-      run_gnuplot(script.filename(), dir);
-    } catch (...) {
-      fs::remove(script);
-      throw;
-    }
-    fs::remove(script);
-    fs::rename(dir / ("." + p.file + ".tmp"), dir / p.file);
+    write_file_atomic(scratch.path() / (p.file + ".gp"), p.script(p.file));
+    run_gnuplot(p.file + ".gp", scratch.path());
+    outputs.write(dir / p.file, read_text_file(scratch.path() / p.file), "--out");
     summary.written.push_back(p.file);
   }
 }
@@ -744,8 +738,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (const auto& line : apps::diagnostics_report(diagnostics)) std::fprintf(stderr, "validate: %s\n", line.c_str());
     summary.facts["calibration runs"] = traces.size();
   }
-  // Written once the recorded runs have been read and the traces fitted (a replay writes it too).
-  if (!traces.empty() || !replay.empty()) write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
+  // The profile with the trace models fitted (a replay's too), written with the reports as one set:
+  // if anything fails, the previous one stays.
+  std::optional<std::string> fitted_profile;
+  if (!traces.empty() || !replay.empty()) fitted_profile = to_json(profile).dump(2) + "\n";
   summary.facts["calibration configurations"] = calibration_list;
   nlohmann::json validation_list = nlohmann::json::array();
   for (const auto& r : runs) validation_list.push_back(r.id);
@@ -825,11 +821,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
   nlohmann::json doc = {{"schema", "hetperf.validation/2"}, {"command", o.command}, {"facts", summary.facts},
                         {"summary", figures}, {"runs", runs_json}};
-  write_file_atomic(out / "validation.csv", validation_csv(runs));
-  write_file_atomic(out / "validation.md", validation_markdown(runs, o.command, summary.facts));
-  write_file_atomic(out / "validation.json", doc.dump(2) + "\n");
+  // The reports and the pictures as one set: a failure anywhere leaves every previous one as it was.
+  OutputSet outputs;
+  if (fitted_profile) outputs.write(profile_file, *fitted_profile, "--out");
+  outputs.write(out / "validation.csv", validation_csv(runs), "--out");
+  outputs.write(out / "validation.md", validation_markdown(runs, o.command, summary.facts), "--out");
+  outputs.write(out / "validation.json", doc.dump(2) + "\n", "--out");
   summary.written = {"validation.csv", "validation.md", "validation.json"};
-  draw(validation_pictures(runs), out, summary);
+  draw(validation_pictures(runs), out, outputs, summary);
+  outputs.commit();
   summary.accuracy = acc;
   summary.within_max_error = acc.max_abs_error <= o.max_error;
   summary.runs = std::move(runs);
