@@ -1,6 +1,7 @@
 // Application jobs of a workload ("apps"): reader, writer and the LU options' rules.
 #include "hetperf/model/app_jobs_spec.hpp"
 
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -134,6 +135,11 @@ std::optional<FieldViolation> lu_violation(const LuSpec& lu, int ranks) {
   return std::nullopt;
 }
 
+double lu_simulated_operations(const LuSpec& lu, int ranks) {
+  const double iterations = static_cast<double>(lu.n) / lu.r;
+  return 4 * iterations * iterations + 10 * iterations * ranks;
+}
+
 LuSpec lu_from_json(const JsonNode& n, int ranks) {
   LuSpec lu;
   lu.n = static_cast<int>(n.integer("n", 1, INT32_MAX));
@@ -155,6 +161,14 @@ LuSpec lu_from_json(const JsonNode& n, int ranks) {
   if (auto v = lu_violation(lu, ranks)) {
     if (v->field == "r" || v->field == "parallel_multiply") n.field(v->field).fail(v->expected);
     n.object(v->field.substr(0, v->field.find('.'))).field(v->field.substr(v->field.find('.') + 1)).fail(v->expected);
+  }
+  if (const double ops = lu_simulated_operations(lu, ranks); ops > kMaxLuSimulatedOperations) {
+    char expected[256];
+    std::snprintf(expected, sizeof expected,
+                  "a block width whose simulation takes at most %.0e operations one by one (n / r = %d iterations on "
+                  "%d ranks take about %.1e: a larger r)",
+                  kMaxLuSimulatedOperations, lu.n / lu.r, ranks, ops);
+    n.field("r").fail(expected);
   }
   return lu;
 }

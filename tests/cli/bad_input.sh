@@ -50,6 +50,8 @@ rm -f huge.json
 
 # Application jobs: the reader names the field; bind names the workload field and the profile's.
 expect_error "{$head, \"apps\": [{\"app\": \"lu\", \"ranks\": 2, \"n\": 100, \"r\": 30}]}" 'w.json: $.apps[0].r: expected a block width that divides n = 100, got 30'
+# An LU whose simulation would never end in any plausible time: refused at once, naming r.
+expect_error "{$head, \"apps\": [{\"app\": \"lu\", \"ranks\": 16, \"n\": 16000000, \"r\": 1}]}" 'w.json: $.apps[0].r: expected a block width whose simulation takes at most 1e+10 operations'
 expect_error "{$head, \"apps\": [{\"app\": \"integrate\", \"mapping\": [\"c3\", \"x\"]}]}" "w.json: \$.apps[0].mapping[1]: expected the name of a computer of the profile $platform, got \"x\""
 expect_error "{$head, \"apps\": [{\"name\": \"int\", \"app\": \"integrate\"}]}" "$platform: \$.computers[1].integration_step_s: missing, needed by w.json: \$.apps[0] (app \"int\")"
 

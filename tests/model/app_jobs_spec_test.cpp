@@ -178,3 +178,17 @@ TEST_CASE("model: an LU expansion is read, written back and checked against the 
   CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2}}])"),
              Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: missing required field"));
 }
+
+TEST_CASE("model: an LU whose simulation would take more operations than any run may is refused at its r, before any simulation") {
+  // n / r = 16·10⁶ iterations: about 10¹⁵ operations one by one.
+  const std::string e = error_of(R"([{"app": "lu", "ranks": 16, "n": 16000000, "r": 1}])");
+  CHECK(e.find("w.json: $.apps[0].r: expected a block width whose simulation takes at most 1e+10 operations") !=
+        std::string::npos);
+  CHECK(e.find("16000000 iterations on 16 ranks") != std::string::npos);
+  // The scale benchmark's largest LU stays within: n = 1,048,576, r = 128 on 16,384 ranks.
+  LuSpec lu;
+  lu.n = 1 << 20, lu.r = 128;
+  CHECK(lu_simulated_operations(lu, 16384) == Approx(4.0 * 8192 * 8192 + 10.0 * 8192 * 16384));
+  CHECK(lu_simulated_operations(lu, 16384) < kMaxLuSimulatedOperations);
+  CHECK_NOTHROW(read(nlohmann::json::parse(R"([{"app": "lu", "ranks": 16384, "n": 1048576, "r": 128}])")));
+}
