@@ -66,6 +66,7 @@ Input read_input(const ScheduleArgs& args) {
     if (w.jobs.empty()) throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
     if (in.profile) bind(w, *in.profile);
     // Application models ("lu", "integrate") become iteration-time tables simulated on the profile.
+    double tabulated = 0;  // simulated operations of the tables so far
     for (batch::JobSpec& job : w.jobs) {
       if (!job.app || job.app->kind == BatchAppModel::Kind::kTable) continue;
       if (!in.profile) {
@@ -74,6 +75,16 @@ Input read_input(const ScheduleArgs& args) {
       }
       std::int64_t cores = 0;
       for (const auto& c : in.profile->computers) cores += c.cores;
+      // Every table is simulated before the schedule: all of them within what one run may simulate.
+      tabulated += apps::app_model_table_operations(*job.app, *in.profile, cores);
+      if (tabulated > kMaxLuSimulatedOperations) {
+        char text[256];
+        std::snprintf(text, sizeof text, "%s.app: expected application models whose tables (every processor count "
+                      "up to the %lld cores) take at most %.0e simulated operations in all; they would take %.1e "
+                      "(a larger r, or a \"table\")", job.where.c_str(), static_cast<long long>(cores),
+                      kMaxLuSimulatedOperations, tabulated);
+        throw InputError(text);
+      }
       job.app->iteration_time_s = apps::app_model_as_table(*job.app, *in.profile, cores);
       check_tabulated_counts(job);
     }

@@ -389,6 +389,17 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
   return out;
 }
 
+double app_model_table_operations(const BatchAppModel& app, const Profile& profile, std::int64_t max_processors) {
+  std::int64_t cores = 0;
+  for (const auto& c : profile.computers) cores += c.cores;
+  std::int64_t top = std::min(max_processors, cores);
+  if (app.kind != BatchAppModel::Kind::kLu) return 4.0 * static_cast<double>(top) * static_cast<double>(top);
+  top = std::min<std::int64_t>(top, app.lu.n / app.lu.r);
+  double total = 0;
+  for (std::int64_t p = 1; p <= top; ++p) total += lu_simulated_operations(app.lu, static_cast<int>(p));
+  return total;
+}
+
 std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, const Profile& profile,
                                                   std::int64_t max_processors) {
   HETPERF_CHECK(app.kind != BatchAppModel::Kind::kTable, "a table needs no tabulation");

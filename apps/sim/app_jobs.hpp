@@ -161,5 +161,9 @@ nlohmann::json distribution_json(const std::vector<double>& samples, bool with_s
 // that an integration has two cores); `max_processors` >= 2 for an integration.
 std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, const Profile& profile,
                                                   std::int64_t max_processors);
+// The operations app_model_as_table simulates one by one (for LU the sum of lu_simulated_operations
+// over P, hetperf/model/app_jobs_spec.hpp; an integration's are few), to refuse a table that would
+// take no plausible time before any simulation.
+double app_model_table_operations(const BatchAppModel& app, const Profile& profile, std::int64_t max_processors);
 
 }  // namespace hetperf::apps

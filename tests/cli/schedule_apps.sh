@@ -32,4 +32,12 @@ msg=$("$hetperf" schedule -w w.json --processors 8 --out none.json 2>&1 >/dev/nu
 [[ $rc -eq 2 ]] || fail "exit $rc without --platform"
 grep -q '\$.jobs\[0\].app.kind' <<<"$msg" || fail "error does not name the field: $msg"
 [[ ! -e none.json ]] || fail "output written on error"
+# An LU model whose table would take no plausible time (n / r = 20,480 iterations, 1.7e9 simulated
+# operations on one core, 1.3e10 for the table up to 8 cores): refused before any simulation,
+# naming the job's app.
+sed 's/"n": 4096, "r": 256/"n": 327680, "r": 16/' w.json >huge.json
+msg=$(timeout 60 "$hetperf" schedule -w huge.json --platform profile.json --out huge-out.json 2>&1 >/dev/null); rc=$?
+[[ $rc -eq 2 ]] || fail "exit $rc for a table of no plausible time: $msg"
+grep -q 'huge.json: \$.jobs\[0\].app: expected application models whose tables' <<<"$msg" || fail "error does not name the app: $msg"
+[[ ! -e huge-out.json ]] || fail "output written on error"
 echo "schedule_apps: ok"
