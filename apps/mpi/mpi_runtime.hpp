@@ -27,7 +27,7 @@ class MpiRuntime final : public Runtime {
   bool holds_data() const override { return true; }
   double now() const override { return MPI_Wtime() - t0_; }
   MPI_Comm comm() const { return comm_; }
-  // The CPU time of this rank's compute calls (kernels, integration), and their wall time: a rank
+  // The CPU time of this rank's integration calls, and their wall time: a rank
   // given a share of a core by the scheduler takes wall = cpu / share (time stolen by a hypervisor is
   // charged to neither task: it shows in both or in neither).
   double compute_cpu_s() const { return compute_cpu_s_; }
