@@ -21,6 +21,9 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
   }
   waiting_.assign(n, 0);
   mapped_.assign(n, 0);
+  sliced_.resize(n);
+  served_any_.assign(n, false);
+  computing_.assign(n, 0);
 }
 
 int RankWorld::add_app(int launch_group) {
@@ -40,7 +43,28 @@ int RankWorld::add_rank(int app, std::size_t computer) {
   ++mapped_[computer];
   inbox_.emplace_back();
   posted_.emplace_back();
+  if (sliced_[computer]) sliced_[computer]->add(static_cast<std::uint32_t>(id));
+  else maybe_slice(computer);
   return id;
+}
+
+// A computer whose ranks outnumber its cores takes turns of slices where its slice is known, provided
+// nothing has run there yet (a computer that becomes oversubscribed mid-run keeps processor sharing).
+void RankWorld::maybe_slice(std::size_t computer) {
+  const RankComputer& spec = platform_.computers[computer];
+  if (spec.time_slice_s <= 0 || mapped_[computer] <= spec.cores || served_any_[computer]) return;
+  sliced_[computer] = std::make_unique<SlicedCores>(engine_, *this, spec.cores, spec.time_slice_s);
+  for (std::size_t r = 0; r < ranks_.size(); ++r) {
+    if (ranks_[r].computer == computer) sliced_[computer]->add(static_cast<std::uint32_t>(r));
+  }
+}
+
+double RankWorld::memory_bound_speed(std::size_t computer, int busy) const {
+  const RankComputer& c = platform_.computers[computer];
+  busy = std::clamp(busy, 1, c.cores);
+  if (!c.concurrency_speed.empty()) return c.concurrency_speed[std::min<std::size_t>(busy, c.concurrency_speed.size()) - 1];
+  if (c.cores == 1) return 1;
+  return 1 - (1 - c.core_efficiency) * (busy - 1) / (c.cores - 1);
 }
 
 std::vector<std::pair<int, bool>>::iterator RankWorld::find_handle(Rank& r, int handle) {
@@ -66,18 +90,34 @@ void RankWorld::rank_done(int rank) {
   LaunchGroup& g = groups_[apps_[ranks_[rank].app].group];
   set_waiting(rank, true);
   if (++g.done == static_cast<int>(g.ranks.size())) {
-    for (int other : g.ranks) set_waiting(other, false);
+    for (int other : g.ranks) {
+      set_waiting(other, false);
+      if (SlicedCores* s = sliced(ranks_[other].computer)) s->leave(static_cast<std::uint32_t>(other));  // exited
+    }
   }
 }
 
 // --- compute ---
 bool RankWorld::compute(int rank, double seconds, bool memory_bound) {
+  const std::size_t c = ranks_[rank].computer;
+  served_any_[c] = true;
+  if (SlicedCores* s = sliced(c)) {
+    // Memory-bound work is slowed by the ranks computing on the other cores as it starts.
+    const double speed = memory_bound ? memory_bound_speed(c, ++computing_[c]) : (++computing_[c], 1.0);
+    s->compute(static_cast<std::uint32_t>(rank), std::max(0.0, seconds) / speed);
+    return false;
+  }
   processors_[ranks_[rank].computer].start(static_cast<std::uint32_t>(rank), std::max(0.0, seconds),
                                             memory_bound ? WorkClass::kMemoryBound : WorkClass::kPlain);
   return false;
 }
 
 void RankWorld::computed(std::uint32_t token, double) { complete(static_cast<int>(token)); }
+
+void RankWorld::sliced_computed(std::uint32_t token) {
+  --computing_[ranks_[token].computer];
+  complete(static_cast<int>(token));
+}
 
 // --- disk ---
 bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
@@ -87,7 +127,10 @@ bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
   return false;
 }
 
-void RankWorld::served(std::uint32_t token) { complete(static_cast<int>(token)); }
+void RankWorld::served(std::uint32_t token) {
+  if (SlicedCores* s = sliced(ranks_[token].computer)) s->resume(token);  // back when its slice comes
+  else complete(static_cast<int>(token));
+}
 
 // --- messages ---
 std::uint32_t RankWorld::new_message() {
@@ -176,6 +219,11 @@ void RankWorld::release_sender(const Message& m) {
 // cores meanwhile (the rank that runs in its place computes).
 void RankWorld::resume(int rank) {
   const std::size_t c = ranks_[rank].computer;
+  served_any_[c] = true;
+  if (SlicedCores* s = sliced(c)) {
+    s->resume(static_cast<std::uint32_t>(rank));
+    return;
+  }
   const double handoff = platform_.computers[c].handoff_at(mapped_[c]);
   if (handoff <= 0) {
     complete(rank);
@@ -186,6 +234,14 @@ void RankWorld::resume(int rank) {
 }
 
 void RankWorld::fire(std::uint64_t id) {
+  if (id & kDeferredStart) {
+    const auto m = static_cast<std::uint32_t>(id & ~kDeferredStart);
+    if (start_transfer(m)) {
+      const Message copy = messages_[m];
+      release_sender(copy);
+    }
+    return;
+  }
   if (id & kHandedOff) {
     complete(static_cast<int>(id & ~kHandedOff));  // the receiver is back on a core
     return;
@@ -219,6 +275,13 @@ bool RankWorld::post_send(int rank, int dst, int tag, std::uint64_t bytes, int h
   if (it != posted.end()) {  // the receiver is already waiting for it
     posted.erase(it);
     m.receiver_waiting = true;
+    // A rendezvous starts when its receiver answers: on time-sliced cores, off its core, when its slice comes.
+    SlicedCores* s = eager ? nullptr : sliced(ranks_[dst].computer);
+    if (s && !s->on_core(static_cast<std::uint32_t>(dst))) {
+      m.transferring = true;
+      engine_.at(Time(s->next_on_core_s(static_cast<std::uint32_t>(dst))), *this, kDeferredStart | id);
+      return false;
+    }
     released = start_transfer(id);
   } else {
     inbox_[dst].push_back(id);
@@ -292,7 +355,9 @@ bool RankWorld::barrier(int rank) {
   std::vector<int> waiting;
   waiting.swap(app.barrier_waiting);
   for (int w : waiting) {
-    if (w != rank) complete(w);
+    if (w == rank) continue;
+    if (SlicedCores* s = sliced(ranks_[w].computer)) s->resume(static_cast<std::uint32_t>(w));
+    else complete(w);
   }
   return true;
 }

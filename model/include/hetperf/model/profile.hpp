@@ -64,6 +64,12 @@ struct Computer {
   // more ranks than cores share it: the receiver, or the sender, must first be scheduled in (a slice
   // of the CPU scheduler). 0 (default): none. `hetperf validate` measures it (docs/validation.md).
   double oversubscribed_handoff_s = 0;
+  // "communication_cpu.time_slice_s" (optional, 1e-5 to 1 s): the CPU scheduler's time slice here.
+  // Given, a computer with more ranks than cores is simulated as its scheduler runs ranks that poll:
+  // each rank stays on one core, and the ranks of a core take turns of one slice (docs/simulator.md,
+  // "Time-sliced cores"); the hand-off then plays no part. 0 (default): processor sharing and the
+  // hand-off.
+  double time_slice_s = 0;
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
   std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
   std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)

@@ -5,6 +5,8 @@
 //   compute     the computer's Processor (processor sharing over its cores; BLAS kernels are
 //               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
 //               polls and takes `wait_cpu_share` of a core meanwhile;
+//               with more ranks than cores and a time slice given, the computer's SlicedCores
+//               instead (ranks on their own cores taking turns of one slice);
 //   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, DPS paper section 4);
 //               a rank blocked in a receive or a rendezvous send on an oversubscribed computer
 //               is scheduled in after the computer's hand-off once its operation completes;
@@ -26,6 +28,7 @@
 #include "hetperf/simulator/engine/engine.hpp"
 #include "hetperf/simulator/resources/fifo_disk.hpp"
 #include "hetperf/simulator/resources/processor.hpp"
+#include "hetperf/simulator/resources/sliced_cores.hpp"
 #include "hetperf/simulator/resources/star_network.hpp"
 
 namespace hetperf::sim {
@@ -49,6 +52,11 @@ struct RankComputer {
   // with `ranks` ranks mapped here (a model calibrated on the applications' own messages; the hand-off
   // follows on arrival as for any message); empty: the message crosses the star network like any other.
   std::function<double(std::uint64_t bytes, int ranks)> local_message_s = {};
+
+  // The scheduler's time slice (its tick) on this computer, > 0 where measured: with more ranks mapped
+  // here than cores, the ranks stay on their cores and take turns of one slice (SlicedCores), which
+  // then replaces both processor sharing and the hand-off for this computer.
+  double time_slice_s = 0;
 
   // The hand-off of a message to a rank here with `mapped` ranks mapped here: none while they do not
   // outnumber the cores; beyond, the wait to be scheduled in times the probability that the receiver
@@ -92,7 +100,8 @@ class RankListener {
   ~RankListener() = default;
 };
 
-class RankWorld final : public ProcessorListener, public NetworkListener, public DiskListener, public Handler {
+class RankWorld final : public ProcessorListener, public SlicedCoresListener, public NetworkListener, public DiskListener,
+                        public Handler {
  public:
   RankWorld(const RankPlatform& platform, RankListener& listener);
   RankWorld(const RankWorld&) = delete;
@@ -153,11 +162,19 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   };
 
   void computed(std::uint32_t token, double slowdown_work) override;
+  void sliced_computed(std::uint32_t token) override;
+  void sliced_resumed(std::uint32_t token) override { complete(static_cast<int>(token)); }
+  // The computer's time-sliced cores once it holds more ranks than cores (RankComputer::time_slice_s),
+  // else null.
+  SlicedCores* sliced(std::size_t computer) { return sliced_[computer].get(); }
+  void maybe_slice(std::size_t computer);
+  double memory_bound_speed(std::size_t computer, int busy) const;
   void delivered(std::uint32_t token) override;
   void served(std::uint32_t token) override;
   // A local message's time is up, or (kHandedOff | rank) a receiver is scheduled in again.
   void fire(std::uint64_t message) override;
   static constexpr std::uint64_t kHandedOff = std::uint64_t{1} << 63;
+  static constexpr std::uint64_t kDeferredStart = std::uint64_t{1} << 62;  // | message: its rendezvous starts
 
   void complete(int rank);
   void resume(int rank);  // a blocked rank's operation is done: complete, after its hand-off
@@ -175,6 +192,9 @@ class RankWorld final : public ProcessorListener, public NetworkListener, public
   Engine engine_;
   std::deque<Processor> processors_;  // a deque: they never move (the engine holds pointers to them)
   std::deque<FifoDisk> disks_;
+  std::vector<std::unique_ptr<SlicedCores>> sliced_;
+  std::vector<bool> served_any_;  // per computer: an operation has run there (it can no longer switch to slices)
+  std::vector<int> computing_;    // per computer: ranks computing on sliced cores
   std::unique_ptr<StarNetwork> network_;
   std::vector<Rank> ranks_;
   std::vector<App> apps_;
