@@ -37,6 +37,10 @@ nlohmann::json to_json(const Measurement& m) {
     if (const auto& c = m.cpu->concurrency) {
       probes["cpu"]["concurrency"] = {{"rows", c->rows}, {"block", c->block}, {"calls_per_s", c->rates}, {"speed", c->speed}};
     }
+    if (const auto& t = m.cpu->time_slice) {
+      probes["cpu"]["time_slice"] = {{"processes", t->processes}, {"seconds", t->seconds}, {"gaps_s", to_json(t->gap_s)},
+                                     {"slice_s", t->slice_s}};
+    }
   }
   if (m.memory) {
     nlohmann::json points = nlohmann::json::array();
@@ -141,7 +145,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
   JsonNode probes = root.object("probes");
   probes.known_fields({"cpu", "memory", "disk", "net"});
   if (auto cpu = probes.optional("cpu")) {
-    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency"});
+    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency", "time_slice"});
     CpuMeasurement c;
     if (auto s = cpu->optional("settings")) c.settings = s->value();
     c.mips = summary(*cpu, "mips", Range::kPositive);
@@ -173,6 +177,17 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       }
       if (cm.speed.size() > static_cast<std::size_t>(m.host.cores)) k->field("speed").fail("at most one speed per core");
       c.concurrency = std::move(cm);
+    }
+    if (auto t = cpu->optional("time_slice")) {
+      t->known_fields({"processes", "seconds", "gaps_s", "slice_s"});
+      TimeSliceMeasurement ts;
+      ts.processes = static_cast<int>(t->integer("processes", 2, 1 << 16));
+      ts.seconds = t->number("seconds", Range::kPositive);
+      ts.gap_s = summary(*t, "gaps_s", Range::kPositive);
+      ts.slice_s = t->number("slice_s", Range::kPositive);
+      // The bounds of a profile's communication_cpu.time_slice_s.
+      if (ts.slice_s < 1e-5 || ts.slice_s > 1) t->field("slice_s").fail("a time slice of 1e-5 to 1 s");
+      c.time_slice = ts;
     }
     m.cpu = c;
   }

@@ -3,13 +3,24 @@
 
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <ctime>
+#include <memory>
+#include <vector>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
+
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/statistics.hpp"
+#include "hetperf/probes/cleanup.hpp"
 
 namespace hetperf::probes {
 namespace {
@@ -125,7 +136,8 @@ nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
                 {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
                 {"kernel_lu_rows", options.kernel.lu_rows},
                 {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
-                {"integration_steps_per_call", options.kernel.integration_steps_per_call}});
+                {"integration_steps_per_call", options.kernel.integration_steps_per_call},
+                {"time_slice_s", options.time_slice_s}});
 }
 
 CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
@@ -168,6 +180,93 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
   if (options.kernels) m.kernels = probe_kernels(options.kernel);
   if (options.integration) m.integration_step_s = probe_integration_step(options.kernel);
   return m;
+}
+
+namespace {
+
+double clock_s() {
+  timespec t{};
+  ::clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// In a child: spins for `seconds` and writes the gaps of at least 0.2 ms in its clock reads to `fd`.
+[[noreturn]] void spin_and_report_gaps(int fd, double seconds) {
+  constexpr std::size_t kMostGaps = 4096;
+  std::vector<double> gaps;
+  gaps.reserve(kMostGaps);
+  const double start = clock_s();
+  double last = start;
+  while (last - start < seconds) {
+    const double now = clock_s();
+    if (now - last >= 2e-4 && gaps.size() < kMostGaps) gaps.push_back(now - last);
+    last = now;
+  }
+  const auto* bytes = reinterpret_cast<const char*>(gaps.data());
+  std::size_t left = gaps.size() * sizeof(double);
+  while (left > 0) {
+    const ssize_t n = ::write(fd, bytes, left);
+    if (n <= 0) break;
+    bytes += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
+std::optional<TimeSliceMeasurement> probe_time_slice(int cores, double seconds) {
+  const int processes = std::max(1, cores) + 1;
+  std::vector<std::unique_ptr<ChildProcess>> children;
+  std::vector<int> reads;
+  for (int p = 0; p < processes; ++p) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw EnvironmentError(std::string("time-slice probe: pipe: ") + std::strerror(errno));
+    const pid_t pid = ::fork();
+    if (pid < 0) throw EnvironmentError(std::string("time-slice probe: fork: ") + std::strerror(errno));
+    if (pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the probe
+      ::close(fds[0]);
+      spin_and_report_gaps(fds[1], seconds);
+    }
+    ::close(fds[1]);
+    children.push_back(std::make_unique<ChildProcess>(pid));
+    reads.push_back(fds[0]);
+  }
+  std::vector<double> gaps;
+  for (int fd : reads) {
+    double gap = 0;
+    std::size_t have = 0;
+    for (;;) {
+      const ssize_t n = ::read(fd, reinterpret_cast<char*>(&gap) + have, sizeof gap - have);
+      if (n < 0 && errno == EINTR && !interrupted()) continue;
+      if (n <= 0) break;
+      have += static_cast<std::size_t>(n);
+      if (have == sizeof gap) gaps.push_back(gap), have = 0;
+    }
+    ::close(fd);
+  }
+  if (gaps.size() < 10) return std::nullopt;
+  TimeSliceMeasurement m;
+  m.processes = processes;
+  m.seconds = seconds;
+  m.gap_s = summarize(gaps);
+  const std::optional<double> slice = slice_from_gaps(gaps);
+  if (!slice) return std::nullopt;
+  m.slice_s = std::clamp(*slice, 1e-5, 1.0);
+  return m;
+}
+
+std::optional<double> slice_from_gaps(std::vector<double> gaps) {
+  std::erase_if(gaps, [](double g) { return !(g >= 5e-4); });
+  if (gaps.size() < 10) return std::nullopt;
+  std::sort(gaps.begin(), gaps.end());
+  const double low = gaps[gaps.size() / 10];
+  std::vector<double> one_slice;
+  for (double g : gaps) {
+    if (g <= 1.5 * low) one_slice.push_back(g);
+  }
+  return median(one_slice);
 }
 
 }  // namespace hetperf::probes

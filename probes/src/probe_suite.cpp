@@ -112,6 +112,11 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
       const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
       m.cpu->concurrency = probe_concurrency(k, cores, o.cpu.concurrency_rounds);
     }
+    if (o.cpu.time_slice_s > 0) {
+      step("the scheduler's time slice", 0.93);
+      const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+      m.cpu->time_slice = probe_time_slice(cores, o.cpu.time_slice_s);
+    }
     step("trapezium step", 0.95);
     if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
   });

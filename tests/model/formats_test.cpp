@@ -127,6 +127,24 @@ TEST_CASE("model: formats: a measurement file round-trips") {
   CHECK(back.net->handoff->handoff_s == 4.3e-3);
 }
 
+TEST_CASE("model: formats: the time-slice probe's record round-trips and its slice is bounded") {
+  Measurement m = sample_measurement();
+  m.cpu->time_slice = TimeSliceMeasurement{3, 1.0, summarize({0.004, 0.004, 0.0041, 0.0039, 0.008}), 0.004};
+  nlohmann::json j = to_json(m);
+  CHECK(j["probes"]["cpu"]["time_slice"]["slice_s"] == 0.004);
+  Measurement back = measurement_from_json(j, "m.json");
+  REQUIRE(back.cpu->time_slice);
+  CHECK(back.cpu->time_slice->processes == 3);
+  CHECK(back.cpu->time_slice->gap_s.n == 5);
+  CHECK(to_json(back) == j);
+  j["probes"]["cpu"]["time_slice"]["slice_s"] = 3;
+  CHECK(input_error([&] { measurement_from_json(j, "m.json"); }) ==
+        "m.json: $.probes.cpu.time_slice.slice_s: expected a time slice of 1e-5 to 1 s, got 3");
+  j["probes"]["cpu"]["time_slice"]["slice_s"] = 0.004;
+  j["probes"]["cpu"]["time_slice"]["processes"] = 1;
+  CHECK(input_error([&] { measurement_from_json(j, "m.json"); }).find("$.probes.cpu.time_slice.processes") != std::string::npos);
+}
+
 TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simulator's rounds take them") {
   // A round with m ranks takes (m - 1)(t + h): t = 0.2 ms alone (2 cores, 1 message a round), and with
   // h = 4 ms on 4 ranks 3 (0.2 + 4) ms.

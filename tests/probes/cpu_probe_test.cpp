@@ -117,6 +117,36 @@ TEST_CASE("probes: the kernels' concurrent copies give a speed per number of cop
   CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
 }
 
+TEST_CASE("probes: the time-slice probe sees the gaps of processes sharing a core", "[cpu]") {
+  const auto t = probe_time_slice(2, 0.5);
+  // No child is left behind, measured or not.
+  CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
+  if (!t) {
+    WARN("fewer than 10 gaps in 0.5 s: this scheduler did not time-slice 3 spinning processes on 2 cores");
+    return;
+  }
+  CHECK(t->processes == 3);
+  CHECK(t->gap_s.n >= 10);
+  CHECK(t->gap_s.samples.front() >= 2e-4);
+  // Schedulers' slices and ticks are 1-30 ms; a slice out of [0.2 ms, 0.1 s] would not be a slice.
+  CHECK(t->slice_s >= 2e-4);
+  CHECK(t->slice_s <= 0.1);
+}
+
+TEST_CASE("probes: the slice from the gaps is one slice, also when other processes queue on the core", "[cpu]") {
+  // Quiet: every gap a 4 ms slice, with a few hypervisor blips below 0.5 ms.
+  std::vector<double> quiet(40, 0.004);
+  quiet.insert(quiet.end(), {0.0003, 0.00021, 0.0004});
+  CHECK(slice_from_gaps(quiet) == Approx(0.004));
+  // Busy: most gaps two or three slices, as measured here while two compilers ran.
+  std::vector<double> busy;
+  for (int i = 0; i < 30; ++i) busy.push_back(0.008 + 1e-5 * i);
+  for (int i = 0; i < 8; ++i) busy.push_back(0.004 + 1e-5 * i);
+  for (int i = 0; i < 6; ++i) busy.push_back(0.012);
+  CHECK(slice_from_gaps(busy) == Approx(0.00404).margin(1e-4));
+  CHECK_FALSE(slice_from_gaps({0.004, 0.004, 0.0001}));
+}
+
 TEST_CASE("probes: LU rows below twice the largest block are refused", "[cpu]") {
   KernelProbeOptions o;
   o.blocks = {64, 128};

@@ -35,6 +35,16 @@ struct ConcurrencyMeasurement {
   std::vector<double> speed;              // [k − 1]: s(k), relative to one copy alone, in (0, 1]
 };
 
+// The CPU scheduler's time slice as polling ranks meet it (probes/cpu_probe.hpp probe_time_slice):
+// cores + 1 processes spin for `seconds`, so that at least two share a core, and each records the gaps
+// in its clock, when another process ran in its place; a gap is a slice that other process had.
+struct TimeSliceMeasurement {
+  int processes = 0;
+  double seconds = 0;
+  SampleSummary gap_s;  // "gaps_s": the gaps of at least 0.2 ms, every process's
+  double slice_s = 0;   // their median; the profile's communication_cpu.time_slice_s where used
+};
+
 struct CpuMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   SampleSummary mips;             // millions of instructions per second of the integer workload
@@ -43,6 +53,7 @@ struct CpuMeasurement {
   std::vector<KernelTiming> kernels;        // may be empty (not measured)
   std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
   std::optional<ConcurrencyMeasurement> concurrency = {};  // "concurrency" (absent in older files)
+  std::optional<TimeSliceMeasurement> time_slice = {};     // "time_slice" (absent in older files)
 };
 
 // The memory slowdown curve (UniMPP's "memo", UniMPP paper section 3): the slowdown α of a reference

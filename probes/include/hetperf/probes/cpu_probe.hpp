@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "hetperf/model/measurement.hpp"
 #include "hetperf/probes/kernel_probe.hpp"
@@ -20,10 +22,23 @@ struct CpuProbeOptions {
   bool kernels = true;                            // time the BLAS/LAPACK kernels
   bool integration = true;                        // time the trapezium step
   int concurrency_rounds = 3;                     // rounds of the kernels' concurrent copies (0: none)
+  double time_slice_s = 1;                        // how long the time-slice probe's processes spin (0: none)
   KernelProbeOptions kernel;                      // block sizes, threads, sampling of the kernels
 };
 
 CpuMeasurement probe_cpu(const CpuProbeOptions& options);
+// The scheduler's time slice: cores + 1 processes spin for `seconds` (so that at least two share a
+// core, as more MPI ranks than cores do, polling) and record the gaps of at least 0.2 ms in their
+// clocks, when another ran in their place (slice_from_gaps). nullopt when fewer than 10 gaps were seen
+// (a scheduler that did not time-slice them within `seconds`).
+//     auto t = probe_time_slice(2, 1.0);   // on a 2-core Linux 6.18 VM: slice_s 0.004, the 250 Hz tick
+std::optional<TimeSliceMeasurement> probe_time_slice(int cores, double seconds);
+// The slice from the gaps: a gap is one slice when the spinner shares its core with one other, and a
+// multiple of it when other processes of the machine queue there too (on this VM, with two compilers
+// running, the gaps' median was 8 ms and their lowest tenth 4 ms). So: the median of the gaps of at
+// least 0.5 ms (shorter ones are the hypervisor's, not the scheduler's) that are within 1.5 times the
+// lowest tenth of them. nullopt with fewer than 10 such gaps.
+std::optional<double> slice_from_gaps(std::vector<double> gaps);
 // The settings block recorded with the measurement.
 nlohmann::json probe_cpu_settings(const CpuProbeOptions& options);
 
