@@ -9,18 +9,24 @@ limit, and fails on
   - a signal (an abort, a crash) or an exit code other than 0, 1, 2 or 3;
   - a hang: more than --timeout seconds;
   - an exit 0 whose output holds a number that is not finite (JSON null or a non-finite float where a
-    number was written, "inf" or "nan" in a CSV).
-The inputs are drawn from --seed, so a failure is reproduced by the seed and the input's number, which
-the report prints with the failing files kept in --keep.
-Usage: semantic_fuzz.py HETPERF [--seed N] [--inputs N | --seconds S] [--timeout S] [--memory-mib M]
+    number was written, "inf" or "nan" in a CSV), or JSON output that does not parse.
+--jobs workers (default: one per core) run the inputs, each in a scratch directory of its own. Input n
+is drawn from a generator seeded by (--seed, n) alone, so a failure is reproduced by the seed and the
+input's number (--input n), whatever the number of workers, and a given --inputs gives the same counts
+with any --jobs. The report prints them, with the failing files kept in --keep.
+Usage: semantic_fuzz.py HETPERF [--seed N] [--inputs N | --seconds S | --input N] [--jobs N] [--timeout S]
+                        [--memory-mib M] [--keep DIR]
 """
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import random
+import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -154,16 +160,52 @@ def non_finite(value, path="$"):
     return None
 
 
+# Most outputs hold no non-finite number, and walking a large JSON document in Python took three
+# quarters of the fuzzer's time. A non-finite value can only be in the text if the text holds a token
+# that spells one, so the walk runs only when one of these is found; the verdict is the walk's.
+#  - JSON: null, NaN, Infinity (and -Infinity), or a number that overflows a double. Without a run of
+#    100 digits a literal's integer part is below 1e100, so it overflows only with an exponent above
+#    208: a run of 100 digits, or an exponent of 200 or more, sends the text to the walk.
+#  - CSV: a field is "inf", "nan" or "infinity" (signed, any case) once stripped and lowered, so the
+#    bytes, ASCII-lowered, hold "inf" or "nan" (no other character lowers to these ASCII letters).
+# The searches are bytes operations in C: a regular expression over every character took longer than
+# the walk it saves on the documents of tens of megabytes a long timeline makes.
+DIGITS_TO_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
+JSON_EXPONENT = re.compile(rb"[eE]\+?([0-9]{3,})")
+
+
+def json_suspect(data):
+    if b"null" in data or b"NaN" in data or b"Infinity" in data:
+        return True
+    shape = data.translate(DIGITS_TO_ZERO)
+    if b"0" * 100 in shape:
+        return True
+    if b"e000" in shape or b"e+000" in shape:
+        return any(int(m.group(1)) >= 200 for m in JSON_EXPONENT.finditer(data))
+    return False
+
+
+def csv_suspect(data):
+    lowered = data.lower()
+    return b"inf" in lowered or b"nan" in lowered
+
+
 def check_outputs(files):
     for f in files:
         if not os.path.exists(f):
             continue
-        text = open(f, encoding="utf-8", errors="replace").read()
+        data = open(f, "rb").read()
+        text = data.decode("utf-8", errors="replace")
         if f.endswith(".json"):
-            found = non_finite(json.loads(text))
+            # Always parsed (in C, fast), so that output which is not JSON is reported too.
+            try:
+                value = json.loads(text)
+            except ValueError as e:
+                return f"{os.path.basename(f)}: not JSON: {e}"
+            found = non_finite(value) if json_suspect(data) else None
             if found:
                 return f"{os.path.basename(f)}: {found} is not a finite number"
-        elif f.endswith(".csv"):
+        elif f.endswith(".csv") and csv_suspect(data):
             for n, line in enumerate(text.splitlines(), 1):
                 for field in line.split(","):
                     if field.strip().lower() in ("inf", "-inf", "nan", "-nan", "infinity"):
@@ -208,18 +250,96 @@ SANITIZED = bool(os.environ.get("HETPERF_SANITIZED"))
 SANITIZED_SLOWDOWN = 5
 
 
-def run_one(hetperf, argv, timeout_s, memory_bytes):
-    def limit():
-        if not SANITIZED:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def run_one(hetperf, argv, timeout_s, memory_bytes, env):
+    # The limits are set on this worker around the start of hetperf, which inherits them, rather than in
+    # a preexec_fn: a preexec_fn makes subprocess fork the whole Python process and run Python in the
+    # child, where without one it uses vfork and exec. Only the soft address-space limit is lowered (what
+    # allocations are held to, and what hetperf reads as its memory), so that this worker can raise it
+    # again once hetperf has started: it reads outputs that may be larger than hetperf's limit.
+    as_limit = resource.getrlimit(resource.RLIMIT_AS)
+    if not SANITIZED:
+        hard = as_limit[1]
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes if hard == resource.RLIM_INFINITY else
+                                                min(memory_bytes, hard), hard))
     start = time.monotonic()
     try:
-        r = subprocess.run([hetperf] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           timeout=timeout_s, preexec_fn=limit)
-    except subprocess.TimeoutExpired:
-        return None, "", time.monotonic() - start
-    return r.returncode, r.stderr.decode(errors="replace"), time.monotonic() - start
+        process = subprocess.Popen([hetperf] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    finally:
+        if not SANITIZED:
+            resource.setrlimit(resource.RLIMIT_AS, as_limit)
+    with process:
+        try:
+            _, err = process.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            return None, "", time.monotonic() - start
+        except BaseException:  # an interrupted fuzzer leaves no hetperf behind
+            process.kill()
+            process.wait()
+            raise
+    return process.returncode, err.decode(errors="replace"), time.monotonic() - start
+
+
+def input_numbers(o, worker, jobs, deadline):
+    """The inputs one worker runs: every jobs-th number from worker + 1."""
+    if o.input:
+        if worker == 0:
+            yield o.input
+        return
+    n = worker + 1
+    while (o.inputs and n <= o.inputs) or (not o.inputs and time.monotonic() < deadline):
+        yield n
+        n += jobs
+
+
+def raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def worker_main(o, worker, jobs, deadline, scratch):
+    """One worker: runs its inputs in scratch/files, writes its counts to scratch/result.json."""
+    signal.signal(signal.SIGTERM, raise_interrupt)
+    # No core files from crashing inputs: set once here, inherited by every hetperf this worker starts.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    # hetperf's own temporary files (if any) stay in the scratch directory, removed with it.
+    env = dict(os.environ, TMPDIR=scratch)
+    work = os.path.join(scratch, "files")
+    os.mkdir(work)
+    limit_s = o.timeout * (SANITIZED_SLOWDOWN if SANITIZED else 1)
+    # Input number -> counts of (kind, exit code), the failures and the slowest input.
+    counts, failures, slowest, ran = {}, [], [0.0, 0], 0
+    try:
+        for n in input_numbers(o, worker, jobs, deadline):
+            ran += 1
+            for f in os.listdir(work):
+                os.remove(os.path.join(work, f))
+            kind, argv, outputs = make_input(random.Random(f"{o.seed}/{n}"), work)
+            rc, err, took = run_one(o.hetperf, argv, limit_s, o.memory_mib << 20, env)
+            if took > slowest[0]:
+                slowest = [took, n]
+            key = f"{kind} exit {rc}"
+            counts[key] = counts.get(key, 0) + 1
+            problem = None
+            if rc is None and SANITIZED:
+                print(f"semantic fuzz: input {n} ({kind}): stopped after {limit_s} s in the sanitized build "
+                      "(not held to the wall-clock bound there; the Release pass is)", flush=True)
+            elif rc is None:
+                problem = f"no answer within {limit_s} s"
+            elif rc < 0 or rc not in (0, 1, 2, 3):
+                problem = f"exit {rc}" + (f" (signal {-rc})" if rc < 0 else "") + f": {err.strip()[:300]}"
+            elif rc == 0:
+                problem = check_outputs(outputs)
+            if problem:
+                failures.append([n, f"input {n} ({kind}, seed {o.seed}): {problem}"])
+                if o.keep:
+                    dest = os.path.join(o.keep, f"input-{n}")
+                    shutil.copytree(work, dest, dirs_exist_ok=True)
+                    open(os.path.join(dest, "command"), "w").write(" ".join(["hetperf"] + argv) + "\n")
+    except KeyboardInterrupt:
+        os._exit(130)
+    with open(os.path.join(scratch, "result.json"), "w") as r:
+        json.dump({"ran": ran, "counts": counts, "failures": failures, "slowest": slowest}, r)
 
 
 def main():
@@ -228,47 +348,66 @@ def main():
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--inputs", type=int, default=0, help="inputs to run (0: until --seconds)")
     a.add_argument("--seconds", type=float, default=60)
+    a.add_argument("--input", type=int, default=0, help="run only this input (a failure's number) of --seed")
+    a.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="workers (default: the cores)")
     a.add_argument("--timeout", type=float, default=10, help="wall-clock limit per input, s")
     a.add_argument("--memory-mib", type=int, default=1024, help="address-space limit per input, MiB")
     a.add_argument("--keep", default="", help="directory where failing inputs are copied")
     o = a.parse_args()
-    rng = random.Random(o.seed)
-    work = tempfile.mkdtemp(prefix="hetperf-semantic-fuzz-")
-    counts, failures, slowest = {}, [], 0.0
-    deadline = time.monotonic() + o.seconds
-    n = 0
+    if o.jobs < 1:
+        a.error("--jobs must be at least 1")
+    jobs = 1 if o.input else min(o.jobs, o.inputs) if o.inputs else o.jobs
+    o.hetperf = os.path.abspath(o.hetperf) if os.sep in o.hetperf else o.hetperf
+    # SIGTERM (a CI timeout, kill) ends the run as SIGINT does: workers stopped, scratch removed.
+    signal.signal(signal.SIGTERM, raise_interrupt)
+    root = tempfile.mkdtemp(prefix="hetperf-semantic-fuzz-")
+    workers = []
+    start = time.monotonic()
     try:
-        while (o.inputs and n < o.inputs) or (not o.inputs and time.monotonic() < deadline):
-            n += 1
-            for f in os.listdir(work):
-                os.remove(os.path.join(work, f))
-            kind, argv, outputs = make_input(rng, work)
-            limit_s = o.timeout * (SANITIZED_SLOWDOWN if SANITIZED else 1)
-            rc, err, took = run_one(o.hetperf, argv, limit_s, o.memory_mib << 20)
-            slowest = max(slowest, took)
-            counts[(kind, rc)] = counts.get((kind, rc), 0) + 1
-            problem = None
-            if rc is None and SANITIZED:
-                print(f"semantic fuzz: input {n} ({kind}): stopped after {limit_s} s in the sanitized build "
-                      "(not held to the wall-clock bound there; the Release pass is)")
-            elif rc is None:
-                problem = f"no answer within {limit_s} s"
-            elif rc < 0 or rc not in (0, 1, 2, 3):
-                problem = f"exit {rc}" + (f" (signal {-rc})" if rc < 0 else "") + f": {err.strip()[:300]}"
-            elif rc == 0:
-                problem = check_outputs(outputs)
-            if problem:
-                failures.append(f"input {n} ({kind}, seed {o.seed}): {problem}")
-                if o.keep:
-                    dest = os.path.join(o.keep, f"input-{n}")
-                    shutil.copytree(work, dest)
-                    open(os.path.join(dest, "command"), "w").write(" ".join(["hetperf"] + argv) + "\n")
+        deadline = start + o.seconds
+        for w in range(jobs):
+            scratch = os.path.join(root, f"worker-{w}")
+            os.mkdir(scratch)
+            p = multiprocessing.Process(target=worker_main, args=(o, w, jobs, deadline, scratch))
+            p.start()
+            workers.append((p, scratch))
+        for p, _ in workers:
+            p.join()
+        results = []
+        for w, (p, scratch) in enumerate(workers):
+            try:
+                with open(os.path.join(scratch, "result.json")) as r:
+                    results.append(json.load(r))
+            except OSError:
+                print(f"semantic fuzz: worker {w} ended with exit {p.exitcode} and no result", file=sys.stderr)
+                return 1
+    except KeyboardInterrupt:
+        for p, _ in workers:
+            if p.is_alive():
+                p.terminate()
+        for p, _ in workers:
+            p.join()
+        print("semantic fuzz: interrupted", file=sys.stderr)
+        return 130
     finally:
-        shutil.rmtree(work, ignore_errors=True)
-    summary = ", ".join(f"{k} exit {rc}: {c}" for (k, rc), c in sorted(counts.items(), key=str))
-    print(f"semantic fuzz: {n} inputs, seed {o.seed}, slowest {slowest:.2f} s; {summary}")
-    for f in failures[:20]:
+        shutil.rmtree(root, ignore_errors=True)
+    took = time.monotonic() - start
+    counts, failures, slowest, n = {}, [], [0.0, 0], 0
+    for r in results:
+        n += r["ran"]
+        for k, c in r["counts"].items():
+            counts[k] = counts.get(k, 0) + c
+        failures += r["failures"]
+        if r["slowest"][0] > slowest[0]:
+            slowest = r["slowest"]
+    failures.sort()
+    summary = ", ".join(f"{k}: {c}" for k, c in sorted(counts.items()))
+    print(f"semantic fuzz: {n} inputs, seed {o.seed}, {jobs} workers, {took:.1f} s ({n / took:.1f} inputs/s), "
+          f"slowest {slowest[0]:.2f} s (input {slowest[1]}); {summary}")
+    for _, f in failures[:20]:
         print("FAIL:", f)
+    if failures:
+        print(f"semantic fuzz: {len(failures)} failing inputs; one is rerun alone with --seed {o.seed} --input N")
     return 1 if failures else 0
 
 
