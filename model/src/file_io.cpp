@@ -304,10 +304,13 @@ std::vector<fs::path> missing_directories(fs::path dir) {
 
 // mkstemp and flock are two steps: a writer scanning for orphans may take the lock in between and
 // remove the file. The claim holds once the name still refers to the locked file; else it is retried.
+// Close-on-exec: a program the writer starts (gnuplot drawing a picture of the set) would otherwise
+// hold the descriptor, and with it the lock, past the writer's death, and the next writer would take
+// the dead writer's temporaries for a live one's and leave them.
 int claim_temporary(std::string& name, const std::string& pattern) {
   for (int attempt = 0; attempt < 100; ++attempt) {
     name = pattern;
-    const int fd = ::mkstemp(name.data());
+    const int fd = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd < 0) return -1;
     struct stat locked {}, named {};
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && ::lstat(name.c_str(), &named) == 0 &&

@@ -26,7 +26,7 @@ RowSpool::RowSpool(const AtomicFile& beside) : name_(beside.path().string()) {
   fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ < 0) {  // a file system without O_TMPFILE: a named file, unlinked at once
     std::string name = (dir / ("." + beside.target().filename().string() + ".rows.XXXXXX")).string();
-    fd_ = ::mkstemp(name.data());
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd_ >= 0) ::unlink(name.c_str());
   }
   if (fd_ < 0) throw EnvironmentError(name_ + ": cannot create a spool file beside it: " + std::strerror(errno));
