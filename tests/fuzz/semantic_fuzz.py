@@ -307,7 +307,7 @@ def worker_main(o, worker, jobs, deadline, scratch):
     work = os.path.join(scratch, "files")
     os.mkdir(work)
     limit_s = o.timeout * (SANITIZED_SLOWDOWN if SANITIZED else 1)
-    # Input number -> counts of (kind, exit code), the failures and the slowest input.
+    # Counts per command and exit code, the failures with their input numbers, the slowest input.
     counts, failures, slowest, ran = {}, [], [0.0, 0], 0
     try:
         for n in input_numbers(o, worker, jobs, deadline):
@@ -329,7 +329,10 @@ def worker_main(o, worker, jobs, deadline, scratch):
             elif rc < 0 or rc not in (0, 1, 2, 3):
                 problem = f"exit {rc}" + (f" (signal {-rc})" if rc < 0 else "") + f": {err.strip()[:300]}"
             elif rc == 0:
-                problem = check_outputs(outputs)
+                try:
+                    problem = check_outputs(outputs)
+                except Exception as e:  # reported with its input rather than ending the worker's run
+                    problem = f"checking the outputs raised {e!r}"
             if problem:
                 failures.append([n, f"input {n} ({kind}, seed {o.seed}): {problem}"])
                 if o.keep:
