@@ -11,9 +11,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 source "$src/tests/cli/lib/kill_set.sh"
-# Two recordings of the same machine, cut to one run of each group (the whole matrix takes a minute to
-# predict), with 20 sampled predictions each instead of 100: the same reports and pictures, with other
-# numbers in every one.
+# Two recordings of the same machine, cut to one run of LU, LU with a removal and integration (the whole
+# matrix takes a minute to predict), with 20 sampled predictions each instead of 100: a run of about a
+# second, the same reports and pictures, with other numbers in every one.
 for r in old:2026-11-27-repeat3 new:2026-11-27-full; do
   mkdir "${r%%:*}"
   cp "$src/results/vm/${r#*:}/profile.json" "${r%%:*}/"
@@ -22,7 +22,7 @@ import json, sys
 v = json.load(open(sys.argv[1]))
 groups, runs = set(), []
 for run in v["runs"]:
-    if run["group"] not in groups:
+    if run["group"] in ("lu", "lu-removal", "integrate") and run["group"] not in groups:
         groups.add(run["group"])
         runs.append(run)
 v["runs"] = runs
