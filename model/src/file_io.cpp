@@ -530,18 +530,51 @@ OutputSet::Journal::~Journal() {
   ::close(fd);
 }
 
+int reclaim_dead_scratch_dirs(const fs::path& directory) {
+  int removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (!it->is_directory(type_ec) || it->is_symlink(type_ec)) continue;
+    const fs::path lock = it->path() / ScratchDir::kScratchLock;
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) continue;
+    // Held: its maker lives. Taken: its maker is gone, and this process holds it while removing.
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      std::error_code rm_ec;
+      fs::remove_all(it->path(), rm_ec);
+      if (!rm_ec) ++removed;
+    }
+    ::close(fd);
+  }
+  return removed;
+}
+
 ScratchDir::ScratchDir(const std::string& prefix) {
   std::error_code ec;
-  std::string pattern = (fs::temp_directory_path(ec) / (prefix + "-XXXXXX")).string();
+  const fs::path tmp = fs::temp_directory_path(ec);
+  std::string pattern = (tmp / (prefix + "-XXXXXX")).string();
   if (ec || !::mkdtemp(pattern.data())) {
     throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
   }
   path_ = pattern;
+  // The lock is taken on a file of another name, then renamed into place: a reclaimer never finds the
+  // lock file of a live directory free.
+  const fs::path taking = path_ / ".hetperf-scratch.taking";
+  lock_fd_ = ::open(taking.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX) != 0 || ::rename(taking.c_str(), (path_ / kScratchLock).c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    fs::remove_all(path_, ec);
+    throw EnvironmentError("cannot lock the temporary directory " + path_.string() + ": " + why);
+  }
+  reclaim_dead_scratch_dirs(tmp);
 }
 
 ScratchDir::~ScratchDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 void write_file_atomic(const fs::path& path, const std::string& content) {

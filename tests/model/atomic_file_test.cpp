@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -229,4 +230,49 @@ TEST_CASE("model: a committed output set leaves no journal or temporary behind")
   CHECK(entries(dir.path()) == 2);
   CHECK(entries(dir.path() / "sub") == 1);
   CHECK(slurp(dir.path() / "sub" / "b.csv") == "b");
+}
+
+TEST_CASE("model: a scratch directory left by a killed process is removed by the next one, a live one kept") {
+  test::TempDir dir("scratch-reclaim");
+  // A killed maker's directory: its lock file, nobody holding it.
+  const fs::path dead = dir.path() / "hetperf-plots-Ab3xYz";
+  fs::create_directories(dead);
+  std::ofstream(dead / ScratchDir::kScratchLock) << "";
+  std::ofstream(dead / "plot.png") << "half a picture";
+  // A live maker's: its lock held, as another process (in any PID namespace) holds it.
+  const fs::path live = dir.path() / "hetperf-plots-Cd4eFg";
+  fs::create_directories(live);
+  std::ofstream(live / ScratchDir::kScratchLock) << "";
+  const int fd = ::open((live / ScratchDir::kScratchLock).c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  // Not hetperf's: no lock file.
+  const fs::path other = dir.path() / "hetperf-someone-else";
+  fs::create_directories(other);
+
+  CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
+  CHECK_FALSE(fs::exists(dead));
+  CHECK(fs::exists(live / ScratchDir::kScratchLock));
+  CHECK(fs::exists(other));
+  ::close(fd);  // its maker is gone now
+  CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
+  CHECK_FALSE(fs::exists(live));
+}
+
+TEST_CASE("model: a scratch directory holds its lock while it lives, so that another's reclaim keeps it") {
+  test::TempDir dir("scratch-live");
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", dir.path().c_str(), 1);
+  {
+    ScratchDir a("hetperf-test");
+    CHECK(fs::exists(a.path() / ScratchDir::kScratchLock));
+    CHECK(a.path().parent_path() == dir.path());
+    ScratchDir b("hetperf-test");  // its reclaim sees a's directory, locked
+    CHECK(fs::exists(a.path()));
+    CHECK(reclaim_dead_scratch_dirs(dir.path()) == 0);
+  }
+  CHECK(entries(dir.path()) == 0);
+  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
 }

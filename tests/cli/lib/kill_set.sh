@@ -82,7 +82,8 @@ kill_set_journals() {
 
 kill_set_check() {
   local name=$1 kills=${HETPERF_KILLS:-10} seed=${HETPERF_KILL_SEED:-37} f
-  # Scratch directories a killed writer leaves (where gnuplot draws) go with the test's directory.
+  # Scratch directories (where gnuplot draws) are made in the test's directory, where the last check
+  # looks for those of killed runs.
   mkdir -p .kill-set/tmp
   export TMPDIR=$PWD/.kill-set/tmp
   rm -rf "${targets[@]}"
@@ -146,6 +147,9 @@ kill_set_check() {
   local leftovers
   leftovers=$(kill_set_beside | grep '^\.' | grep -v '^\.kill-set$')
   [[ -z $leftovers ]] || kill_set_fail "$name: temporaries left after a complete run: $leftovers"
+  # Scratch directories of killed runs are removed by the next run that makes one (ScratchDir).
+  leftovers=$(ls -A "$TMPDIR" | grep '^hetperf-')
+  [[ -z $leftovers ]] || kill_set_fail "$name: scratch directories of killed runs left after a complete run: $leftovers"
   echo "$name: $kills kills (seed $seed) over runs of $((ns / 1000000)) ms: the old set kept $kept times," \
     "the new set whole $replaced times, killed between renames and completed by the next writer $rolled times"
 }

@@ -104,8 +104,13 @@ class OutputSet {
 
 // A private directory under the system temporary directory (mkdtemp), removed with its contents with the
 // object: where a tool (gnuplot) writes files that become outputs only once read back into an OutputSet.
+// The object holds a lock (flock) on the directory's kScratchLock file while it lives. A process killed
+// outright cannot remove its directory; the next ScratchDir made under the same temporary directory
+// removes every directory whose lock file nobody holds (its maker is gone, on this host or another,
+// whatever its PID namespace).
 class ScratchDir {
  public:
+  static constexpr const char* kScratchLock = ".hetperf-scratch.lock";
   explicit ScratchDir(const std::string& prefix = "hetperf");
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
@@ -114,7 +119,12 @@ class ScratchDir {
 
  private:
   std::filesystem::path path_;
+  int lock_fd_ = -1;
 };
+
+// Removes the scratch directories directly under `directory` whose lock nobody holds (ScratchDir);
+// returns how many. Directories without the lock file are not hetperf's, or not yet: they are left.
+int reclaim_dead_scratch_dirs(const std::filesystem::path& directory);
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, fsync, rename.
 // Parent directories are created. Throws EnvironmentError when the file system refuses.
