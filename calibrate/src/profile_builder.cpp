@@ -119,6 +119,13 @@ struct Builder {
       c.fits["concurrency_speed"] = {{"rows", cpu.concurrency->rows}, {"block", cpu.concurrency->block},
                                      {"calls_per_s", cpu.concurrency->rates}, {"speed", cpu.concurrency->speed}};
     }
+    if (cpu.time_slice && cpu.time_slice->slice_s > 0) {
+      // The scheduler's slice is recorded, not applied: time-sliced cores (communication_cpu.time_slice_s)
+      // stay opt-in, and `hetperf validate` reports their predictions beside the default ones.
+      c.fits["communication_cpu"]["time_slice_s"] = {{"source", "$.probes.cpu.time_slice"},
+                                                     {"processes", cpu.time_slice->processes},
+                                                     {"slice_s", cpu.time_slice->slice_s}, {"applied", false}};
+    }
     if (cpu.integration_step_s) {
       c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);
       c.fits["integration_step_s"] = figure(*cpu.integration_step_s);

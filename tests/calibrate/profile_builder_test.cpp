@@ -286,6 +286,22 @@ TEST_CASE("calibrate: the net probe's hand-off becomes the computer's, so a prob
   CHECK(c.fits["communication_cpu"]["handoff_s"]["period_at_cores_s"].get<double>() == Approx(4e-4));
 }
 
+TEST_CASE("calibrate: the cpu probe's time slice is recorded in the fits, not applied") {
+  SyntheticOptions o;
+  o.machine = "h";
+  CalibrationInput in = input(o);
+  CHECK_FALSE(build_profile({in}, {}).computers.at(0).fits.contains("communication_cpu"));
+  TimeSliceMeasurement t;
+  t.processes = 3, t.seconds = 1, t.gap_s = summarize({4e-3, 8e-3}), t.slice_s = 4e-3;
+  in.measurement.cpu->time_slice = t;
+  const Computer c = build_profile({in}, {}).computers.at(0);
+  CHECK(c.time_slice_s == 0);  // time-sliced cores stay opt-in
+  const nlohmann::json& f = c.fits["communication_cpu"]["time_slice_s"];
+  CHECK(f["source"] == "$.probes.cpu.time_slice");
+  CHECK(f["slice_s"].get<double>() == 4e-3);
+  CHECK(f["applied"] == false);
+}
+
 TEST_CASE("calibrate: a probe's figure is the median of its samples, so slow outliers do not move it") {
   SyntheticOptions o;
   o.machine = "noisy";

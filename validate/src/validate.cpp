@@ -323,6 +323,41 @@ void predict_probe_only(const Profile& probes, const std::string& profile_file, 
   }
 }
 
+// The scheduler's slice the cpu probe measured, applied to every computer whose profile records one
+// (calibrate keeps it in fits.communication_cpu.time_slice_s and does not apply it): the profile of
+// time-sliced cores beside the default processor sharing. Its first computer's slice, 0 when none is
+// recorded or the profile applies a slice already (its default predictions are then the sliced ones).
+double apply_recorded_time_slice(Profile& profile) {
+  double first = 0;
+  for (auto& c : profile.computers) {
+    if (c.time_slice_s > 0) return 0;
+    if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("time_slice_s")) continue;
+    const nlohmann::json& f = c.fits["communication_cpu"]["time_slice_s"];
+    if (!f.is_object() || !f.contains("slice_s") || !f["slice_s"].is_number()) continue;
+    const double slice = f["slice_s"].get<double>();
+    if (!(slice >= 1e-5 && slice <= 1)) continue;  // the bounds of communication_cpu.time_slice_s
+    c.time_slice_s = slice;
+    if (first == 0) first = slice;
+  }
+  return first;
+}
+
+// Every run's sampled prediction with the profile's recorded time slice applied, into
+// ValidationRun::time_sliced_*, with the default predictions' seeds; the slice (0: none, nothing done).
+double predict_time_sliced(Profile profile, std::vector<ValidationRun>& runs, const ValidateOptions& o) {
+  const double slice = apply_recorded_time_slice(profile);
+  if (slice == 0) return 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
+    const apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
+    const std::vector<double>& x = sampled.time_s.front();
+    r.time_sliced_s = median(x);
+    r.time_sliced_p10_s = quantile_nearest_rank(x, 0.10);
+    r.time_sliced_p90_s = quantile_nearest_rank(x, 0.90);
+  }
+  return slice;
+}
+
 // The runs of a recorded validation, rebuilt from their commands (the matrix of another version may
 // differ from this one's), with their measurements; on `computer` unless recorded on a testbed's.
 std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::string& file, std::size_t computer) {
@@ -421,6 +456,13 @@ std::string ValidateSummary::statistics_report() const {
   for (const auto& [g, s] : groups) out += "\n" + line(g, s);
   for (const auto& [a, s] : axes) out += "\n" + line(a == "calibrated regime" ? a : "held-out " + a, s);
   if (probe_only) out += "\n" + line("probes only", *probe_only);
+  if (time_sliced) {
+    // The same profile with the probe's scheduler slice applied (time-sliced cores): opt-in, and
+    // reported here so that every validation shows what it would change.
+    const std::string sliced = "time-sliced " + text::fixed(1000 * time_slice_s, 1) + " ms: ";
+    out += "\n" + line(sliced + "all", *time_sliced);
+    for (const auto& [a, s] : time_sliced_axes) out += "\n" + line(sliced + (a == "calibrated regime" ? a : "held-out " + a), s);
+  }
   if (validation_s > 0) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "\ncost: calibration %.0f s (runs and experiments), validated runs %.0f s: %.1f%%",
@@ -767,6 +809,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     r.axes = held_out_axes(r, profile);
   }
   if (probe_only) predict_probe_only(*probe_only, profile_file, all, runs, summary.facts);
+  summary.time_slice_s = predict_time_sliced(profile, runs, o);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
     r.measured_s = median(r.measured_samples_s);
@@ -789,6 +832,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                          {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
                          {"held_out_axes", r.axes}, {"probe_only_s", r.probe_only_s},
                          {"command", r.arguments}});
+    if (r.time_sliced_s > 0) {
+      runs_json.back()["time_sliced_s"] = r.time_sliced_s;
+      runs_json.back()["time_sliced_80"] = {r.time_sliced_p10_s, r.time_sliced_p90_s};
+    }
   }
   const Accuracy acc = accuracy(runs);
   summary.overall = statistics(runs, o.seed);
@@ -807,6 +854,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (auto& r : seeds) r.predicted_s = r.predicted_p10_s = r.predicted_p90_s = r.probe_only_s;
     summary.probe_only = statistics(seeds, o.seed);
   }
+  if (summary.time_slice_s > 0) {
+    std::vector<ValidationRun> sliced = runs;
+    for (auto& r : sliced) r.predicted_s = r.time_sliced_s, r.predicted_p10_s = r.time_sliced_p10_s, r.predicted_p90_s = r.time_sliced_p90_s;
+    summary.time_sliced = statistics(sliced, o.seed);
+    summary.time_sliced_axes = axis_statistics(sliced, o.seed);
+  }
   summary.calibration_s = calibration_s, summary.validation_s = validation_s;
   summary.within_bounds = std::fabs(summary.overall.bias) <= o.max_bias && summary.overall.coverage >= o.min_coverage;
   nlohmann::json figures = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
@@ -815,6 +868,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                             {"runs_spread_over_10_percent", acc.spread_over_10},
                             {"statistics", to_json(summary.overall)}, {"groups", groups_json}, {"axes", axes_json}};
   if (summary.probe_only) figures["probes_only"] = to_json(*summary.probe_only);
+  if (summary.time_sliced) {
+    nlohmann::json sliced_axes = nlohmann::json::object();
+    for (const auto& [a, st] : summary.time_sliced_axes) sliced_axes[a] = to_json(st);
+    figures["time_sliced"] = {{"slice_s", summary.time_slice_s}, {"statistics", to_json(*summary.time_sliced)},
+                              {"axes", sliced_axes}};
+  }
   if (validation_s > 0) {
     figures["cost"] = {{"calibration_s", calibration_s}, {"validated_runs_s", validation_s},
                        {"calibration_share", calibration_s / validation_s}};
