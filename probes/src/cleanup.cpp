@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -156,6 +157,28 @@ ChildProcess::~ChildProcess() {
   }
   while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
   }
+}
+
+ReportingChild fork_reporting_child(const std::string& who, const std::function<void(int write_fd)>& body) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw EnvironmentError(who + ": pipe: " + std::strerror(errno));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int e = errno;
+    ::close(fds[0]), ::close(fds[1]);
+    throw EnvironmentError(who + ": fork: " + std::strerror(e));
+  }
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the probe
+    ::close(fds[0]);
+    body(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  ReportingChild child;
+  child.read_fd = fds[0];
+  child.process = std::make_unique<ChildProcess>(pid);
+  return child;
 }
 
 namespace {

@@ -3,7 +3,6 @@
 
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -220,18 +219,9 @@ std::optional<TimeSliceMeasurement> probe_time_slice(int cores, double seconds) 
   std::vector<std::unique_ptr<ChildProcess>> children;
   std::vector<int> reads;
   for (int p = 0; p < processes; ++p) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw EnvironmentError(std::string("time-slice probe: pipe: ") + std::strerror(errno));
-    const pid_t pid = ::fork();
-    if (pid < 0) throw EnvironmentError(std::string("time-slice probe: fork: ") + std::strerror(errno));
-    if (pid == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the probe
-      ::close(fds[0]);
-      spin_and_report_gaps(fds[1], seconds);
-    }
-    ::close(fds[1]);
-    children.push_back(std::make_unique<ChildProcess>(pid));
-    reads.push_back(fds[0]);
+    ReportingChild c = fork_reporting_child("time-slice probe", [&](int fd) { spin_and_report_gaps(fd, seconds); });
+    children.push_back(std::move(c.process));
+    reads.push_back(c.read_fd);
   }
   std::vector<double> gaps;
   for (int fd : reads) {

@@ -5,7 +5,6 @@
 #include <cblas.h>
 #include <lapacke.h>
 
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -327,21 +326,13 @@ std::vector<double> concurrent_rates(int copies, std::uint64_t rows, std::uint64
   std::vector<std::unique_ptr<ChildProcess>> children;
   std::vector<int> reads;
   for (int c = 0; c < copies; ++c) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw EnvironmentError(std::string("kernel probe: pipe: ") + std::strerror(errno));
-    const pid_t pid = ::fork();
-    if (pid < 0) throw EnvironmentError(std::string("kernel probe: fork: ") + std::strerror(errno));
-    if (pid == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlives the probe
-      ::close(fds[0]);
+    ReportingChild child = fork_reporting_child("kernel probe", [&](int fd) {
       const std::uint64_t calls = gemm_calls_for(rows, r, seconds);
-      const ssize_t ignored = ::write(fds[1], &calls, sizeof calls);
+      const ssize_t ignored = ::write(fd, &calls, sizeof calls);
       (void)ignored;
-      ::_exit(0);
-    }
-    ::close(fds[1]);
-    children.push_back(std::make_unique<ChildProcess>(pid));
-    reads.push_back(fds[0]);
+    });
+    children.push_back(std::move(child.process));
+    reads.push_back(child.read_fd);
   }
   std::vector<double> rates;
   for (int fd : reads) {

@@ -11,6 +11,8 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -85,6 +87,18 @@ class ChildProcess {
   bool whole_group_;
   CleanupRegistration registration_;
 };
+
+// A forked copy of this process that reports through a pipe: the child runs `body` with the pipe's
+// write end and exits (_exit(0) if `body` returns), and never outlives the probe (PR_SET_PDEATHSIG);
+// the parent keeps the read end, which it closes. `who` names the probe in the EnvironmentError thrown
+// when the pipe or the fork fails.
+//     ReportingChild c = fork_reporting_child("kernel probe", [&](int fd) { write_result(fd); });
+//     read(c.read_fd, ...); ::close(c.read_fd);   // c.process kills and reaps the child if still there
+struct ReportingChild {
+  std::unique_ptr<ChildProcess> process;
+  int read_fd = -1;
+};
+ReportingChild fork_reporting_child(const std::string& who, const std::function<void(int write_fd)>& body);
 
 // The names of what the probes make, each followed by the making hetperf's process id: the memory
 // probe's swap file and cgroup, the disk probe's scratch file. reclaim_stale_leftovers knows a killed
