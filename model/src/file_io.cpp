@@ -534,8 +534,13 @@ int reclaim_dead_scratch_dirs(const fs::path& directory) {
   int removed = 0;
   std::error_code ec;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (!it->is_directory(type_ec) || it->is_symlink(type_ec)) continue;
+    // Only a private directory of this user, as mkdtemp makes it (0700): no other user can have put
+    // anything in it, so removing it removes only what a ScratchDir's maker wrote there.
+    struct stat st;
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() ||
+        (st.st_mode & 077) != 0) {
+      continue;
+    }
     const fs::path lock = it->path() / ScratchDir::kScratchLock;
     const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) continue;

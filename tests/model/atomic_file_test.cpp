@@ -235,25 +235,38 @@ TEST_CASE("model: a committed output set leaves no journal or temporary behind")
 TEST_CASE("model: a scratch directory left by a killed process is removed by the next one, a live one kept") {
   test::TempDir dir("scratch-reclaim");
   // A killed maker's directory: its lock file, nobody holding it.
+  // Directories as mkdtemp makes them: this user's, mode 0700.
+  auto private_dir = [](const fs::path& p) {
+    fs::create_directories(p);
+    fs::permissions(p, fs::perms::owner_all, fs::perm_options::replace);
+  };
   const fs::path dead = dir.path() / "hetperf-plots-Ab3xYz";
-  fs::create_directories(dead);
+  private_dir(dead);
   std::ofstream(dead / ScratchDir::kScratchLock) << "";
   std::ofstream(dead / "plot.png") << "half a picture";
+  // One that others may enter (0755) is not reclaimed, lock file or not: what is in it may not be
+  // what its maker wrote.
+  const fs::path open_dir = dir.path() / "hetperf-plots-Gh5iJk";
+  fs::create_directories(open_dir);
+  fs::permissions(open_dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec, fs::perm_options::replace);
+  std::ofstream(open_dir / ScratchDir::kScratchLock) << "";
   // A live maker's: its lock held, as another process (in any PID namespace) holds it.
   const fs::path live = dir.path() / "hetperf-plots-Cd4eFg";
-  fs::create_directories(live);
+  private_dir(live);
   std::ofstream(live / ScratchDir::kScratchLock) << "";
   const int fd = ::open((live / ScratchDir::kScratchLock).c_str(), O_RDONLY | O_CLOEXEC);
   REQUIRE(fd >= 0);
   REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
   // Not hetperf's: no lock file.
   const fs::path other = dir.path() / "hetperf-someone-else";
-  fs::create_directories(other);
+  private_dir(other);
 
   CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
   CHECK_FALSE(fs::exists(dead));
   CHECK(fs::exists(live / ScratchDir::kScratchLock));
   CHECK(fs::exists(other));
+  CHECK(fs::exists(open_dir / ScratchDir::kScratchLock));
   ::close(fd);  // its maker is gone now
   CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
   CHECK_FALSE(fs::exists(live));

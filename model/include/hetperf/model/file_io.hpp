@@ -123,7 +123,8 @@ class ScratchDir {
 };
 
 // Removes the scratch directories directly under `directory` whose lock nobody holds (ScratchDir);
-// returns how many. Directories without the lock file are not hetperf's, or not yet: they are left.
+// returns how many. Only directories of this user that no one else may enter (mode 0700, as mkdtemp
+// makes them) are candidates; those without the lock file are not hetperf's, or not yet: they are left.
 int reclaim_dead_scratch_dirs(const std::filesystem::path& directory);
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, fsync, rename.
