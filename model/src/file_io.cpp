@@ -530,6 +530,21 @@ OutputSet::Journal::~Journal() {
   ::close(fd);
 }
 
+namespace {
+
+// Removes `directory` with the file `last` in it removed last: a directory this fails to remove (a
+// dead maker's child still writing there) keeps the lock file by which the next reclaimer knows it.
+bool remove_all_but_then(const fs::path& directory, const fs::path& last) {
+  std::error_code ec;
+  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path() != last) fs::remove_all(it->path(), ec);
+    if (ec) return false;
+  }
+  return !ec && fs::remove(last, ec) && fs::remove(directory, ec);
+}
+
+}  // namespace
+
 int reclaim_dead_scratch_dirs(const fs::path& directory) {
   int removed = 0;
   std::error_code ec;
@@ -545,11 +560,7 @@ int reclaim_dead_scratch_dirs(const fs::path& directory) {
     const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) continue;
     // Held: its maker lives. Taken: its maker is gone, and this process holds it while removing.
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-      std::error_code rm_ec;
-      fs::remove_all(it->path(), rm_ec);
-      if (!rm_ec) ++removed;
-    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && remove_all_but_then(it->path(), lock)) ++removed;
     ::close(fd);
   }
   return removed;

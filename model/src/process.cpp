@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,10 +46,15 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
   // The failure to exec is reported through a close-on-exec pipe: EOF means the exec succeeded.
   int exec_error[2];
   if (::pipe2(exec_error, O_CLOEXEC) != 0) throw EnvironmentError(std::string("pipe: ") + std::strerror(errno));
+  const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw EnvironmentError(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::setpgid(0, 0);
+    // In a group of its own it would outlive a hetperf killed outright, and go on writing where the next
+    // run cleans up: it is sent SIGTERM when we die (kept across the exec; a launcher takes its own
+    // children down on it), and gives up if we are already gone.
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent) ::_exit(127);
     int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) ::dup2(devnull, 0);
     if (options.capture_stdout) ::dup2(out[1], 1);

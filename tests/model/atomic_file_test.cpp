@@ -1,7 +1,9 @@
 // Outputs written atomically and as a set: temporaries beside their targets, claimed with flock and
 // renamed only once every output of the set is complete; targets that cannot be replaced are refused.
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -270,6 +272,43 @@ TEST_CASE("model: a scratch directory left by a killed process is removed by the
   ::close(fd);  // its maker is gone now
   CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
   CHECK_FALSE(fs::exists(live));
+}
+
+namespace {
+
+// Sets or clears the immutable attribute of `file` (chattr +i); false where the file system has none.
+bool set_immutable(const fs::path& file, bool on) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  int flags = 0;
+  bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+  ok = ok && ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("model: a dead scratch directory that cannot be removed whole keeps its lock file for the next reclaim") {
+  test::TempDir dir("scratch-partial");
+  const fs::path dead = dir.path() / "hetperf-plots-Lm6nOp";
+  fs::create_directories(dead);
+  fs::permissions(dead, fs::perms::owner_all, fs::perm_options::replace);
+  std::ofstream(dead / ScratchDir::kScratchLock) << "";
+  for (const char* name : {"a.png", "b.png", "z.png"}) std::ofstream(dead / name) << "picture";
+  // A file that cannot be unlinked: as one a dead maker's child writes while the directory is removed.
+  const fs::path stuck = dead / "b.png";
+  if (!set_immutable(stuck, true)) {
+    WARN("skipped: cannot set the immutable attribute here (needs CAP_LINUX_IMMUTABLE and a file system with it)");
+    return;
+  }
+  const int first = reclaim_dead_scratch_dirs(dir.path());
+  set_immutable(stuck, false);
+  CHECK(first == 0);
+  CHECK(fs::exists(dead / ScratchDir::kScratchLock));
+  CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
+  CHECK_FALSE(fs::exists(dead));
 }
 
 TEST_CASE("model: a scratch directory holds its lock while it lives, so that another's reclaim keeps it") {

@@ -1,7 +1,7 @@
 // Running another program: the one place hetperf starts a process (the MPI launcher, gnuplot, the
 // applications under validation). No shell: the arguments go to execvp as they are, so nothing needs
-// quoting; the child leads its own process group, reads /dev/null, and its standard output is
-// captured (or left alone).
+// quoting; the child leads its own process group, reads /dev/null, is sent SIGTERM when hetperf dies
+// (PR_SET_PDEATHSIG), and its standard output is captured (or left alone).
 #pragma once
 
 #include <sys/types.h>
