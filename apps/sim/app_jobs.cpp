@@ -264,6 +264,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.name = computer.name;
     c.cores = computer.cores;
     c.disk_write_bytes_per_s = computer.disk_write_bytes_per_s;
+    c.disk_sync_latency_s = computer.disk_sync_latency_s;
     c.wait_cpu_share = computer.cpu_share_waiting;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
     c.time_slice_s = computer.time_slice_s;

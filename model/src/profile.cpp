@@ -109,6 +109,7 @@ nlohmann::json to_json(const Profile& p) {
     // What was not measured is not written (a partial profile), rather than written as 0.
     if (c.disk_read_bytes_per_s > 0) j["disk_read_bytes_per_s"] = c.disk_read_bytes_per_s;
     if (c.disk_write_bytes_per_s > 0) j["disk_write_bytes_per_s"] = c.disk_write_bytes_per_s;
+    if (c.disk_sync_latency_s > 0) j["disk_sync_latency_s"] = c.disk_sync_latency_s;
     if (p.network.bandwidth_bytes_per_s > 0) j["overhead_latency_s"] = c.overhead_latency_s;
     if (!c.group.empty()) j["group"] = c.group;
     if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
@@ -191,7 +192,8 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   std::set<std::string> names;
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
-                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "overhead_latency_s", "slowdown", "fits",
+                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "disk_sync_latency_s", "overhead_latency_s",
+                    "slowdown", "fits",
                     "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "concurrency_speed",
                     "app_models"});
     Computer computer;
@@ -215,6 +217,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     // bind() refuses the workloads that need them, naming the field.
     if (c.has("disk_read_bytes_per_s")) computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
     if (c.has("disk_write_bytes_per_s")) computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
+    computer.disk_sync_latency_s = c.number_or("disk_sync_latency_s", 0, Range::kNonNegative);
     if (root.has("network") || c.has("overhead_latency_s")) {
       computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
     }
@@ -229,6 +232,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     if (c.has("virtual_memory_mb")) at_most("virtual_memory_mb", computer.virtual_memory_mb, 1e12, "a number of MB in [0, 1e12]");
     if (c.has("disk_read_bytes_per_s")) at_most("disk_read_bytes_per_s", computer.disk_read_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
     if (c.has("disk_write_bytes_per_s")) at_most("disk_write_bytes_per_s", computer.disk_write_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
+    at_most("disk_sync_latency_s", computer.disk_sync_latency_s, 10, "a number of seconds in [0, 10]");
     if (c.has("overhead_latency_s")) at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {

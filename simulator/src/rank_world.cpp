@@ -128,8 +128,14 @@ bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
 }
 
 void RankWorld::served(std::uint32_t token) {
-  if (SlicedCores* s = sliced(ranks_[token].computer)) s->resume(token);  // back when its slice comes
-  else complete(static_cast<int>(token));
+  const double flush = platform_.computers[ranks_[token].computer].disk_sync_latency_s;
+  if (flush > 0) engine_.after(Duration(flush), *this, kSynced | token);
+  else disk_written(static_cast<int>(token));
+}
+
+void RankWorld::disk_written(int rank) {
+  if (SlicedCores* s = sliced(ranks_[rank].computer)) s->resume(static_cast<std::uint32_t>(rank));  // back when its slice comes
+  else complete(rank);
 }
 
 // --- messages ---
@@ -244,6 +250,10 @@ void RankWorld::fire(std::uint64_t id) {
   }
   if (id & kHandedOff) {
     complete(static_cast<int>(id & ~kHandedOff));  // the receiver is back on a core
+    return;
+  }
+  if (id & kSynced) {
+    disk_written(static_cast<int>(id & ~kSynced));
     return;
   }
   arrive(static_cast<std::uint32_t>(id));

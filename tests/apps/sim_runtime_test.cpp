@@ -169,6 +169,20 @@ TEST_CASE("apps: simulated integration charges each worker its steps and disk wr
   CHECK(result.response_s == Approx(6.0).epsilon(1e-6));
 }
 
+TEST_CASE("apps: simulated disk writes go through the disk in turn, then flush side by side") {
+  IntegrateConfig cfg;
+  cfg.steps = 2000000, cfg.disk_bytes = 1000000;
+  IntegrateResult result;
+  SimPlatform p = platform(2, 1, 0, 1e9);
+  p.computers[1].disk_sync_latency_s = 0.5;
+  auto r = simulate_app(p, {0, 1, 1}, [&](Runtime& rt) { return integrate_rank(rt, cfg, result); });
+  // Both workers end their steps at 4 s; their bytes take 1 s each in turn (to 5 and 6 s), and each
+  // write's flush 0.5 s after its bytes, the first one's while the second's bytes go through.
+  CHECK(end_of(r, 1, "disk_write") + end_of(r, 2, "disk_write") == Approx(5.5 + 6.5).epsilon(1e-6));
+  CHECK(std::max(end_of(r, 1, "disk_write"), end_of(r, 2, "disk_write")) == Approx(6.5).epsilon(1e-6));
+  CHECK(result.response_s == Approx(6.5).epsilon(1e-6));
+}
+
 TEST_CASE("apps: a waiting rank takes its share of a core, also once done until its launch group is") {
   // One core; rank 0 computes 1 s, rank 1 waits for its message. Waiting costs half a core: rank 0
   // runs at 1 / 1.5 of the core, so it ends at 1.5 s.

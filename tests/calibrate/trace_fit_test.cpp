@@ -282,3 +282,38 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
   CHECK_THROWS_WITH(fit_traces({file}), Catch::Contains("bad.json") && Catch::Contains("$.ranks[0].events[2].peer") &&
                                             Catch::Contains("0 to 2"));
 }
+
+TEST_CASE("calibrate: a disk's flush is fitted from the traced writes made alone, beyond their bytes at the probed bandwidth") {
+  test::TempDir dir("trace-fit-disk");
+  auto write_event = [](double start, double end) {
+    return nlohmann::json{{"op", "disk_write"}, {"bytes", 1000000}, {"start_s", start}, {"end_s", end}};
+  };
+  nlohmann::json j = gemm_trace(1.0, 2, 2);
+  // Rank 1's first write overlaps rank 0's (it queued behind it): not fitted. The others are alone.
+  j["ranks"] = {{{"rank", 0}, {"events", {write_event(0, 0.010), write_event(0.040, 0.0515)}}},
+                {{"rank", 1}, {"events", {write_event(0.005, 0.016), write_event(0.020, 0.030)}}}};
+  TraceFit fit = fit_traces({write(dir, "disk.json", j)});
+  REQUIRE(fit.disk_writes.at("here").size() == 2);
+
+  Profile profile;
+  Computer c;
+  c.name = "here";
+  c.disk_write_bytes_per_s = 1e9;  // 1 ms for each write's bytes
+  profile.computers = {c};
+  TraceFit copy = fit;
+  apply_trace_fit(profile, copy);
+  // 11.5 − 1 and 10 − 1 ms beyond their bytes: the median of two.
+  CHECK(profile.computers[0].disk_sync_latency_s == Approx(0.00975).epsilon(1e-9));
+  CHECK(profile.computers[0].fits["disk_sync_latency_s"]["writes"] == 2);
+  CHECK(std::count_if(copy.report.begin(), copy.report.end(),
+                      [](const std::string& l) { return l.find("here: disk flush 9.75 ms") == 0; }) == 1);
+
+  // Without a probed bandwidth nothing is fitted, and a note says why.
+  profile.computers[0] = Computer{};
+  profile.computers[0].name = "here";
+  copy = fit;
+  apply_trace_fit(profile, copy);
+  CHECK(profile.computers[0].disk_sync_latency_s == 0);
+  CHECK(std::count_if(copy.notes.begin(), copy.notes.end(),
+                      [](const std::string& n) { return n.find("bandwidth was not probed") != std::string::npos; }) == 1);
+}

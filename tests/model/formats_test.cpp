@@ -270,6 +270,23 @@ TEST_CASE("model: formats: a computer's scheduler slice round-trips and is bound
         "p.json: $.computers[0].communication_cpu.time_slice_s: expected a positive number, got 0");
 }
 
+TEST_CASE("model: formats: a computer's disk flush latency round-trips and is bounded") {
+  Profile p = sample_profile();
+  p.computers[0].disk_sync_latency_s = 0.0075;
+  nlohmann::json j = to_json(p);
+  CHECK(j["computers"][0]["disk_sync_latency_s"] == 0.0075);
+  CHECK_FALSE(j["computers"][1].contains("disk_sync_latency_s"));
+  Profile back = profile_from_json(j, "p.json");
+  CHECK(back.computers[0].disk_sync_latency_s == 0.0075);
+  CHECK(back.computers[1].disk_sync_latency_s == 0);
+  CHECK(to_json(back) == j);
+  j["computers"][0]["disk_sync_latency_s"] = 11;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
+        "p.json: $.computers[0].disk_sync_latency_s: expected a number of seconds in [0, 10], got 11");
+  j["computers"][0]["disk_sync_latency_s"] = -1e-3;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.computers[0].disk_sync_latency_s") != std::string::npos);
+}
+
 TEST_CASE("model: formats: a profile's diagnostics and concurrency speeds round-trip, whole-run ratios are refused") {
   Profile p = sample_profile();
   p.computers[0].concurrency_speed = {1.0, 0.8};

@@ -42,12 +42,20 @@ struct NetworkSend {
   std::string trace;
 };
 
+// A write to disk (flushed: the apps' disk_write) made while no other rank of its computer wrote.
+struct DiskWrite {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  std::string trace;
+};
+
 struct TraceFit {
   std::map<std::string, AppModels> by_computer;  // computer name -> its models
   std::vector<std::string> notes;                // traces or calls not used, and why
   std::vector<std::string> report;               // one line per model: calls, range, residual spread
   std::map<std::string, std::vector<std::filesystem::path>> traces_of;  // computer name -> every trace taken on it
   std::vector<NetworkSend> network_sends;        // of the runs across hosts
+  std::map<std::string, std::vector<DiskWrite>> disk_writes;  // computer name -> its lone disk writes
 };
 
 // Reads and fits the traces. InputError naming the file and field for a malformed trace, a simulated
@@ -55,7 +63,9 @@ struct TraceFit {
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& options = {});
 
 // Puts `fit` into `profile` (`hetperf calibrate --trace` and `hetperf validate`): each computer's
-// models and the network's send buffer (send_buffer.hpp, a line in fit.report). InputError naming the
+// models, its disk's flush latency (disk_sync_latency_s: the median of its writes' times beyond their
+// bytes at the probed disk_write_bytes_per_s, a line in fit.report), and the network's send buffer
+// (send_buffer.hpp, a line in fit.report). InputError naming the
 // computer when the traces were taken on one that is not in the profile. What the models miss in each
 // calibration run needs a simulation: apps/sim app_jobs.hpp calibration_diagnostics.
 void apply_trace_fit(Profile& profile, TraceFit& fit);

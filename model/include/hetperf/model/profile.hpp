@@ -49,6 +49,11 @@ struct Computer {
   double virtual_memory_mb = 0;      // vm (swap), may be 0
   double disk_read_bytes_per_s = 0;  // dr
   double disk_write_bytes_per_s = 0; // dw
+  // "disk_sync_latency_s" (optional, 0 to 10 s): what a write flushed to the device (fdatasync) takes
+  // beyond its bytes at dw, the file system's journal commit. Writers wait for it side by side (one
+  // commit takes the writes of several) after their bytes have gone through the disk in turn. 0
+  // (default): none. Calibrated from the disk writes of traced runs (docs/calibration.md).
+  double disk_sync_latency_s = 0;
   double overhead_latency_s = 0;     // lo = 2o + l (seed eq. 7), measured with 32-byte messages
   std::optional<unimpp::SlowdownFunction> slowdown;  // absent: memory not measured, α = 0
   // "communication_cpu" (optional, DPS paper section 4): fraction of the computer's total processing

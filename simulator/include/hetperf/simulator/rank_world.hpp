@@ -13,7 +13,8 @@
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
 //               gets it after the transfer); larger, it waits for the matching receive (rendezvous)
 //               and holds its sender until all but `send_buffer_bytes` of it have been streamed;
-//   disk        the computer's FifoDisk.
+//   disk        the computer's FifoDisk at disk_write_bytes_per_s, then disk_sync_latency_s (the flush,
+//               in parallel with other writers' flushes).
 // Only sizes and times are simulated; the applications' own code (apps/sim) decides what to issue.
 #pragma once
 
@@ -36,6 +37,9 @@ namespace hetperf::sim {
 struct RankComputer {
   int cores = 1;
   double disk_write_bytes_per_s = 0;  // > 0 when ranks here write to disk
+  // What a write takes after its bytes have gone through the disk in turn (its flush, the journal
+  // commit); writers wait for it side by side.
+  double disk_sync_latency_s = 0;
   // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
   // the rank's work is done until every rank of its launch group is done (the final collectives).
   double wait_cpu_share = 0;
@@ -171,10 +175,13 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
   double memory_bound_speed(std::size_t computer, int busy) const;
   void delivered(std::uint32_t token) override;
   void served(std::uint32_t token) override;
-  // A local message's time is up, or (kHandedOff | rank) a receiver is scheduled in again.
+  // A local message's time is up, (kHandedOff | rank) a receiver is scheduled in again, (kDeferredStart |
+  // message) a rendezvous may start, or (kSynced | rank) a disk write's flush is done.
   void fire(std::uint64_t message) override;
   static constexpr std::uint64_t kHandedOff = std::uint64_t{1} << 63;
   static constexpr std::uint64_t kDeferredStart = std::uint64_t{1} << 62;  // | message: its rendezvous starts
+  static constexpr std::uint64_t kSynced = std::uint64_t{1} << 61;         // | rank: its disk write is flushed
+  void disk_written(int rank);
 
   void complete(int rank);
   void resume(int rank);  // a blocked rank's operation is done: complete, after its hand-off
