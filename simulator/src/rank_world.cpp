@@ -133,10 +133,8 @@ void RankWorld::served(std::uint32_t token) {
   else disk_written(static_cast<int>(token));
 }
 
-void RankWorld::disk_written(int rank) {
-  if (SlicedCores* s = sliced(ranks_[rank].computer)) s->resume(static_cast<std::uint32_t>(rank));  // back when its slice comes
-  else complete(rank);
-}
+// Blocked in the kernel as one in MPI is blocked: back on a core after the hand-off, or in its next slice.
+void RankWorld::disk_written(int rank) { resume(rank); }
 
 // --- messages ---
 std::uint32_t RankWorld::new_message() {

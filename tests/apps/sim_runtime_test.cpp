@@ -236,6 +236,14 @@ TEST_CASE("apps: a rank blocked in MPI on an oversubscribed computer is schedule
     co_await rt.recv(0, 0, nullptr, 0);
   };
   CHECK(end_of(simulate_app(p, {0, 1, 1}, late), 1, "recv") == Approx(0.01));
+  // A disk write blocks its rank in the kernel alike: 1 ms of bytes, 2 ms of flush, then the hand-off.
+  p.computers[1].disk_write_bytes_per_s = 1e6;
+  p.computers[1].disk_sync_latency_s = 2e-3;
+  auto write = [](Runtime& rt) -> Task {
+    if (rt.rank() == 1) co_await rt.disk_write(1000);
+  };
+  CHECK(end_of(simulate_app(p, {0, 1}, write), 1, "disk_write") == Approx(3e-3));
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, write), 1, "disk_write") == Approx(8e-3));
   // While off its core the receiver takes no share of it: rank 2 computes 10 ms beside rank 1, which
   // polls (a full core share) until its message arrives at 1 ms and is then off its core for 5 ms.
   p.computers[1].wait_cpu_share = 1;

@@ -14,7 +14,7 @@
 //               gets it after the transfer); larger, it waits for the matching receive (rendezvous)
 //               and holds its sender until all but `send_buffer_bytes` of it have been streamed;
 //   disk        the computer's FifoDisk at disk_write_bytes_per_s, then disk_sync_latency_s (the flush,
-//               in parallel with other writers' flushes).
+//               in parallel with other writers' flushes); the writer then resumes as a rank blocked in MPI.
 // Only sizes and times are simulated; the applications' own code (apps/sim) decides what to issue.
 #pragma once
 
