@@ -102,7 +102,8 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
 
 // A sampled prediction: `samples` simulations of the jobs, sample i on sampled_platform(profile, seed,
 // i), its times multiplied by exp((1 + d) · e) with e drawn from the job's computers'
-// AppModels::model_error_log and d = extrapolation_distance; spread over `threads` threads (0: the
+// AppModels::model_error_log (pooled, its quantile function interpolated between them) and
+// d = extrapolation_distance; spread over `threads` threads (0: the
 // machine's cores). Each sample depends on (seed, i) alone, so the result is the same on any number
 // of threads.
 struct SampledAppJobs {

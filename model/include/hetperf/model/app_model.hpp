@@ -122,8 +122,8 @@ struct AppModels {
   CalibratedRange calibrated = {};
   // What the mechanisms miss: ln(measured / predicted) of each calibration configuration (the median
   // over its runs), less their median. A sampled prediction multiplies its time by exp((1 + d) · e)
-  // for one e drawn from these, d its distance from the calibrated range in octaves (apps/sim
-  // app_jobs.hpp extrapolation_distance); empty: none known.
+  // for one e drawn between these (their quantile function, interpolated), d its distance from the
+  // calibrated range in octaves (apps/sim app_jobs.hpp extrapolation_distance); empty: none known.
   std::vector<double> model_error_log = {};
 
   bool empty() const { return operations.empty(); }
