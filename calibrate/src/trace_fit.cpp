@@ -314,7 +314,9 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
   }
   // Disk writes alone on their computer (ranks of a host share its clock): a write beside another
   // waited for it in the disk's queue.
-  for (const auto& [h, w] : writes) {
+  for (const auto& host_writes : writes) {
+    const std::string& h = host_writes.first;
+    const auto& w = host_writes.second;  // not a structured binding: the sort's lambda uses it (clang 14)
     if (!facts.host_clock && w.size() > 1) continue;  // clocks of their own: which overlapped is unknown
     std::vector<std::size_t> order(w.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
