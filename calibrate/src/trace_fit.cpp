@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <set>
 #include <string>
 #include <tuple>
@@ -266,8 +265,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
     data[h].cores = facts.cores_of.at(h);
   }
   std::map<std::string, std::vector<std::pair<double, double>>> intervals;  // host -> compute calls (start, end)
-  std::map<std::string, std::vector<std::pair<double, double>>> writes;     // host -> disk writes (start, end)
-  std::map<std::string, std::vector<std::uint64_t>> write_bytes;
+  std::map<std::string, std::vector<std::tuple<double, double, std::uint64_t>>> writes;  // host -> disk writes (start, end, bytes)
   std::map<std::string, std::vector<Call>> host_calls;
   std::size_t unusable = 0;
   std::set<std::string> sliced;
@@ -291,10 +289,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
       continue;
     }
     for (const auto& e : rank.events) {
-      if (e.op == "disk_write" && e.end_s >= e.start_s) {
-        writes[h].emplace_back(e.start_s, e.end_s);
-        write_bytes[h].push_back(e.bytes);
-      }
+      if (e.op == "disk_write" && e.end_s >= e.start_s) writes[h].emplace_back(e.start_s, e.end_s, e.bytes);
       if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
       if (!(e.end_s > e.start_s)) {
         ++unusable;  // below the clock's resolution: no relative error can be taken
@@ -314,19 +309,15 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
   }
   // Disk writes alone on their computer (ranks of a host share its clock): a write beside another
   // waited for it in the disk's queue.
-  for (const auto& host_writes : writes) {
-    const std::string& h = host_writes.first;
-    const auto& w = host_writes.second;  // not a structured binding: the sort's lambda uses it (clang 14)
+  for (auto& [h, w] : writes) {
     if (!facts.host_clock && w.size() > 1) continue;  // clocks of their own: which overlapped is unknown
-    std::vector<std::size_t> order(w.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w[a] < w[b]; });
+    std::sort(w.begin(), w.end());
     // Alone: begun after every earlier one ended, and ended before the next one began.
     double ended = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < order.size(); ++j) {
-      const auto [start, end] = w[order[j]];
-      if (start >= ended && (j + 1 == order.size() || end <= w[order[j + 1]].first)) {
-        out.disk_writes[h].push_back({write_bytes[h][order[j]], end - start, file});
+    for (std::size_t j = 0; j < w.size(); ++j) {
+      const auto [start, end, bytes] = w[j];
+      if (start >= ended && (j + 1 == w.size() || end <= std::get<0>(w[j + 1]))) {
+        out.disk_writes[h].push_back({bytes, end - start, file});
       }
       ended = std::max(ended, end);
     }

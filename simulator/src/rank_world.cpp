@@ -129,12 +129,11 @@ bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
 
 void RankWorld::served(std::uint32_t token) {
   const double flush = platform_.computers[ranks_[token].computer].disk_sync_latency_s;
+  // Blocked in the kernel as one in MPI is blocked: back on a core after the hand-off, or in its next
+  // slice, once flushed.
   if (flush > 0) engine_.after(Duration(flush), *this, kSynced | token);
-  else disk_written(static_cast<int>(token));
+  else resume(static_cast<int>(token));
 }
-
-// Blocked in the kernel as one in MPI is blocked: back on a core after the hand-off, or in its next slice.
-void RankWorld::disk_written(int rank) { resume(rank); }
 
 // --- messages ---
 std::uint32_t RankWorld::new_message() {
@@ -251,7 +250,7 @@ void RankWorld::fire(std::uint64_t id) {
     return;
   }
   if (id & kSynced) {
-    disk_written(static_cast<int>(id & ~kSynced));
+    resume(static_cast<int>(id & ~kSynced));  // its disk write is flushed
     return;
   }
   arrive(static_cast<std::uint32_t>(id));

@@ -181,7 +181,6 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
   static constexpr std::uint64_t kHandedOff = std::uint64_t{1} << 63;
   static constexpr std::uint64_t kDeferredStart = std::uint64_t{1} << 62;  // | message: its rendezvous starts
   static constexpr std::uint64_t kSynced = std::uint64_t{1} << 61;         // | rank: its disk write is flushed
-  void disk_written(int rank);
 
   void complete(int rank);
   void resume(int rank);  // a blocked rank's operation is done: complete, after its hand-off
