@@ -533,14 +533,19 @@ OutputSet::Journal::~Journal() {
 namespace {
 
 // Removes `directory` with the file `last` in it removed last: a directory this fails to remove (a
-// dead maker's child still writing there) keeps the lock file by which the next reclaimer knows it.
+// dead maker's child still writing there) keeps the lock file by which the next reclaimer knows it,
+// also when the file came after `last` was gone (it is put back).
 bool remove_all_but_then(const fs::path& directory, const fs::path& last) {
   std::error_code ec;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
     if (it->path() != last) fs::remove_all(it->path(), ec);
     if (ec) return false;
   }
-  return !ec && fs::remove(last, ec) && fs::remove(directory, ec);
+  if (ec || !fs::remove(last, ec)) return false;
+  if (fs::remove(directory, ec)) return true;
+  const int fd = ::open(last.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd >= 0) ::close(fd);
+  return false;
 }
 
 }  // namespace
