@@ -267,6 +267,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.disk_sync_latency_s = computer.disk_sync_latency_s;
     c.wait_cpu_share = computer.cpu_share_waiting;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
+    c.handoff_slice_s = computer.handoff_slice_s;
     c.time_slice_s = computer.time_slice_s;
     // Trace-calibrated operation models give a kernel's time alone on the computer: the ranks computing
     // beside it slow it by the speeds fitted with them, else by the probe's concurrent copies.

@@ -116,10 +116,11 @@ nlohmann::json to_json(const Profile& p) {
     if (!c.concurrency_speed.empty()) j["concurrency_speed"] = c.concurrency_speed;
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
     if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
-        c.oversubscribed_handoff_s > 0 || c.time_slice_s > 0) {
+        c.oversubscribed_handoff_s > 0 || c.handoff_slice_s > 0 || c.time_slice_s > 0) {
       j["communication_cpu"] = {{"per_send", c.cpu_share_per_send}, {"per_receive", c.cpu_share_per_receive}};
       if (c.cpu_share_waiting > 0) j["communication_cpu"]["waiting"] = c.cpu_share_waiting;
       if (c.oversubscribed_handoff_s > 0) j["communication_cpu"]["handoff_s"] = c.oversubscribed_handoff_s;
+      if (c.handoff_slice_s > 0) j["communication_cpu"]["handoff_slice_s"] = c.handoff_slice_s;
       if (c.time_slice_s > 0) j["communication_cpu"]["time_slice_s"] = c.time_slice_s;
     }
     if (!c.fits.empty()) j["fits"] = c.fits;
@@ -236,16 +237,19 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     if (c.has("overhead_latency_s")) at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {
-      cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s", "time_slice_s"});
+      cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
       computer.cpu_share_per_send = cc->number_or("per_send", 0, Range::kFraction);
       computer.cpu_share_per_receive = cc->number_or("per_receive", 0, Range::kFraction);
       computer.cpu_share_waiting = cc->number_or("waiting", 0, Range::kFraction);
       computer.oversubscribed_handoff_s = cc->number_or("handoff_s", 0, Range::kNonNegative);
-      if (cc->has("time_slice_s")) {
-        computer.time_slice_s = cc->number("time_slice_s", Range::kPositive);
-        // The bounds of the simulator's time-sliced cores (sim::SlicedCores), kept here: model/ does not see simulator/.
-        if (computer.time_slice_s < 1e-5 || computer.time_slice_s > 1) cc->field("time_slice_s").fail("a time slice of 1e-5 to 1 s");
-      }
+      // The bounds of the simulator's time-sliced cores (sim::SlicedCores), kept here: model/ does not see simulator/.
+      auto slice = [&](const char* key, double& out) {
+        if (!cc->has(key)) return;
+        out = cc->number(key, Range::kPositive);
+        if (out < 1e-5 || out > 1) cc->field(key).fail("a time slice of 1e-5 to 1 s");
+      };
+      slice("handoff_slice_s", computer.handoff_slice_s);
+      slice("time_slice_s", computer.time_slice_s);
     }
     if (auto f = c.optional("fits")) computer.fits = f->value();
     if (auto kernels = c.optional("kernels")) {

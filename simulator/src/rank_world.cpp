@@ -204,7 +204,7 @@ void RankWorld::delivered(std::uint32_t id) {
 void RankWorld::release_sender(const Message& m) {
   Rank& sender = ranks_[m.src];
   if (m.send_handle < 0) {
-    resume(m.src);
+    resume(m.src, m.dst);
     return;
   }
   auto h = find_handle(sender, m.send_handle);
@@ -213,21 +213,30 @@ void RankWorld::release_sender(const Message& m) {
   if (sender.waiting_handle == m.send_handle) {
     sender.waiting_handle = -1;
     sender.handle_done.erase(h);
-    resume(m.src);
+    resume(m.src, m.dst);
   }
 }
 
 // A rank blocked in MPI whose operation is done: on a computer with more ranks than cores it is, with
 // the hand-off's probability, off its core, and resumes once scheduled in, taking no share of the
-// cores meanwhile (the rank that runs in its place computes).
-void RankWorld::resume(int rank) {
+// cores meanwhile (the rank that runs in its place computes). Scheduled in, it holds its core for the
+// rest of its slice: a release soon after finds it there more often (RankComputer::handoff_after). A
+// rendezvous needs both ends on a core: its sender waits for the longer of the two hand-offs.
+double RankWorld::handoff_of(int rank) const {
+  const std::size_t c = ranks_[rank].computer;
+  if (sliced_[c]) return 0;  // its turns of slices stand for the hand-off (a rendezvous waits for its slice)
+  return platform_.computers[c].handoff_after(mapped_[c], engine_.now().s() - ranks_[rank].scheduled_in_s);
+}
+
+void RankWorld::resume(int rank, int answered_by) {
   const std::size_t c = ranks_[rank].computer;
   served_any_[c] = true;
   if (SlicedCores* s = sliced(c)) {
     s->resume(static_cast<std::uint32_t>(rank));
     return;
   }
-  const double handoff = platform_.computers[c].handoff_at(mapped_[c]);
+  double handoff = handoff_of(rank);
+  if (answered_by >= 0) handoff = std::max(handoff, handoff_of(answered_by));
   if (handoff <= 0) {
     complete(rank);
     return;
@@ -246,7 +255,9 @@ void RankWorld::fire(std::uint64_t id) {
     return;
   }
   if (id & kHandedOff) {
-    complete(static_cast<int>(id & ~kHandedOff));  // the receiver is back on a core
+    const int rank = static_cast<int>(id & ~kHandedOff);  // the receiver is back on a core
+    ranks_[rank].scheduled_in_s = engine_.now().s();
+    complete(rank);
     return;
   }
   if (id & kSynced) {

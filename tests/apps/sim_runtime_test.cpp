@@ -30,11 +30,12 @@ SimPlatform platform(int computers, int cores, double latency_s, double bandwidt
   return p;
 }
 
-double end_of(const SimRunResult& r, int rank, const std::string& op) {
+// The end of the `nth` (from 0) operation `op` of `rank`.
+double end_of(const SimRunResult& r, int rank, const std::string& op, int nth = 0) {
   for (const auto& e : r.events) {
-    if (e.rank == rank && e.op == op) return e.end_s;
+    if (e.rank == rank && e.op == op && nth-- == 0) return e.end_s;
   }
-  FAIL("no " << op << " on rank " << rank);
+  FAIL("no such " << op << " on rank " << rank);
   return 0;
 }
 
@@ -266,6 +267,55 @@ TEST_CASE("apps: a rank blocked in MPI on an oversubscribed computer is schedule
   const auto r = simulate_app(p, {0, 1, 1}, large);
   CHECK(end_of(r, 0, "recv") == Approx(2e-3));
   CHECK(end_of(r, 1, "send") == Approx(2e-3 + 5e-3));
+}
+
+TEST_CASE("apps: a rank scheduled in after its hand-off keeps its core for the rest of its slice, and a rendezvous waits for both ends") {
+  // Two ranks on one core (hand-off 5 ms) receive twice from a rank elsewhere, 1 ms per message; rank
+  // 0 sends the second message `gap` after the first is received.
+  SimPlatform p = platform(2, 1, 1e-3, 1e9);
+  p.computers[1].oversubscribed_handoff_s = 5e-3;
+  auto twice = [](double gap) {
+    return [gap](Runtime& rt) -> Task {
+      if (rt.rank() == 0) {
+        co_await rt.send(1, 0, nullptr, 0);
+        co_await rt.recv(1, 1, nullptr, 0);
+        co_await rt.integrate(0, 1, static_cast<std::uint64_t>(std::llround(gap * 1e6)), nullptr);  // 1 µs a step
+        co_await rt.send(1, 2, nullptr, 0);
+      } else if (rt.rank() == 1) {
+        co_await rt.recv(0, 0, nullptr, 0);
+        co_await rt.send(0, 1, nullptr, 0);
+        co_await rt.recv(0, 2, nullptr, 0);
+      }
+    };
+  };
+  // The first receive ends at 1 + 5 ms (scheduled in at 6 ms); its reply reaches rank 0 at 7 ms; the
+  // second message arrives at 8 ms + gap, 2 ms + gap after rank 1 was scheduled in.
+  auto second = [&](double gap) { return end_of(simulate_app(p, {0, 1, 1}, twice(gap)), 1, "recv", 1); };
+  CHECK(second(0) == Approx(8e-3 + 5e-3));  // no slice known: the full hand-off every time
+  p.computers[1].handoff_slice_s = 4e-3;
+  CHECK(second(0) == Approx(8e-3 + 5e-3 * 2.0 / 4));      // half its slice gone: half the hand-off
+  CHECK(second(1e-3) == Approx(9e-3 + 5e-3 * 3.0 / 4));
+  CHECK(second(10e-3) == Approx(18e-3 + 5e-3));          // beyond its slice: the full hand-off
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, twice(0)), 1, "recv", 0) == Approx(6e-3));  // the first: in full
+  // A rendezvous send (1 MB: 1 ms + 1 ms of bytes) returns once its receiver has answered and its
+  // sender is back on its core: the longer of the two ends' hand-offs. Into the oversubscribed
+  // computer, from a sender alone on its own: the receiver's, in full.
+  auto large = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 1000000);
+    if (rt.rank() == 1) co_await rt.recv(0, 0, nullptr, 1000000);
+  };
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, large), 0, "send") == Approx(2e-3 + 5e-3));
+  // Out of it, right after its sender was scheduled in at 6 ms: its own, 2 ms into its slice.
+  auto reply = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 0);
+      co_await rt.recv(1, 1, nullptr, 1000000);
+    } else if (rt.rank() == 1) {
+      co_await rt.recv(0, 0, nullptr, 0);
+      co_await rt.send(0, 1, nullptr, 1000000);
+    }
+  };
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, reply), 1, "send") == Approx(8e-3 + 5e-3 * 2.0 / 4));
 }
 
 TEST_CASE("apps: a simulated LU expansion moves the blocks whose block-cyclic owner changes") {

@@ -286,7 +286,7 @@ TEST_CASE("calibrate: the net probe's hand-off becomes the computer's, so a prob
   CHECK(c.fits["communication_cpu"]["handoff_s"]["period_at_cores_s"].get<double>() == Approx(4e-4));
 }
 
-TEST_CASE("calibrate: the cpu probe's time slice is recorded in the fits, not applied") {
+TEST_CASE("calibrate: the cpu probe's time slice becomes the hand-off's, and time-sliced cores stay opt-in") {
   SyntheticOptions o;
   o.machine = "h";
   CalibrationInput in = input(o);
@@ -300,6 +300,8 @@ TEST_CASE("calibrate: the cpu probe's time slice is recorded in the fits, not ap
   CHECK(f["source"] == "$.probes.cpu.time_slice");
   CHECK(f["slice_s"].get<double>() == 4e-3);
   CHECK(f["applied"] == false);
+  CHECK(c.handoff_slice_s == 4e-3);
+  CHECK(c.fits["communication_cpu"]["handoff_slice_s"]["source"] == "$.probes.cpu.time_slice");
 }
 
 TEST_CASE("calibrate: a probe's figure is the median of its samples, so slow outliers do not move it") {

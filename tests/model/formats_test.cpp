@@ -250,24 +250,26 @@ TEST_CASE("model: formats: a profile's network send buffer round-trips and is va
   CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.send_buffer") != std::string::npos);
 }
 
-TEST_CASE("model: formats: a computer's scheduler slice round-trips and is bounded") {
-  Profile p = sample_profile();
-  p.computers[0].time_slice_s = 0.004;
-  nlohmann::json j = to_json(p);
-  CHECK(j["computers"][0]["communication_cpu"]["time_slice_s"] == 0.004);
-  CHECK_FALSE(j["computers"][1].contains("communication_cpu"));
-  Profile back = profile_from_json(j, "p.json");
-  CHECK(back.computers[0].time_slice_s == 0.004);
-  CHECK(back.computers[1].time_slice_s == 0);
-  CHECK(to_json(back) == j);
-  j["computers"][0]["communication_cpu"]["time_slice_s"] = 5e-324;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("p.json: $.computers[0].communication_cpu.time_slice_s: expected a time slice of 1e-5 to 1 s") !=
-        std::string::npos);
-  j["computers"][0]["communication_cpu"]["time_slice_s"] = 2;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.computers[0].communication_cpu.time_slice_s") != std::string::npos);
-  j["computers"][0]["communication_cpu"]["time_slice_s"] = 0;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
-        "p.json: $.computers[0].communication_cpu.time_slice_s: expected a positive number, got 0");
+TEST_CASE("model: formats: a computer's scheduler slices round-trip and are bounded") {
+  for (auto [key, member] : {std::pair{"time_slice_s", &Computer::time_slice_s}, std::pair{"handoff_slice_s", &Computer::handoff_slice_s}}) {
+    INFO(key);
+    Profile p = sample_profile();
+    p.computers[0].*member = 0.004;
+    nlohmann::json j = to_json(p);
+    CHECK(j["computers"][0]["communication_cpu"][key] == 0.004);
+    CHECK_FALSE(j["computers"][1].contains("communication_cpu"));
+    Profile back = profile_from_json(j, "p.json");
+    CHECK(back.computers[0].*member == 0.004);
+    CHECK(back.computers[1].*member == 0);
+    CHECK(to_json(back) == j);
+    const std::string path = std::string("p.json: $.computers[0].communication_cpu.") + key;
+    j["computers"][0]["communication_cpu"][key] = 5e-324;
+    CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find(path + ": expected a time slice of 1e-5 to 1 s") != std::string::npos);
+    j["computers"][0]["communication_cpu"][key] = 2;
+    CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find(path) != std::string::npos);
+    j["computers"][0]["communication_cpu"][key] = 0;
+    CHECK(input_error([&] { profile_from_json(j, "p.json"); }) == path + ": expected a positive number, got 0");
+  }
 }
 
 TEST_CASE("model: formats: a computer's disk flush latency round-trips and is bounded") {

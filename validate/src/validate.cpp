@@ -295,13 +295,19 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   return profile;
 }
 
-// Each computer's hand-off from its recorded fan-out periods (the profile's fits, as profile_builder
-// records them), so that a replay applies this version's handoff_from_fanout; recordings without
-// them keep their value.
-void handoff_from_recorded_fanout(Profile& profile) {
+// Each computer's hand-off from its recorded fan-out periods and scheduler slice (the profile's fits,
+// as profile_builder records them), so that a replay applies this version's handoff_from_fanout and
+// handoff slice; recordings without them keep their values.
+void handoff_from_recorded_probes(Profile& profile) {
   for (auto& c : profile.computers) {
-    if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("handoff_s")) continue;
-    const nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
+    if (!c.fits.contains("communication_cpu")) continue;
+    const nlohmann::json& cc = c.fits["communication_cpu"];
+    if (cc.contains("time_slice_s") && cc["time_slice_s"].value("source", "") == "$.probes.cpu.time_slice") {
+      const double slice = cc["time_slice_s"].value("slice_s", 0.0);
+      if (slice >= 1e-5 && slice <= 1) c.handoff_slice_s = slice;  // the bounds of communication_cpu.handoff_slice_s
+    }
+    if (!cc.contains("handoff_s")) continue;
+    const nlohmann::json& f = cc["handoff_s"];
     if (f.value("source", "") != "$.probes.net.handoff" || !f.contains("period_oversubscribed_s")) continue;
     const int cores = f.value("cores", 1);
     const std::optional<double> at_cores =
@@ -561,10 +567,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   double calibration_s = 0, validation_s = 0;         // seconds of calibration and validated runs
   if (!replay.empty()) {
     // The recorded profile (probes and contention experiments); its trace models are fitted again,
-    // and its hand-off taken again from the probe's recorded fan-out, with this version's formula.
+    // and its hand-off taken again from the probe's recorded fan-out and slice, as this version does.
     profile_file = (out / "profile.json").string();
     profile = read_profile(o.profile.empty() ? (replay / "profile.json").string() : o.profile);
-    handoff_from_recorded_fanout(profile);
+    handoff_from_recorded_probes(profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
     // apply; the calibration traces are taken across the computers, and what a waiting rank takes

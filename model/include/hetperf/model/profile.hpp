@@ -69,6 +69,11 @@ struct Computer {
   // more ranks than cores share it: the receiver, or the sender, must first be scheduled in (a slice
   // of the CPU scheduler). 0 (default): none. `hetperf validate` measures it (docs/validation.md).
   double oversubscribed_handoff_s = 0;
+  // "communication_cpu.handoff_slice_s" (optional, 1e-5 to 1 s): the CPU scheduler's slice as the
+  // hand-off meets it: a rank scheduled back in keeps its core for the rest of its slice, so its next
+  // release within the slice is less likely to wait for a hand-off (docs/simulator.md). 0 (default):
+  // every release of a blocked rank waits the full hand-off.
+  double handoff_slice_s = 0;
   // "communication_cpu.time_slice_s" (optional, 1e-5 to 1 s): the CPU scheduler's time slice here.
   // Given, a computer with more ranks than cores is simulated as its scheduler runs ranks that poll:
   // each rank stays on one core, and the ranks of a core take turns of one slice (docs/simulator.md,

@@ -18,9 +18,11 @@
 // Only sizes and times are simulated; the applications' own code (apps/sim) decides what to issue.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <utility>
 #include <memory>
@@ -47,6 +49,10 @@ struct RankComputer {
   // rendezvous send) stays off its core once its operation completes: polling like every rank, it
   // must first be scheduled in (handoff_at); meanwhile it takes no share of the cores.
   double oversubscribed_handoff_s = 0;
+  // The scheduler's slice as the hand-off meets it (> 0 where measured): a rank scheduled back in after
+  // its hand-off keeps its core for the rest of its slice, so a rank that blocks again and is released
+  // within it is more likely still on its core (handoff_after).
+  double handoff_slice_s = 0;
   // Speed of memory-bound work (BLAS/LAPACK kernels) while all cores compute, relative to one alone.
   double core_efficiency = 1;
   // The same with k ranks computing, k = 1 .. cores (ProcessorSpec::concurrency_speed); empty: the
@@ -68,6 +74,13 @@ struct RankComputer {
   // oversubscribed_handoff_s (where it is calibrated): 2 · h · (1 − cores / mapped).
   double handoff_at(int mapped) const {
     return mapped > cores ? 2 * oversubscribed_handoff_s * (1 - static_cast<double>(cores) / mapped) : 0.0;
+  }
+  // The same for a rank released `since_s` after it was last scheduled back in: it has been preempted
+  // with a chance that grows over its slice, from none as it was scheduled in to handoff_at's at one
+  // slice, which holds from then on (no slice known: handoff_at's throughout).
+  double handoff_after(int mapped, double since_s) const {
+    const double h = handoff_at(mapped);
+    return handoff_slice_s > 0 ? h * std::clamp(since_s / handoff_slice_s, 0.0, 1.0) : h;
   }
 };
 
@@ -154,6 +167,8 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
     // Pending non-blocking sends, (handle, finished); few at a time, so a flat list.
     std::vector<std::pair<int, bool>> handle_done;
     int waiting_handle = -1;
+    // When it was last scheduled back in after a hand-off (-inf: never).
+    double scheduled_in_s = -std::numeric_limits<double>::infinity();
   };
   struct App {
     int group = 0;
@@ -183,7 +198,10 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
   static constexpr std::uint64_t kSynced = std::uint64_t{1} << 61;         // | rank: its disk write is flushed
 
   void complete(int rank);
-  void resume(int rank);  // a blocked rank's operation is done: complete, after its hand-off
+  // A blocked rank's operation is done: complete, after its hand-off; a rendezvous sender's after the
+  // longer of its own and its receiver's (`answered_by`, who had to be on a core to answer).
+  void resume(int rank, int answered_by = -1);
+  double handoff_of(int rank) const;  // handoff_after of its computer, since it was last scheduled in
   void set_waiting(int rank, bool waiting);
   std::uint32_t new_message();
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
