@@ -185,8 +185,9 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       ts.seconds = t->number("seconds", Range::kPositive);
       ts.gap_s = summary(*t, "gaps_s", Range::kPositive);
       ts.slice_s = t->number("slice_s", Range::kPositive);
-      // The bounds of a profile's communication_cpu.time_slice_s.
-      if (ts.slice_s < 1e-5 || ts.slice_s > 1) t->field("slice_s").fail("a time slice of 1e-5 to 1 s");
+      if (ts.slice_s < TimeSliceMeasurement::kMinSliceS || ts.slice_s > TimeSliceMeasurement::kMaxSliceS) {
+        t->field("slice_s").fail("a time slice of 1e-5 to 1 s");
+      }
       c.time_slice = ts;
     }
     m.cpu = c;

@@ -7,6 +7,7 @@
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/measurement.hpp"
 #include "hetperf/model/version.hpp"
 
 namespace hetperf {
@@ -246,7 +247,9 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       auto slice = [&](const char* key, double& out) {
         if (!cc->has(key)) return;
         out = cc->number(key, Range::kPositive);
-        if (out < 1e-5 || out > 1) cc->field(key).fail("a time slice of 1e-5 to 1 s");
+        if (out < TimeSliceMeasurement::kMinSliceS || out > TimeSliceMeasurement::kMaxSliceS) {
+          cc->field(key).fail("a time slice of 1e-5 to 1 s");
+        }
       };
       slice("handoff_slice_s", computer.handoff_slice_s);
       slice("time_slice_s", computer.time_slice_s);

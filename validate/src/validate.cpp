@@ -20,6 +20,7 @@
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
+#include "hetperf/model/measurement.hpp"
 #include "hetperf/model/process.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/probes/cleanup.hpp"
@@ -295,19 +296,24 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   return profile;
 }
 
+// The scheduler's slice the cpu probe measured, as calibrate records it in a computer's fits
+// (fits.communication_cpu.time_slice_s.slice_s); 0 when none is recorded, or it is not a slice.
+double recorded_slice(const Computer& c) {
+  if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("time_slice_s")) return 0;
+  const nlohmann::json& f = c.fits["communication_cpu"]["time_slice_s"];
+  if (!f.is_object() || !f.contains("slice_s") || !f["slice_s"].is_number()) return 0;
+  const double slice = f["slice_s"].get<double>();
+  return slice >= TimeSliceMeasurement::kMinSliceS && slice <= TimeSliceMeasurement::kMaxSliceS ? slice : 0;
+}
+
 // Each computer's hand-off from its recorded fan-out periods and scheduler slice (the profile's fits,
 // as profile_builder records them), so that a replay applies this version's handoff_from_fanout and
 // handoff slice; recordings without them keep their values.
 void handoff_from_recorded_probes(Profile& profile) {
   for (auto& c : profile.computers) {
-    if (!c.fits.contains("communication_cpu")) continue;
-    const nlohmann::json& cc = c.fits["communication_cpu"];
-    if (cc.contains("time_slice_s") && cc["time_slice_s"].value("source", "") == "$.probes.cpu.time_slice") {
-      const double slice = cc["time_slice_s"].value("slice_s", 0.0);
-      if (slice >= 1e-5 && slice <= 1) c.handoff_slice_s = slice;  // the bounds of communication_cpu.handoff_slice_s
-    }
-    if (!cc.contains("handoff_s")) continue;
-    const nlohmann::json& f = cc["handoff_s"];
+    if (const double slice = recorded_slice(c); slice > 0) c.handoff_slice_s = slice;
+    if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("handoff_s")) continue;
+    const nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
     if (f.value("source", "") != "$.probes.net.handoff" || !f.contains("period_oversubscribed_s")) continue;
     const int cores = f.value("cores", 1);
     const std::optional<double> at_cores =
@@ -337,11 +343,8 @@ double apply_recorded_time_slice(Profile& profile) {
   double first = 0;
   for (auto& c : profile.computers) {
     if (c.time_slice_s > 0) return 0;
-    if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("time_slice_s")) continue;
-    const nlohmann::json& f = c.fits["communication_cpu"]["time_slice_s"];
-    if (!f.is_object() || !f.contains("slice_s") || !f["slice_s"].is_number()) continue;
-    const double slice = f["slice_s"].get<double>();
-    if (!(slice >= 1e-5 && slice <= 1)) continue;  // the bounds of communication_cpu.time_slice_s
+    const double slice = recorded_slice(c);
+    if (slice == 0) continue;
     c.time_slice_s = slice;
     if (first == 0) first = slice;
   }

@@ -39,6 +39,9 @@ struct ConcurrencyMeasurement {
 // cores + 1 processes spin for `seconds`, so that at least two share a core, and each records the gaps
 // in its clock, when another process ran in its place; a gap is a slice that other process had.
 struct TimeSliceMeasurement {
+  // The slices a measurement or a profile may give (schedulers' ticks are 1-10 ms): the probe's
+  // slice_s, communication_cpu.time_slice_s and handoff_slice_s.
+  static constexpr double kMinSliceS = 1e-5, kMaxSliceS = 1;
   int processes = 0;
   double seconds = 0;
   SampleSummary gap_s;  // "gaps_s": the gaps of at least 0.2 ms, every process's

@@ -71,7 +71,8 @@ struct Computer {
   double oversubscribed_handoff_s = 0;
   // "communication_cpu.handoff_slice_s" (optional, 1e-5 to 1 s): the CPU scheduler's slice as the
   // hand-off meets it: a rank scheduled back in keeps its core for the rest of its slice, so its next
-  // release within the slice is less likely to wait for a hand-off (docs/simulator.md). 0 (default):
+  // release within the slice is less likely to wait for a hand-off (docs/calibration.md, "The hand-off's
+  // slice"). 0 (default):
   // every release of a blocked rank waits the full hand-off.
   double handoff_slice_s = 0;
   // "communication_cpu.time_slice_s" (optional, 1e-5 to 1 s): the CPU scheduler's time slice here.
