@@ -57,6 +57,21 @@ double thread_cpu_s() {
 
 }  // namespace
 
+void MpiRuntime::prepare_buffers(int ranks, const std::vector<void*>& buffers, std::uint64_t bytes) {
+  constexpr int kPrepareTag = 32767;  // the least upper bound MPI allows; no application tag
+  const int count = static_cast<int>(bytes);
+  // Pairs at distance d = 1 .. ranks-1 in turn: every rank sends to me + d while it receives from me - d.
+  for (int d = 1; d < ranks && rank_ < ranks; ++d) {
+    const int to = (rank_ + d) % ranks, from = (rank_ - d + ranks) % ranks;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+      void* in = buffers[(i + 1) % buffers.size()];
+      if (in == buffers[i]) continue;  // one buffer cannot be sent from and received into at once
+      MPI_Sendrecv(buffers[i], count, MPI_BYTE, to, kPrepareTag, in, count, MPI_BYTE, from, kPrepareTag, comm_,
+                   MPI_STATUS_IGNORE);
+    }
+  }
+}
+
 // Only the integration calls are timed: the waiting-share experiment reads them, and LU's many short
 // kernel calls (12 µs for a late laswp) should not pay a system call for the thread's CPU clock.
 bool MpiRuntime::start(const Request& r, TraceEvent& event) {

@@ -26,6 +26,7 @@ class MpiRuntime final : public Runtime {
   int size() const override { return size_; }
   bool holds_data() const override { return true; }
   double now() const override { return MPI_Wtime() - t0_; }
+  void prepare_buffers(int ranks, const std::vector<void*>& buffers, std::uint64_t bytes) override;
   MPI_Comm comm() const { return comm_; }
   // The CPU time of this rank's integration calls, and their wall time: a rank
   // given a share of a core by the scheduler takes wall = cpu / share (time stolen by a hypervisor is

@@ -206,21 +206,26 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
       for (int i = 0; i < n; ++i) block[j][static_cast<std::size_t>(c) * n + i] = lu_matrix_element(cfg.seed, i, j * r + c);
     }
   }
+  // Panel k goes from its owner to every other active rank (rows k*r .. n-1 of block k, with its
+  // pivots) along the --bcast pattern; ranks inside a tree or ring pass on what they receive.
+  // The look-ahead panel of the pipelined variant is factored while panel k is still being applied,
+  // so it has buffers of its own. Both are allocated and written at their largest size (the first
+  // panel's) before the clock starts, as HPL allocates its work arrays, and each goes through MPI once
+  // (Runtime::prepare_buffers): a buffer first touched inside the factorisation charged it with the
+  // page faults of the first panel (3 MiB, 11-13 ms on this project's VM at n = 1536, r = 256, 12% of
+  // the factorisation on one rank), and its first message with MPI's registration of its pages (5-6
+  // ms against 0.5), costs of a run's start that no operation of the model holds.
+  std::vector<double> panel(data ? static_cast<std::size_t>(n) * r : 0, 0.0);
+  std::vector<int> panel_pivots(data ? r : 0);
+  std::vector<double> next_panel(data ? static_cast<std::size_t>(n) * r : 0, 0.0);
+  std::vector<int> next_pivots(data ? r : 0);
+  if (data && me < start_ranks) rt.prepare_buffers(start_ranks, {panel.data(), next_panel.data()}, sizeof(double) * panel.size());
   // Generating the matrix is not part of the factorisation (and the simulated back-end has no data):
   // the clock starts once every rank has its blocks.
   co_await rt.barrier();
   result.factorization_start_s = rt.now();
   auto at = [&](int j, int row) -> double* { return data ? block[j].data() + row : nullptr; };
   std::vector<int> pivots(data ? n : 0);
-  std::vector<double> panel;
-  std::vector<int> panel_pivots(data ? r : 0);
-
-  // Panel k goes from its owner to every other active rank (rows k*r .. n-1 of block k, with its
-  // pivots) along the --bcast pattern; ranks inside a tree or ring pass on what they receive.
-  // The look-ahead panel of the pipelined variant is factored while panel k is still being applied,
-  // so it has buffers of its own.
-  std::vector<double> next_panel;
-  std::vector<int> next_pivots(data ? r : 0);
   // Flow control: the non-blocking panel sends still in flight, oldest first.
   std::vector<int> in_flight;
   auto wait_all = [&]() -> Task {

@@ -229,6 +229,35 @@ TEST_CASE("calibrate: local messages are fitted from matched sends and receives,
   }
 }
 
+TEST_CASE("calibrate: an application's messages outside its iterations are not in the line") {
+  // LU's panels inside its iterations at l + s·g; its gather after the factorisation (iteration -1)
+  // ten times slower per byte, as a first use of every buffer by MPI is. The line is the panels'.
+  auto message = [](nlohmann::json& r0, nlohmann::json& r1, double& now, int bytes, double g, int iteration) {
+    const double t = 1e-5 + bytes * g;
+    nlohmann::json send{{"op", "send"}, {"peer", 1}, {"tag", iteration < 0 ? 4 : 1}, {"bytes", bytes}, {"start_s", now},
+                        {"end_s", now + t}};
+    nlohmann::json recv{{"op", "recv"}, {"peer", 0}, {"tag", iteration < 0 ? 4 : 1}, {"bytes", bytes}, {"start_s", now},
+                        {"end_s", now + t}};
+    if (iteration >= 0) send["iteration"] = iteration, recv["iteration"] = iteration;
+    r0.push_back(send), r1.push_back(recv);
+    now += t + 1e-4;
+  };
+  nlohmann::json r0 = nlohmann::json::array(), r1 = nlohmann::json::array();
+  double now = 0;
+  for (int k = 0; k < 8; ++k) message(r0, r1, now, (8 - k) << 17, 1e-9, k);
+  for (int j = 0; j < 8; ++j) message(r0, r1, now, 1 << 20, 1e-8, -1);
+  const nlohmann::json trace{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+                             {"run", {{"host", "here"}, {"ranks", 2}, {"cores", 2}}},
+                             {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}}}};
+  test::TempDir dir("trace-fit-iterations");
+  const TraceFit fit = fit_traces({write(dir, "lu.json", trace)});
+  const AppModels& models = fit.by_computer.at("here");
+  REQUIRE(models.messages);
+  CHECK(models.messages->messages == 8);
+  CHECK(models.messages->seconds_per_byte == Approx(1e-9).epsilon(1e-3));
+  CHECK(models.messages->latency_s == Approx(1e-5).margin(1e-7));
+}
+
 TEST_CASE("calibrate: messages between ranks sharing a host of a run across hosts are fitted under it, unless oversubscribed") {
   // Ranks 0 and 1 on host a, rank 2 on b: 0 sends to 1 (within a: t = 2e-5 + s·1e-9) and to 2
   // (across: never compared, the hosts' clocks have their own origins).
