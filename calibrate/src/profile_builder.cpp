@@ -120,16 +120,17 @@ struct Builder {
                                      {"calls_per_s", cpu.concurrency->rates}, {"speed", cpu.concurrency->speed}};
     }
     if (cpu.time_slice && cpu.time_slice->slice_s > 0) {
-      // The scheduler's slice: the hand-off's (a rank scheduled back in holds its core for the rest of
-      // it). Time-sliced cores (communication_cpu.time_slice_s) stay opt-in: it is recorded for them, not
-      // applied, and `hetperf validate` reports their predictions beside the default ones.
+      // The scheduler's slice: the ranks of an oversubscribed computer take turns of it on their cores
+      // (time-sliced cores, communication_cpu.time_slice_s), and it is the hand-off's slice too (a rank
+      // scheduled back in holds its core for the rest of it) where a profile's slices are removed;
+      // `hetperf validate` reports that model's predictions beside these (docs/calibration.md).
       const nlohmann::json source = {{"source", "$.probes.cpu.time_slice"},
                                      {"processes", cpu.time_slice->processes},
                                      {"slice_s", cpu.time_slice->slice_s}};
-      c.handoff_slice_s = cpu.time_slice->slice_s;  // within 1e-5 to 1 s, as the measurement's reader checks
+      c.handoff_slice_s = c.time_slice_s = cpu.time_slice->slice_s;  // within 1e-5 to 1 s, as the measurement's reader checks
       c.fits["communication_cpu"]["handoff_slice_s"] = source;
       c.fits["communication_cpu"]["time_slice_s"] = source;
-      c.fits["communication_cpu"]["time_slice_s"]["applied"] = false;
+      c.fits["communication_cpu"]["time_slice_s"]["applied"] = true;
     }
     if (cpu.integration_step_s) {
       c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);

@@ -286,7 +286,7 @@ TEST_CASE("calibrate: the net probe's hand-off becomes the computer's, so a prob
   CHECK(c.fits["communication_cpu"]["handoff_s"]["period_at_cores_s"].get<double>() == Approx(4e-4));
 }
 
-TEST_CASE("calibrate: the cpu probe's time slice becomes the hand-off's, and time-sliced cores stay opt-in") {
+TEST_CASE("calibrate: the cpu probe's time slice gives time-sliced cores, and the hand-off's slice") {
   SyntheticOptions o;
   o.machine = "h";
   CalibrationInput in = input(o);
@@ -295,11 +295,11 @@ TEST_CASE("calibrate: the cpu probe's time slice becomes the hand-off's, and tim
   t.processes = 3, t.seconds = 1, t.gap_s = summarize({4e-3, 8e-3}), t.slice_s = 4e-3;
   in.measurement.cpu->time_slice = t;
   const Computer c = build_profile({in}, {}).computers.at(0);
-  CHECK(c.time_slice_s == 0);  // time-sliced cores stay opt-in
+  CHECK(c.time_slice_s == 4e-3);
   const nlohmann::json& f = c.fits["communication_cpu"]["time_slice_s"];
   CHECK(f["source"] == "$.probes.cpu.time_slice");
   CHECK(f["slice_s"].get<double>() == 4e-3);
-  CHECK(f["applied"] == false);
+  CHECK(f["applied"] == true);
   CHECK(c.handoff_slice_s == 4e-3);
   CHECK(c.fits["communication_cpu"]["handoff_slice_s"]["source"] == "$.probes.cpu.time_slice");
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `hetperf validate` reports the predictions with the cpu probe's scheduler slice applied (time-sliced
-# cores) beside the default ones when the profile records a measured slice and does not apply one:
-# overall and per held-out axis, in its output and in validation.json. Those predictions are the ones
-# of the same profile with the slice applied (communication_cpu.time_slice_s), run for run. A replay
-# (--replay, which runs nothing) of a few recorded runs of this VM, with 20 sampled predictions each.
+# Time-sliced cores are the default model of an oversubscribed computer whose cpu probe measured the
+# scheduler's slice: calibrate applies it (communication_cpu.time_slice_s), and a replay applies a
+# slice an older calibrate only recorded. `hetperf validate` reports the other model, processor
+# sharing with the hand-off, beside it: overall and per held-out axis, in its output and in
+# validation.json, run for run with the same seeds. A replay (--replay, which runs nothing) of a few
+# recorded runs of this VM, with 20 sampled predictions each.
 set -uo pipefail
 hetperf=$1 src=$2
 work=$(mktemp -d)
@@ -11,7 +12,8 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cd "$work"
 # recorded: the profile as recorded (no slice measured); measured: its computer records a slice of
-# 4 ms from the cpu probe, not applied (as calibrate writes it); applied: the same slice applied.
+# 4 ms from the cpu probe, not applied (as an older calibrate wrote it); applied: a slice of 4 ms
+# applied, none recorded.
 for variant in recorded measured applied; do
   mkdir "$variant"
   python3 - "$src/results/vm/2026-11-27-repeat3" "$variant" <<'PY' || fail "cannot prepare $variant"
@@ -34,35 +36,35 @@ PY
   "$hetperf" validate --replay "$variant" --out "$variant-out" --max-error 1e9 --max-bias 1e9 --min-coverage 0 \
     --samples 20 --seed 7 >"$variant.out" 2>"$variant.log" || fail "the replay of $variant exited $?: $(tail -3 "$variant.log")"
 done
-grep -q "time-sliced" recorded.out && fail "a profile without a measured slice has a time-sliced row: $(cat recorded.out)"
-grep -q "time-sliced" applied.out && fail "a profile that applies its slice has a second, time-sliced row: $(cat applied.out)"
-grep -q "^statistics: time-sliced 4.0 ms: all " measured.out || fail "no time-sliced row overall: $(cat measured.out)"
-grep -q "^statistics: time-sliced 4.0 ms: held-out ranks " measured.out ||
-  fail "no time-sliced row for the held-out rank counts: $(cat measured.out)"
-# The recorded slice is the hand-off's in the default predictions: it changes those of the
-# oversubscribed runs (3 and 4 ranks on the 2 cores), not the others'.
-python3 - recorded-out/validation.json measured-out/validation.json <<'PY' || fail "the recorded slice as the hand-off's"
+grep -q "processor sharing\|time-sliced" recorded.out && fail "a profile without a slice has a second row: $(cat recorded.out)"
+for variant in measured applied; do
+  grep -q "^statistics: processor sharing: all " $variant.out || fail "no processor-sharing row overall ($variant): $(cat $variant.out)"
+  grep -q "^statistics: processor sharing: held-out ranks " $variant.out ||
+    fail "no processor-sharing row for the held-out rank counts ($variant): $(cat $variant.out)"
+done
+python3 - recorded-out/validation.json measured-out/validation.json applied-out/validation.json <<'PY' || fail "the two models' predictions"
 import json, sys
-recorded, measured = (json.load(open(f)) for f in sys.argv[1:])
-before = {r["id"]: r["predicted_s"] for r in recorded["runs"]}
-changed = {r["id"] for r in measured["runs"] if r["predicted_s"] != before[r["id"]]}
-assert changed == {"lu-n1536-r64-p3-basic", "lu-n1536-r64-p4-basic"}, changed
-PY
-# The time-sliced predictions are the applied profile's, run for run, with the same seeds.
-python3 - measured-out/validation.json applied-out/validation.json <<'PY' || fail "the time-sliced predictions are not the applied profile's"
-import json, sys
-measured, applied = (json.load(open(f)) for f in sys.argv[1:])
-sliced = measured["summary"]["time_sliced"]
-assert sliced["slice_s"] == 0.004, sliced
-assert "ranks" in sliced["axes"], sliced["axes"].keys()
-assert sliced["statistics"] == applied["summary"]["statistics"], (sliced["statistics"], applied["summary"]["statistics"])
-by_id = {r["id"]: r for r in applied["runs"]}
-for r in measured["runs"]:
-    a = by_id[r["id"]]
-    assert r["time_sliced_s"] == a["predicted_s"], (r["id"], r["time_sliced_s"], a["predicted_s"])
-    assert r["time_sliced_80"] == a["predicted_80"], (r["id"], r["time_sliced_80"], a["predicted_80"])
-# The slice changes the oversubscribed runs' predictions, not the others'.
-changed = {r["id"] for r in measured["runs"] if r["time_sliced_s"] != r["predicted_s"]}
-assert changed == {"lu-n1536-r64-p3-basic", "lu-n1536-r64-p4-basic"}, changed
+recorded, measured, applied = (json.load(open(f)) for f in sys.argv[1:])
+oversubscribed = {"lu-n1536-r64-p3-basic", "lu-n1536-r64-p4-basic"}
+ids = lambda v: {r["id"]: r for r in v["runs"]}
+rec, mea, app = ids(recorded), ids(measured), ids(applied)
+assert "alternative" not in recorded["summary"] and all("alternative_s" not in r for r in recorded["runs"])
+for v in (measured, applied):
+    other = v["summary"]["alternative"]
+    assert other["model"] == "processor sharing" and other["slice_s"] == 0, other
+    assert "ranks" in other["axes"], other["axes"].keys()
+# The recorded slice applied in the replay: its default predictions are the applied profile's, run for run.
+for i in mea:
+    assert mea[i]["predicted_s"] == app[i]["predicted_s"], (i, mea[i]["predicted_s"], app[i]["predicted_s"])
+    assert mea[i]["predicted_80"] == app[i]["predicted_80"], i
+# Processor sharing without a recorded slice is the recorded profile's default, run for run.
+for i in app:
+    assert app[i]["alternative_s"] == rec[i]["predicted_s"], (i, app[i]["alternative_s"], rec[i]["predicted_s"])
+# With a recorded slice, processor sharing takes it as the hand-off's: only the oversubscribed runs change.
+changed = {i for i in mea if mea[i]["alternative_s"] != rec[i]["predicted_s"]}
+assert changed == oversubscribed, changed
+# The two models differ on the oversubscribed runs only.
+changed = {i for i in mea if mea[i]["alternative_s"] != mea[i]["predicted_s"]}
+assert changed == oversubscribed, changed
 PY
 echo "validate_time_sliced: ok"

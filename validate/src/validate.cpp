@@ -306,12 +306,12 @@ double recorded_slice(const Computer& c) {
   return slice >= TimeSliceMeasurement::kMinSliceS && slice <= TimeSliceMeasurement::kMaxSliceS ? slice : 0;
 }
 
-// Each computer's hand-off from its recorded fan-out periods and scheduler slice (the profile's fits,
-// as profile_builder records them), so that a replay applies this version's handoff_from_fanout and
-// handoff slice; recordings without them keep their values.
+// Each computer's hand-off and time slice from its recorded fan-out periods and scheduler slice (the
+// profile's fits, as profile_builder records them), so that a replay applies this version's
+// handoff_from_fanout, hand-off slice and time-sliced cores; recordings without them keep their values.
 void handoff_from_recorded_probes(Profile& profile) {
   for (auto& c : profile.computers) {
-    if (const double slice = recorded_slice(c); slice > 0) c.handoff_slice_s = slice;
+    if (const double slice = recorded_slice(c); slice > 0) c.handoff_slice_s = c.time_slice_s = slice;
     if (!c.fits.contains("communication_cpu") || !c.fits["communication_cpu"].contains("handoff_s")) continue;
     const nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
     if (f.value("source", "") != "$.probes.net.handoff" || !f.contains("period_oversubscribed_s")) continue;
@@ -335,36 +335,41 @@ void predict_probe_only(const Profile& probes, const std::string& profile_file, 
   }
 }
 
-// The scheduler's slice the cpu probe measured, applied to every computer whose profile records one
-// (calibrate keeps it in fits.communication_cpu.time_slice_s and does not apply it): the profile of
-// time-sliced cores beside the default processor sharing. Its first computer's slice, 0 when none is
-// recorded or the profile applies a slice already (its default predictions are then the sliced ones).
-double apply_recorded_time_slice(Profile& profile) {
-  double first = 0;
-  for (auto& c : profile.computers) {
-    if (c.time_slice_s > 0) return 0;
-    const double slice = recorded_slice(c);
-    if (slice == 0) continue;
-    c.time_slice_s = slice;
-    if (first == 0) first = slice;
+// The profile with the other model of an oversubscribed computer: its slices removed (processor
+// sharing with the hand-off) when it applies time-sliced cores, the slice its cpu probe measured
+// applied to every computer that records one when it applies none (a profile of an older calibrate).
+// Returns the model's name, empty when there is no other (no slice applied or recorded); `slice`:
+// the first computer's slice applied there, 0 for processor sharing.
+std::string alternative_profile(Profile& profile, double& slice) {
+  slice = 0;
+  bool applied = false;
+  for (auto& c : profile.computers) applied = applied || c.time_slice_s > 0;
+  if (applied) {
+    for (auto& c : profile.computers) c.time_slice_s = 0;
+    return "processor sharing";
   }
-  return first;
+  for (auto& c : profile.computers) {
+    c.time_slice_s = recorded_slice(c);
+    if (slice == 0) slice = c.time_slice_s;
+  }
+  return slice > 0 ? "time-sliced " + text::fixed(1000 * slice, 1) + " ms" : "";
 }
 
-// Every run's sampled prediction with the profile's recorded time slice applied, into
-// ValidationRun::time_sliced_*, with the default predictions' seeds; the slice (0: none, nothing done).
-double predict_time_sliced(Profile profile, std::vector<ValidationRun>& runs, const ValidateOptions& o) {
-  const double slice = apply_recorded_time_slice(profile);
-  if (slice == 0) return 0;
+// Every run's sampled prediction by the other processor model (alternative_profile), into
+// ValidationRun::alternative_*, with the default predictions' seeds; the model's name (empty: none,
+// nothing done).
+std::string predict_alternative(Profile profile, std::vector<ValidationRun>& runs, const ValidateOptions& o, double& slice) {
+  const std::string model = alternative_profile(profile, slice);
+  if (model.empty()) return model;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
     const apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
     const std::vector<double>& x = sampled.time_s.front();
-    r.time_sliced_s = median(x);
-    r.time_sliced_p10_s = quantile_nearest_rank(x, 0.10);
-    r.time_sliced_p90_s = quantile_nearest_rank(x, 0.90);
+    r.alternative_s = median(x);
+    r.alternative_p10_s = quantile_nearest_rank(x, 0.10);
+    r.alternative_p90_s = quantile_nearest_rank(x, 0.90);
   }
-  return slice;
+  return model;
 }
 
 // The runs of a recorded validation, rebuilt from their commands (the matrix of another version may
@@ -465,12 +470,12 @@ std::string ValidateSummary::statistics_report() const {
   for (const auto& [g, s] : groups) out += "\n" + line(g, s);
   for (const auto& [a, s] : axes) out += "\n" + line(a == "calibrated regime" ? a : "held-out " + a, s);
   if (probe_only) out += "\n" + line("probes only", *probe_only);
-  if (time_sliced) {
-    // The same profile with the probe's scheduler slice applied (time-sliced cores): opt-in, and
-    // reported here so that every validation shows what it would change.
-    const std::string sliced = "time-sliced " + text::fixed(1000 * time_slice_s, 1) + " ms: ";
-    out += "\n" + line(sliced + "all", *time_sliced);
-    for (const auto& [a, s] : time_sliced_axes) out += "\n" + line(sliced + (a == "calibrated regime" ? a : "held-out " + a), s);
+  if (alternative) {
+    // The other model of an oversubscribed computer, so that every validation shows which explains
+    // its runs better.
+    const std::string other = alternative_model + ": ";
+    out += "\n" + line(other + "all", *alternative);
+    for (const auto& [a, s] : alternative_axes) out += "\n" + line(other + (a == "calibrated regime" ? a : "held-out " + a), s);
   }
   if (validation_s > 0) {
     char buf[200];
@@ -818,7 +823,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     r.axes = held_out_axes(r, profile);
   }
   if (probe_only) predict_probe_only(*probe_only, profile_file, all, runs, summary.facts);
-  summary.time_slice_s = predict_time_sliced(profile, runs, o);
+  summary.alternative_model = predict_alternative(profile, runs, o, summary.alternative_slice_s);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
     r.measured_s = median(r.measured_samples_s);
@@ -841,9 +846,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                          {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
                          {"held_out_axes", r.axes}, {"probe_only_s", r.probe_only_s},
                          {"command", r.arguments}});
-    if (r.time_sliced_s > 0) {
-      runs_json.back()["time_sliced_s"] = r.time_sliced_s;
-      runs_json.back()["time_sliced_80"] = {r.time_sliced_p10_s, r.time_sliced_p90_s};
+    if (r.alternative_s > 0) {
+      runs_json.back()["alternative_s"] = r.alternative_s;
+      runs_json.back()["alternative_80"] = {r.alternative_p10_s, r.alternative_p90_s};
     }
   }
   const Accuracy acc = accuracy(runs);
@@ -863,11 +868,11 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (auto& r : seeds) r.predicted_s = r.predicted_p10_s = r.predicted_p90_s = r.probe_only_s;
     summary.probe_only = statistics(seeds, o.seed);
   }
-  if (summary.time_slice_s > 0) {
-    std::vector<ValidationRun> sliced = runs;
-    for (auto& r : sliced) r.predicted_s = r.time_sliced_s, r.predicted_p10_s = r.time_sliced_p10_s, r.predicted_p90_s = r.time_sliced_p90_s;
-    summary.time_sliced = statistics(sliced, o.seed);
-    summary.time_sliced_axes = axis_statistics(sliced, o.seed);
+  if (!summary.alternative_model.empty()) {
+    std::vector<ValidationRun> other = runs;
+    for (auto& r : other) r.predicted_s = r.alternative_s, r.predicted_p10_s = r.alternative_p10_s, r.predicted_p90_s = r.alternative_p90_s;
+    summary.alternative = statistics(other, o.seed);
+    summary.alternative_axes = axis_statistics(other, o.seed);
   }
   summary.calibration_s = calibration_s, summary.validation_s = validation_s;
   summary.within_bounds = std::fabs(summary.overall.bias) <= o.max_bias && summary.overall.coverage >= o.min_coverage;
@@ -877,11 +882,11 @@ ValidateSummary run_validation(const ValidateOptions& o) {
                             {"runs_spread_over_10_percent", acc.spread_over_10},
                             {"statistics", to_json(summary.overall)}, {"groups", groups_json}, {"axes", axes_json}};
   if (summary.probe_only) figures["probes_only"] = to_json(*summary.probe_only);
-  if (summary.time_sliced) {
-    nlohmann::json sliced_axes = nlohmann::json::object();
-    for (const auto& [a, st] : summary.time_sliced_axes) sliced_axes[a] = to_json(st);
-    figures["time_sliced"] = {{"slice_s", summary.time_slice_s}, {"statistics", to_json(*summary.time_sliced)},
-                              {"axes", sliced_axes}};
+  if (summary.alternative) {
+    nlohmann::json other_axes = nlohmann::json::object();
+    for (const auto& [a, st] : summary.alternative_axes) other_axes[a] = to_json(st);
+    figures["alternative"] = {{"model", summary.alternative_model}, {"slice_s", summary.alternative_slice_s},
+                              {"statistics", to_json(*summary.alternative)}, {"axes", other_axes}};
   }
   if (validation_s > 0) {
     figures["cost"] = {{"calibration_s", calibration_s}, {"validated_runs_s", validation_s},

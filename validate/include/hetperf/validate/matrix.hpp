@@ -34,8 +34,8 @@ struct ValidationRun {
   nlohmann::json measured_iterations = nlohmann::json::array();   // LU, from the first sample
   std::vector<std::string> axes;  // held_out_axes
   double probe_only_s = 0;        // the point prediction of the probes' profile alone; 0: none
-  double time_sliced_s = 0;       // the predicted median with the probe's time slice applied; 0: none
-  double time_sliced_p10_s = 0, time_sliced_p90_s = 0;  // and its 80% interval
+  double alternative_s = 0;       // the predicted median of the other processor model (Summary::alternative); 0: none
+  double alternative_p10_s = 0, alternative_p90_s = 0;  // and its 80% interval
   // Spread of the repeats: (max − min) / median of the samples; 0 with fewer than two samples.
   double spread() const;
   double error() const { return measured_s > 0 ? (predicted_s - measured_s) / measured_s : 0; }

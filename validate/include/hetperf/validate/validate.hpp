@@ -70,15 +70,18 @@ struct ValidateSummary {
   // "calibrated regime": those along none.
   std::map<std::string, Statistics> axes;
   std::optional<Statistics> probe_only;  // the point predictions of the probes alone (no trace)
-  // The same profile with the scheduler's slice the cpu probe measured applied (time-sliced cores,
-  // communication_cpu.time_slice_s), sampled as the default predictions are: overall and per axis.
-  // Absent when the profile records no measured slice or already applies one.
-  std::optional<Statistics> time_sliced;
-  std::map<std::string, Statistics> time_sliced_axes;
-  double time_slice_s = 0;  // the slice applied there (the first computer's)
+  // The same profile with the other model of an oversubscribed computer, sampled as the default
+  // predictions are, overall and per axis: processor sharing with the hand-off when the profile
+  // applies time-sliced cores (communication_cpu.time_slice_s, as calibrate does from the cpu
+  // probe's slice), time-sliced cores when it records a measured slice it does not apply. Absent
+  // when it neither applies nor records one.
+  std::optional<Statistics> alternative;
+  std::map<std::string, Statistics> alternative_axes;
+  std::string alternative_model;  // "processor sharing" or "time-sliced 4.0 ms"
+  double alternative_slice_s = 0;  // the slice applied there (the first computer's); 0: processor sharing
   double calibration_s = 0, validation_s = 0;  // wall seconds of the calibration runs (and experiments) and of the validated runs
   bool within_bounds = true;          // |overall bias| <= max_bias and coverage >= min_coverage
-  std::string statistics_report() const;  // a few lines: overall, per group, per axis, probes only, time-sliced, the cost
+  std::string statistics_report() const;  // a few lines: overall, per group, per axis, probes only, the alternative, the cost
   std::string brief_report() const;   // one line: runs, shares within ±5% and ±10%, worst run
   std::string noise_report() const;   // one line on the repeats' own spread (empty with one repeat)
 };
