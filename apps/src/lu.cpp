@@ -214,7 +214,9 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   // (Runtime::prepare_buffers): a buffer first touched inside the factorisation charged it with the
   // page faults of the first panel (3 MiB, 11-13 ms on this project's VM at n = 1536, r = 256, 12% of
   // the factorisation on one rank), and its first message with MPI's registration of its pages (5-6
-  // ms against 0.5), costs of a run's start that no operation of the model holds.
+  // ms against 0.5), costs of a run's start that no operation of the model holds. The basic variant
+  // has no look-ahead but keeps the second buffer too: each buffer is sent from while MPI receives
+  // into the other.
   std::vector<double> panel(data ? static_cast<std::size_t>(n) * r : 0, 0.0);
   std::vector<int> panel_pivots(data ? r : 0);
   std::vector<double> next_panel(data ? static_cast<std::size_t>(n) * r : 0, 0.0);
