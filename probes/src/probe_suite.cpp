@@ -1,11 +1,13 @@
 // Runs the selected probes, recording what was skipped and why, and stopping cleanly on SIGINT.
 #include "hetperf/probes/probe_suite.hpp"
 
+#include "hetperf/model/host.hpp"
+
 #include <algorithm>
 #include <map>
-#include <thread>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/host.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/host_facts.hpp"
@@ -109,13 +111,13 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
     if (o.cpu.kernels) m.cpu->kernels = probe_kernels(k);
     if (o.cpu.kernels && o.cpu.concurrency_rounds > 0) {
       step("the kernels' concurrent copies", 0.9);
-      const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-      m.cpu->concurrency = probe_concurrency(k, cores, o.cpu.concurrency_rounds);
+      // The CPUs this process may run on, as the host facts count them (a testbed computer's cpuset),
+      // not the machine's: one copy per core the measurement's computer has.
+      m.cpu->concurrency = probe_concurrency(k, usable_cpus(), o.cpu.concurrency_rounds);
     }
     if (o.cpu.time_slice_s > 0) {
       step("the scheduler's time slice", 0.93);
-      const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-      m.cpu->time_slice = probe_time_slice(cores, o.cpu.time_slice_s);
+      m.cpu->time_slice = probe_time_slice(usable_cpus(), o.cpu.time_slice_s);
     }
     step("trapezium step", 0.95);
     if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
