@@ -105,6 +105,31 @@ TEST_CASE("calibrate: network fit refits a regime whose time falls with size as 
   CHECK(s.regimes[0].latency_s == Approx(10.1e-6).epsilon(0.01));
 }
 
+TEST_CASE("calibrate: network fit keeps two regimes whose intervals overlap when one line fits them much worse") {
+  // The quick ping-pong between the duo testbed's two computers through a 100 Mbit/s tbf link
+  // (validate --testbed --quick, 2026-11-28, both directions' medians pooled per size): the four
+  // sizes up to 8 KiB are latency-bound, the eight from 32 KiB on stream at 95.7 Mbit/s. Both
+  // regimes' parameters had overlapping intervals, and the single line that replaced them (116 Mbit/s)
+  // put 4 MiB messages 17% short.
+  const std::vector<double> sizes = {0, 32, 1024, 8192, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304};
+  const std::vector<double> a = {1.126e-05, 1.427e-05, 8.237e-05, 0.0003375, 0.004032, 0.005033,
+                                 0.01013,   0.02118,   0.04423,   0.08897,   0.176,    0.3502};
+  const std::vector<double> b = {1.083e-05, 1.086e-05, 8.285e-05, 0.0003402, 0.004057, 0.005001,
+                                 0.01009,   0.02111,   0.04498,   0.08824,   0.1775,   0.3501};
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    x.insert(x.end(), {sizes[i], sizes[i]});
+    y.insert(y.end(), {a[i], b[i]});
+  }
+  NetworkFitOptions o;
+  o.name = "net";
+  const NetworkFitSummary s = fit_network(x, y, o);
+  REQUIRE(s.regimes.size() >= 2);
+  CHECK(s.regimes.back().min_size_bytes >= 32768);
+  const double mbit = 8 / s.regimes.back().seconds_per_byte / 1e6;
+  CHECK(mbit == Approx(95.7).epsilon(0.05));
+}
+
 TEST_CASE("calibrate: network fit rejects negative sizes, non-positive times and too few points") {
   std::vector<double> x = {-1, 2, 4}, y = {1e-5, 1e-5, 1e-5};
   NetworkFitOptions o;
