@@ -59,7 +59,14 @@ void apply_trace_fit(Profile& profile, TraceFit& fit) {
   for (auto& [name, models] : fit.by_computer) computer(name).app_models = std::move(models);
   for (const auto& [name, writes] : fit.disk_writes) fit_disk_sync(writes, computer(name), fit.report, fit.notes);
   // Large sends across hosts: how much of them the buffers on the way hold when the send returns.
-  if (auto b = fit_send_buffer(fit.network_sends, profile.network, fit.report)) profile.network.send_buffer = std::move(*b);
+  // Fitted on enough of them, they replace the ping-pong's figure (profile_builder.cpp); too few leave it.
+  const std::size_t lines = fit.report.size();
+  if (auto b = fit_send_buffer(fit.network_sends, profile.network, fit.report)) {
+    profile.network.send_buffer = std::move(*b);
+  } else if (profile.network.send_buffer && fit.report.size() > lines) {
+    fit.report.back() = "network send buffer: too few sends across hosts in the traces to fit; the ping-pong's " +
+                        std::to_string(profile.network.send_buffer->bytes / 1e6) + " MB stays";
+  }
 }
 
 }  // namespace hetperf::calibrate

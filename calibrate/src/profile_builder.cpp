@@ -1,6 +1,8 @@
 // Builds a platform profile from measurement files: one computer per file, the network per pair of hosts.
 #include "hetperf/calibrate/profile_builder.hpp"
 
+#include "hetperf/calibrate/send_buffer.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include "hetperf/calibrate/kernel_model_fit.hpp"
 #include "hetperf/calibrate/memory_slowdown_fit.hpp"
 #include "hetperf/calibrate/network_fit.hpp"
+#include "hetperf/calibrate/send_buffer.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
@@ -364,6 +367,34 @@ CalibrationInput load_measurement(const std::filesystem::path& path) {
   return in;
 }
 
+namespace {
+
+// The network's send buffer from the ping-pongs' timed sends between two hosts (PingPongPoint::send_s):
+// each sample is a send whose receiver waited, fitted as the applications' sends are
+// (send_buffer.hpp). Absent without such samples, or with too few to fit; the line the fit reports is
+// kept in its record.
+std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationInput>& inputs, const NetworkModel& network) {
+  std::vector<NetworkSend> sends;
+  for (const CalibrationInput& in : inputs) {
+    const auto& net = in.measurement.net;
+    if (!net || net->hosts.size() != 2 || net->hosts[0] == net->hosts[1]) continue;
+    for (const PingPongPoint& pt : net->pingpong) {
+      if (!pt.send_s) continue;
+      for (double d : pt.send_s->samples) sends.push_back({pt.size_bytes, d, false, in.file});
+    }
+  }
+  if (sends.empty()) return std::nullopt;
+  std::vector<std::string> report;
+  auto buffer = fit_send_buffer(sends, network, report);
+  if (buffer) {
+    buffer->fit["source"] = "$.probes.net.pingpong[*].send_s (the ping-pong's sends to a waiting receiver)";
+    buffer->fit["report"] = report.empty() ? std::string() : report.front();
+  }
+  return buffer;
+}
+
+}  // namespace
+
 Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
   if (inputs.empty()) throw InputError("calibrate: expected at least one measurement file");
   Builder b{options, {}};
@@ -463,6 +494,7 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
     p.network.regimes = r.regimes;
     p.network.fit = r.fit;
   }
+  p.network.send_buffer = send_buffer_from_probes(inputs, p.network);
   double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     Computer& c = p.computers[idx];

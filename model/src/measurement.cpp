@@ -91,6 +91,7 @@ nlohmann::json to_json(const Measurement& m) {
     nlohmann::json points = nlohmann::json::array();
     for (const auto& p : m.net->pingpong) {
       points.push_back({{"size_bytes", p.size_bytes}, {"one_way_s", to_json(p.one_way_s)}});
+      if (p.send_s) points.back()["send_s"] = to_json(*p.send_s);
     }
     probes["net"] = {{"settings", m.net->settings},
                      {"transport", m.net->transport},
@@ -267,7 +268,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     }
     std::uint64_t previous = 0;
     for (const JsonNode& p : net->array("pingpong", 1)) {
-      p.known_fields({"size_bytes", "one_way_s"});
+      p.known_fields({"size_bytes", "one_way_s", "send_s"});
       PingPongPoint point;
       point.size_bytes = static_cast<std::uint64_t>(p.integer("size_bytes", 0, INT64_MAX));
       if (!n.pingpong.empty() && point.size_bytes <= previous) {
@@ -275,6 +276,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       }
       previous = point.size_bytes;
       point.one_way_s = summary(p, "one_way_s", Range::kPositive);
+      if (p.has("send_s")) point.send_s = summary(p, "send_s", Range::kNonNegative);
       n.pingpong.push_back(point);
     }
     if (net->has("bandwidth_bytes_per_s")) n.bandwidth_bytes_per_s = net->number("bandwidth_bytes_per_s", Range::kPositive);

@@ -12,6 +12,11 @@
 //        one acknowledgement (T(1): a single message and its acknowledgement);
 //   G    gap per byte, (g(large) - g(small)) / (large - small);
 //   L    latency, RTT(small) / 2 - o_s - o_r (0 when overheads already account for the whole RTT).
+// With --send-times MIN_BYTES, also per size of at least MIN_BYTES: the time a blocking MPI_Send of
+// that size takes to return while its receiver already waits in MPI_Recv ("send_s"). Across a network
+// a large send returns once the rest of its message fits in the buffers on the way (socket buffers,
+// the link's queue), so these times tell how much of a message a sender leaves behind
+// (calibrate/send_buffer.hpp).
 // With --fanout BYTES, on any number of ranks of one computer instead: rank 0 sends BYTES to every
 // other rank in turn, round after round, and prints the period of a round ({"fanout": ...}); run with
 // as many ranks as cores and with twice as many, it measures the hand-off of ranks that wait polling
@@ -195,6 +200,34 @@ nlohmann::json measure_loggp(std::vector<char>& buf, int rank, const hetperf::pr
           {"latency_s", latency}};
 }
 
+// The time inside a blocking send of `count` bytes whose receiver already waits: rank 1 posts its
+// receive and says so with an empty message; rank 0 then times its MPI_Send, and waits for rank 1's
+// acknowledgement of the whole message before the next sample, so that no send finds the buffers
+// partly full.
+hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int rank,
+                                         const hetperf::probes::RepeatOptions& repeat) {
+  const int peer = 1 - rank;
+  auto one = [&] {
+    double d = 0;
+    if (rank == 0) {
+      MPI_Recv(nullptr, 0, MPI_CHAR, peer, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      const double t = MPI_Wtime();
+      MPI_Send(buf.data(), count, MPI_CHAR, peer, 9, MPI_COMM_WORLD);
+      d = MPI_Wtime() - t;
+      MPI_Recv(nullptr, 0, MPI_CHAR, peer, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request request;
+      MPI_Irecv(buf.data(), count, MPI_CHAR, peer, 9, MPI_COMM_WORLD, &request);
+      MPI_Send(nullptr, 0, MPI_CHAR, peer, 8, MPI_COMM_WORLD);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+      MPI_Send(nullptr, 0, MPI_CHAR, peer, 10, MPI_COMM_WORLD);
+    }
+    return d;
+  };
+  one();  // warm-up, discarded
+  return coordinated(repeat, rank, one);
+}
+
 // Rounds of the fan-out: rank 0 sends `count` bytes to ranks 1 .. size - 1 in turn, each of which
 // receives it; the next round starts as soon as rank 0's last send has returned.
 void fanout_rounds(std::vector<char>& buf, int count, int rank, int size, int rounds) {
@@ -234,7 +267,7 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
   hetperf::probes::RepeatOptions repeat;
   repeat.time_cap_s = 5;
-  std::uint64_t loggp_large = 0, fanout = 0;
+  std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-samples")) repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
@@ -242,6 +275,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--time-cap")) repeat.time_cap_s = std::atof(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--fanout")) fanout = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--send-times")) send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
       return finalize_together(2);
@@ -290,9 +324,11 @@ int main(int argc, char** argv) {
       round_trips(buf, count, rank, batch);
       return (MPI_Wtime() - t) / (2.0 * batch);
     });
-    if (rank == 0) {
-      points.push_back({{"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}});
+    nlohmann::json point = {{"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}};
+    if (send_times_from > 0 && bytes >= send_times_from) {
+      point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
     }
+    if (rank == 0) points.push_back(point);
   }
   nlohmann::json loggp;
   if (loggp_large > 0) loggp = measure_loggp(buf, rank, repeat, 1, loggp_large);

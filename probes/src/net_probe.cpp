@@ -106,6 +106,11 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
                            "--target", std::to_string(o.repeat.target_relative_half_width), "--time-cap",
                            std::to_string(o.repeat.time_cap_s)});
   if (o.loggp) argv.insert(argv.end(), {"--loggp", std::to_string(o.loggp_large_bytes)});
+  // Between two computers, how long large sends hold their sender (the network's send buffer); on one
+  // machine a message never crosses a network.
+  if (!o.hosts.empty() && o.send_times_from_bytes > 0) {
+    argv.insert(argv.end(), {"--send-times", std::to_string(o.send_times_from_bytes)});
+  }
   const nlohmann::json j = run_pingpong(argv);
   NetMeasurement m;
   m.transport = "mpi";
@@ -116,11 +121,13 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
                 {"target_relative_half_width", o.repeat.target_relative_half_width},
                 {"time_cap_s", o.repeat.time_cap_s},
                 {"mpi_library", j.value("mpi_library", "")}};
+  if (!o.hosts.empty() && o.send_times_from_bytes > 0) m.settings["send_times_from_bytes"] = o.send_times_from_bytes;
   JsonNode root(j, "hetperf-pingpong output");
   for (const auto& h : root.array("hosts")) m.hosts.push_back(h.as_string());
   for (const auto& p : root.array("pingpong", 1)) {
     m.pingpong.push_back({static_cast<std::uint64_t>(p.integer("size_bytes", 0, INT64_MAX)),
                           sample_summary_from_json(p.object("one_way_s"))});
+    if (auto send = p.optional("send_s")) m.pingpong.back().send_s = sample_summary_from_json(*send);
   }
   m.bandwidth_bytes_per_s = bandwidth_from_pingpong(m.pingpong);
   if (auto g = root.optional("loggp")) {

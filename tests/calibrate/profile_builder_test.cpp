@@ -142,6 +142,32 @@ TEST_CASE("calibrate: profile builder fits each pair of hosts and names groups")
   CHECK(p.computers[2].group.empty());
 }
 
+TEST_CASE("calibrate: the network's send buffer comes from the ping-pong's timed sends between two hosts") {
+  const auto dir = temp_dir("send-buffer");
+  SyntheticOptions a;
+  a.machine = "a";
+  a.hosts = {"a", "b"};
+  a.bandwidth_bytes_per_s = 12.5e6;  // a 100 Mbit/s link
+  a.send_buffer_bytes = 1e6;
+  // Through the measurement file: its send_s samples are what the fit reads.
+  const CalibrationInput in = load(dir, "a.json", to_json(synthetic_measurement(a)));
+  REQUIRE(in.measurement.net->pingpong.back().send_s);
+  Profile p = build_profile({in}, {"test"});
+  REQUIRE(p.network.send_buffer);
+  CHECK(p.network.send_buffer->bytes == Approx(1e6).epsilon(1e-6));
+  CHECK(p.network.send_buffer->fit["source"].get<std::string>().find("send_s") != std::string::npos);
+  // A send that always returns at once (everything buffered) tells only B >= s: too few to fit.
+  a.send_buffer_bytes = 1e12;
+  CHECK_FALSE(build_profile({input(a)}, {"test"}).network.send_buffer);
+  // Without timed sends, or on one machine, a large send holds its sender (no send buffer).
+  a.send_buffer_bytes = -1;
+  CHECK_FALSE(build_profile({input(a)}, {"test"}).network.send_buffer);
+  a.send_buffer_bytes = 1e6;
+  a.hosts = {"a", "a"};
+  CHECK_FALSE(build_profile({input(a)}, {"test"}).network.send_buffer);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("calibrate: profile builder warns about a poor fit naming it and its R²") {
   SyntheticOptions o;
   o.machine = "noisy";

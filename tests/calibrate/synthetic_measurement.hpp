@@ -38,6 +38,9 @@ struct SyntheticOptions {
   double rendezvous_bandwidth_bytes_per_s = 2.5e9;
   int sizes = 24;                      // ping-pong sizes 1, 2, 4, ... 2^(sizes-1) bytes
   std::vector<std::string> hosts = {"node", "node"};
+  // >= 0: sizes from 64 KiB on also carry the time a blocking send took to return (send_s), of a
+  // network whose buffers take this many bytes: l + max(0, s - B)/b.
+  double send_buffer_bytes = -1;
   double disk_read_bytes_per_s = 76.28 * 1048576;   // UniMPP paper Table 1, c1
   double disk_write_bytes_per_s = 65.55 * 1048576;
   double dgemm_r3_s = 2.5e-10, dgemm_r2_s = 1e-9, dgemm_r0_s = 2e-6;
@@ -117,6 +120,10 @@ class SyntheticMeasurement {
     for (int i = 0; i < o_.sizes; ++i) {
       std::uint64_t s = std::uint64_t{1} << i;
       net.pingpong.push_back({s, figure(one_way_s(static_cast<double>(s)))});
+      if (o_.send_buffer_bytes >= 0 && s >= (64u << 10)) {
+        const double streamed = std::max(0.0, static_cast<double>(s) - o_.send_buffer_bytes);
+        net.pingpong.back().send_s = figure(o_.latency_s + streamed / o_.bandwidth_bytes_per_s);
+      }
     }
     m.net = net;
     return m;

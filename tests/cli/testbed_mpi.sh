@@ -49,6 +49,15 @@ assert net["hosts"] == [sys.argv[2], sys.argv[3]], net["hosts"]
 bw = net["bandwidth_bytes_per_s"] * 8 / 1e6
 print(f"MPI ping-pong {sys.argv[2]} <-> {sys.argv[3]} through tbf 100mbit: {bw:.1f} Mbit/s")
 assert abs(bw - 100) <= 10, f"bandwidth {bw:.1f} Mbit/s is not within 10% of the 100 Mbit/s tbf rate"
+# Between two hosts the probe also times sends to a waiting receiver from 64 KiB on (the send buffer's
+# data): a send returns at the latest when its message has arrived, so never much after its one-way time.
+for p in net["pingpong"]:
+    if p["size_bytes"] < 65536:
+        assert "send_s" not in p, p
+        continue
+    send, one_way = p["send_s"]["median"], p["one_way_s"]["median"]
+    print(f"{p['size_bytes']} B: send returned after {send * 1e3:.2f} ms, one-way {one_way * 1e3:.2f} ms")
+    assert len(p["send_s"]["samples"]) >= 1 and 0 < send <= 1.5 * one_way, p
 PY
 
 timeout 60 mpiexec -n 2 -hosts "$a,$b" "$bin/hetperf-lu" --n 512 --r 64 </dev/null >"$work/lu.txt" \

@@ -125,6 +125,10 @@ struct DiskMeasurement {
 struct PingPongPoint {
   std::uint64_t size_bytes = 0;
   SampleSummary one_way_s;  // half the round-trip time
+  // "send_s" (optional): the time a blocking send of this size took to return while its receiver
+  // already waited (hetperf-pingpong --send-times), which tells how much of a large message the
+  // buffers on the way take before it has arrived (the profile's network.send_buffer).
+  std::optional<SampleSummary> send_s = {};
 };
 
 // LogGP parameters measured the Netgauge way (Hoefler et al., "LogGP in theory and practice"):

@@ -22,6 +22,9 @@ struct NetProbeOptions {
   std::string pingpong_program;      // path of hetperf-pingpong; empty: next to the running executable
   bool loggp = true;                         // also measure the LogGP parameters
   std::uint64_t loggp_large_bytes = 1u << 20;  // second message size, for G
+  // Between two hosts, also the time a blocking send of each size from this many bytes on takes to
+  // return while its receiver waits (PingPongPoint::send_s); 0: not measured.
+  std::uint64_t send_times_from_bytes = 64u << 10;
   bool handoff = true;                       // also the hand-off of oversubscribed ranks (on one machine)
   RepeatOptions repeat;
 
