@@ -287,11 +287,14 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
     CHECK(cyclic);
     CHECK(block);
     CHECK(groups == std::set<std::string>{"lu", "lu-mapping", "lu-removal", "integrate", "integrate-load"});
-    // Its calibration runs are across the same computers, at sizes the matrix does not validate.
+    // Its calibration runs take each computer alone, at sizes the matrix does not validate.
     const auto cal = testbed_calibration_matrix(o, "fast", "slow");
     REQUIRE_FALSE(cal.empty());
+    std::set<std::string> calibrated;
     for (const auto& c : cal) {
       CHECK(static_cast<int>(c.hosts.size()) == c.ranks);
+      CHECK(std::count(c.hosts.begin(), c.hosts.end(), c.hosts.front()) == c.ranks);
+      calibrated.insert(c.hosts.front());
       for (const auto& r : runs) {
         const auto& a = r.arguments;
         const auto& b = c.arguments;
@@ -299,6 +302,21 @@ TEST_CASE("validate: the testbed matrix runs across both computers, with the map
         const std::string key = a[0] == "lu" ? "--n" : "--steps";
         CHECK(*(std::find(a.begin(), a.end(), key) + 1) != *(std::find(b.begin(), b.end(), key) + 1));
       }
+    }
+    CHECK(calibrated == std::set<std::string>{"fast", "slow"});
+    // So with each computer calibrated alone (one and two ranks, the matrix's sizes inside the
+    // calibrated range), every validated job is held out along the computers axis, and only LU and
+    // integration beyond two ranks on a computer along another.
+    Profile alone = p;
+    for (auto& c : alone.computers) {
+      c.app_models.calibrated.ranks = {1, 2};
+      c.app_models.calibrated.sizes = {{"lu", {768, 2048}}, {"integrate", {2e6, 8e6}}};
+      c.app_models.calibrated.variants = {"basic"};
+    }
+    for (const auto& r : runs) {
+      const auto axes = held_out_axes(r, alone);
+      CHECK(std::count(axes.begin(), axes.end(), "computers") == 1);
+      CHECK(std::count(axes.begin(), axes.end(), "size") == 0);
     }
   }
   CHECK_THROWS_WITH(testbed_matrix(o, p, "fast", "elsewhere"), Catch::Contains("'elsewhere' is not in the profile"));

@@ -350,62 +350,45 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, cons
 
 std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& o, const std::string& f,
                                                        const std::string& s) {
+  // Each computer calibrated alone, as a user would calibrate the machines of a cluster one at a time:
+  // every rank of a calibration run is on one computer, so every validated job (all of them span both)
+  // is held out along the computers axis. What crosses the link comes from the probes: the ping-pong's
+  // regimes between the two and its timed sends (the send buffer).
   std::vector<CalibrationRun> out;
-  // n on both sides of the matrix's 1024 and 1536, none of them; the matrix's block widths.
+  auto add = [&](std::string id, std::vector<std::string> hosts, std::vector<std::string> arguments, std::string shape) {
+    CalibrationRun c;
+    c.id = std::move(id);
+    c.ranks = static_cast<int>(hosts.size());
+    c.hosts = std::move(hosts);
+    c.arguments = std::move(arguments);
+    c.shape = std::move(shape);
+    out.push_back(std::move(c));
+  };
+  // LU on one rank at n on both sides of the matrix's 1024 and 1536 and none of them, with the
+  // matrix's block widths; at n = 1280 two ranks on the computer's one core (the messages between ranks
+  // sharing it, and their hand-off, as in the four-rank mappings).
   const std::vector<int> ns = o.quick ? std::vector<int>{768, 1280} : std::vector<int>{768, 1280, 2048};
-  for (int n : ns) {
-    for (int r : {64, 128}) {
-      CalibrationRun c;
-      c.id = "cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + f + s;
-      c.ranks = 2;
-      c.hosts = {f, s};
-      c.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r)};
-      c.shape = "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " ranks on " + f + "," + s;
-      out.push_back(c);
+  const std::vector<int> shared_rs = o.quick ? std::vector<int>{128} : std::vector<int>{64, 128};
+  for (const std::string& c : {f, s}) {
+    for (int n : ns) {
+      for (int r : {64, 128}) {
+        add("cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + c, {c}, lu_arguments(o, n, r, LuVariant::kBasic),
+            "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " one rank on " + c);
+      }
     }
-  }
-  // Two ranks sharing one computer, alone and beside the other computer's two (block and cyclic): the
-  // messages between ranks of one computer in the regimes the four-rank runs are predicted in
-  // (calibrate --trace fits them per computer and ranks on it).
-  const std::vector<std::pair<std::string, std::vector<std::string>>> shared = {
-      {f + f, {f, f}}, {s + s, {s, s}}, {"p4-block-" + f + s, {f, f, s, s}}, {"p4-cyclic-" + f + s, {f, s, f, s}}};
-  for (const auto& [name, hosts] : shared) {
-    for (int r : o.quick ? std::vector<int>{128} : std::vector<int>{64, 128}) {
-      CalibrationRun c;
-      c.id = "cal-lu-n1280-r" + std::to_string(r) + "-" + name;
-      c.ranks = static_cast<int>(hosts.size());
-      c.hosts = hosts;
-      c.arguments = {o.lu_program, "--n", "1280", "--r", std::to_string(r)};
-      std::string list;
-      for (const auto& h : hosts) list += (list.empty() ? "" : ",") + h;
-      c.shape = "lu n=1280 r=" + std::to_string(r) + " ranks on " + list;
-      out.push_back(c);
+    for (int r : shared_rs) {
+      add("cal-lu-n1280-r" + std::to_string(r) + "-" + c + c, {c, c}, lu_arguments(o, 1280, r, LuVariant::kBasic),
+          "lu n=1280 r=" + std::to_string(r) + " ranks on " + c + "," + c);
     }
-  }
-  // Integration in the placements the matrix validates, since a run across the computers draws the
-  // ratios of calibration runs with its placement pattern (hetperf/model/app_model.hpp
-  // PlacementRuns): one instance each way, and instances alternating (pattern f,s,s,f) as in the
-  // matrix, with 32-byte and 64 KiB results. Steps on both sides of the matrix's 4·10^6: what the
-  // models miss here is a wait of about the same length whatever the steps (a master polling on the
-  // capped computer waits for its next CPU quota window: 4-5 ms, 14-27% of an instance at 1-2·10^6
-  // steps, results/testbed at c83334d), which the line in 1/steps between the two lengths carries.
-  std::vector<std::vector<std::string>> placements = {{f, s}, {s, f}};
-  for (int instances : o.quick ? std::vector<int>{2} : std::vector<int>{2, 4}) placements.push_back(alternating(instances, f, s));
-  for (std::uint64_t steps : {std::uint64_t{2'000'000}, std::uint64_t{8'000'000}}) {
-    for (const auto& hosts : placements) {
+    // One integration instance, master and worker on the computer, at step counts on both sides of the
+    // matrix's 4·10^6, with 32-byte and 64 KiB results.
+    for (std::uint64_t steps : {std::uint64_t{2'000'000}, std::uint64_t{8'000'000}}) {
       for (std::uint64_t bytes : {std::uint64_t{32}, std::uint64_t{65536}}) {
-        const std::string instances = std::to_string(hosts.size() / 2);
-        const bool one = hosts.size() == 2;
-        CalibrationRun c;
-        c.id = "cal-integrate-" + instances + "-" + std::to_string(steps) + (bytes == 32 ? "" : "-load") + "-" +
-               (one ? hosts[0] + hosts[1] : "alternating");
-        c.ranks = static_cast<int>(hosts.size());
-        c.hosts = hosts;
-        c.arguments = {o.integrate_program, "--instances", instances, "--steps", std::to_string(steps), "--message-bytes",
-                       std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch};
-        c.shape = "integrate " + instances + " instance(s), " + std::to_string(steps) + " steps, " + std::to_string(bytes) +
-                  "-byte results, " + (one ? "master on " + hosts[0] + ", worker on " + hosts[1] : "masters alternating between " + f + " and " + s);
-        out.push_back(c);
+        add("cal-integrate-1-" + std::to_string(steps) + (bytes == 32 ? "" : "-load") + "-" + c + c, {c, c},
+            {o.integrate_program, "--instances", "1", "--steps", std::to_string(steps), "--message-bytes",
+             std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch},
+            "integrate 1 instance, " + std::to_string(steps) + " steps, " + std::to_string(bytes) +
+                "-byte results, master and worker on " + c);
       }
     }
   }

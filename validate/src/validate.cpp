@@ -581,8 +581,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     handoff_from_recorded_probes(profile);
   } else if (profile_file.empty() && testbed.up) {
     // One core per computer, each its own cgroup: the one-machine contention experiments do not
-    // apply; the calibration traces are taken across the computers, and what a waiting rank takes
-    // from a worker beside it is measured on each of the two computers.
+    // apply; the calibration traces take each computer alone, and what a waiting rank takes from a
+    // worker beside it is measured on each of the two computers.
     profile_file = probe_and_calibrate_testbed(o, testbed, bin, out, summary.facts).string();
     profile = read_profile(profile_file);
     const calibrate::PlacedRunner run = [&](const std::vector<std::string>& hosts, const std::vector<std::string>& args) {

@@ -93,11 +93,11 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& op
 // link. Nothing writes to disk (the computers share the host's disk). Quick: a subset.
 std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& options, const Profile& profile,
                                           const std::string& fast, const std::string& slow);
-// Its calibration runs, traced and disjoint from it: LU with one rank on each computer at other n;
-// at n = 1280 also two ranks on one computer, alone and in four-rank block and cyclic mappings (the
-// messages between ranks sharing a computer); and one integration instance each way (master on one
-// computer, worker on the other) at other step counts. Every rank's calls are fitted under its own
-// computer (run.rank_hosts).
+// Its calibration runs, traced and disjoint from it, each on one computer alone: LU on one rank at
+// other n, and at n = 1280 on two ranks sharing the computer (its messages between local ranks); one
+// integration instance with master and worker on the computer, at other step counts. So every
+// validated job, which spans both, is held out along the computers axis: what crosses the link comes
+// from the ping-pong probe.
 std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& options, const std::string& fast,
                                                        const std::string& slow);
 
