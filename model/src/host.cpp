@@ -18,12 +18,13 @@ nlohmann::json to_json(const HostInfo& h) {
                       {"memory_bytes", h.memory_bytes}, {"swap_bytes", h.swap_bytes}, {"kernel", h.kernel},
                       {"compiler", h.compiler},         {"libraries", h.libraries},  {"time_utc", h.time_utc}};
   if (!h.notes.empty()) j["notes"] = h.notes;
+  if (h.cpu_quota) j["cpu_quota"] = {{"share", h.cpu_quota->share}, {"period_s", h.cpu_quota->period_s}};
   return j;
 }
 
 HostInfo host_info_from_json(const JsonNode& node) {
   node.known_fields({"hostname", "cpu_model", "cores", "memory_bytes", "swap_bytes", "kernel", "compiler",
-                     "libraries", "time_utc", "notes"});
+                     "libraries", "time_utc", "notes", "cpu_quota"});
   HostInfo h;
   h.hostname = node.string("hostname");
   h.cpu_model = node.string_or("cpu_model", "");
@@ -39,6 +40,14 @@ HostInfo host_info_from_json(const JsonNode& node) {
   h.time_utc = node.string_or("time_utc", "");
   if (auto notes = node.optional("notes")) {
     for (const JsonNode& n : notes->items()) h.notes.push_back(n.as_string());
+  }
+  if (auto q = node.optional("cpu_quota")) {
+    q->known_fields({"share", "period_s"});
+    CpuQuota quota;
+    quota.share = q->number("share", Range::kPositive);
+    quota.period_s = q->number("period_s", Range::kPositive);
+    if (quota.period_s > 10) q->field("period_s").fail("a period of at most 10 s");
+    h.cpu_quota = quota;
   }
   return h;
 }

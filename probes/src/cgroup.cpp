@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -54,6 +55,48 @@ std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::s
   if (v2) return v2;
   if (why) *why = "no cgroup hierarchy with the " + controller + " controller" + (reasons.empty() ? "" : " (" + reasons + ")");
   return std::nullopt;
+}
+
+std::optional<CpuQuota> cpu_quota_of_this_process() {
+  // Where this process's group sits in the hierarchy that holds the cpu controller.
+  std::ifstream self("/proc/self/cgroup");
+  std::string line, v1_path, v2_path;
+  bool v1 = false, v2 = false;
+  while (std::getline(self, line)) {
+    const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+    if (controllers.empty()) v2 = true, v2_path = path;
+    else if (has_word(controllers, "cpu", ',')) v1 = true, v1_path = path;
+  }
+  std::filesystem::path root;
+  std::string relative;
+  int version = 0;
+  std::ifstream mounts("/proc/mounts");
+  std::string device, dir, type, options, rest;
+  while (mounts >> device >> dir >> type >> options && std::getline(mounts, rest)) {
+    if (v1 && type == "cgroup" && has_word(options, "cpu", ',')) root = dir, relative = v1_path, version = 1;
+    if (!v1 && v2 && type == "cgroup2") root = dir, relative = v2_path, version = 2;
+  }
+  if (version == 0) return std::nullopt;
+  std::optional<CpuQuota> tightest;
+  for (std::filesystem::path group = relative;; group = group.parent_path()) {
+    const std::filesystem::path at = root / group.relative_path();
+    double quota = -1, period = 0;
+    if (version == 1) {
+      std::istringstream(slurp(at / "cpu.cfs_quota_us")) >> quota;
+      std::istringstream(slurp(at / "cpu.cfs_period_us")) >> period;
+    } else {
+      std::string q;
+      std::istringstream in(slurp(at / "cpu.max"));
+      if (in >> q >> period && q != "max") quota = std::strtod(q.c_str(), nullptr);
+    }
+    if (quota > 0 && period > 0 && (!tightest || quota / period < tightest->share)) {
+      tightest = CpuQuota{quota / period, period * 1e-6};
+    }
+    if (!group.has_relative_path() || group == group.parent_path()) break;
+  }
+  return tightest;
 }
 
 Cgroup::Cgroup(std::filesystem::path path, int version)

@@ -135,6 +135,7 @@ nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
                 {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
                 {"kernel_lu_rows", options.kernel.lu_rows},
                 {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
+                {"kernel_cpu_share", options.kernel.cpu_share},
                 {"integration_steps_per_call", options.kernel.integration_steps_per_call},
                 {"time_slice_s", options.time_slice_s}});
 }

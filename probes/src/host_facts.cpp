@@ -1,6 +1,7 @@
-// Host facts from uname, /proc/cpuinfo and /proc/meminfo, and the versions of the libraries probes use.
+// Host facts from uname, /proc/cpuinfo, /proc/meminfo and the CPU quota of the probe's control group, and the versions of the libraries probes use.
 #include "hetperf/probes/host_facts.hpp"
 
+#include "hetperf/probes/cgroup.hpp"
 #include "hetperf/probes/kernel_probe.hpp"
 
 #include <sys/utsname.h>
@@ -64,6 +65,7 @@ HostInfo collect_host_info() {
   // The CPUs the probe may run on: with the online count a one-core testbed computer got two cores
   // in its profile, and two ranks of it ran at once in the model where they share one core.
   h.cores = usable_cpus();
+  h.cpu_quota = cpu_quota_of_this_process();
   h.memory_bytes = meminfo_kib("MemTotal") * 1024;
   h.swap_bytes = meminfo_kib("SwapTotal") * 1024;
   struct utsname u {};

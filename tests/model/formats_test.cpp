@@ -145,6 +145,28 @@ TEST_CASE("model: formats: the time-slice probe's record round-trips and its sli
   CHECK(input_error([&] { measurement_from_json(j, "m.json"); }).find("$.probes.cpu.time_slice.processes") != std::string::npos);
 }
 
+TEST_CASE("model: formats: the host's CPU quota and the ping-pong's timed sends round-trip and are checked") {
+  Measurement m = sample_measurement();
+  m.host.cpu_quota = CpuQuota{0.5, 0.01};
+  m.net->pingpong.back().send_s = summarize({0.08, 0.09, 0.085});
+  nlohmann::json j = to_json(m);
+  CHECK(j["host"]["cpu_quota"]["share"] == 0.5);
+  Measurement back = measurement_from_json(j, "m.json");
+  REQUIRE(back.host.cpu_quota);
+  CHECK(back.host.cpu_quota->period_s == 0.01);
+  REQUIRE(back.net->pingpong.back().send_s);
+  CHECK(back.net->pingpong.back().send_s->samples.size() == 3);
+  CHECK(to_json(back) == j);
+  auto read = [](const nlohmann::json& x) { measurement_from_json(x, "m.json"); };
+  CHECK(error_after_patch(j, {{"host", {{"cpu_quota", {{"share", 0}}}}}}, read) ==
+        "m.json: $.host.cpu_quota.share: expected a positive number, got 0");
+  CHECK(error_after_patch(j, {{"host", {{"cpu_quota", {{"period_s", 100}}}}}}, read) ==
+        "m.json: $.host.cpu_quota.period_s: expected a period of at most 10 s, got 100");
+  nlohmann::json negative = j;
+  negative["probes"]["net"]["pingpong"].back()["send_s"]["mean"] = -1;
+  CHECK(input_error([&] { read(negative); }).find("send_s.mean: expected a non-negative number") != std::string::npos);
+}
+
 TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simulator's rounds take them") {
   // A round with m ranks takes (m - 1)(t + h): t = 0.2 ms alone (2 cores, 1 message a round), and with
   // h = 4 ms on 4 ranks 3 (0.2 + 4) ms.

@@ -13,6 +13,14 @@ namespace hetperf {
 
 class JsonNode;
 
+// A CPU bandwidth limit on the process's control group (cgroup v1 cpu.cfs_quota_us over
+// cpu.cfs_period_us, v2 cpu.max): it runs for `share` · `period_s` of CPU time per period, then waits
+// for the next one. The tightest of its group and their ancestors.
+struct CpuQuota {
+  double share = 1;     // "share": quota / period, in cores
+  double period_s = 0;  // "period_s"
+};
+
 struct HostInfo {
   std::string hostname;
   std::string cpu_model;
@@ -26,6 +34,8 @@ struct HostInfo {
   // "notes" (optional): what about this host may bend its figures, e.g. a BLAS running kernels
   // narrower than the CPU's vector units.
   std::vector<std::string> notes;
+  // "cpu_quota" (optional): the CPU bandwidth limit the probe ran under; absent: none.
+  std::optional<CpuQuota> cpu_quota = {};
 };
 
 nlohmann::json to_json(const HostInfo& h);

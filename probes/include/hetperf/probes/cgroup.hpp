@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "hetperf/model/host.hpp"
 #include "hetperf/probes/cleanup.hpp"
 
 namespace hetperf::probes {
@@ -22,6 +23,11 @@ struct CgroupRoot {
 
 // Where `controller` ("memory", "cpu") can be used, from /proc/mounts; nullopt with `why` otherwise.
 std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::string* why);
+
+// The CPU bandwidth limit on this process's control group or one of its ancestors (the tightest share
+// among them, with its period), from /proc/self/cgroup and the cpu hierarchy (v1 cpu.cfs_quota_us and
+// cpu.cfs_period_us, v2 cpu.max); nullopt where none is set or it cannot be read.
+std::optional<CpuQuota> cpu_quota_of_this_process();
 
 // rmdir of a cgroup's directory, retried for up to ~2 s while members that were just killed leave;
 // true once it is gone (else errno says why).

@@ -26,6 +26,9 @@ struct KernelProbeOptions {
   // dimension lu_rows: tall gemm and getrf, strided trsm and laswp; kernel_probe.cpp), recorded with
   // `rows` = lu_rows. At least twice the largest block. 0: compact r x r blocks only.
   std::uint64_t lu_rows = 0;
+  // Below 1: the CPU quota this process runs under (HostInfo::cpu_quota), in cores; the manually
+  // timed kernels (dtrsm, dgetrf) then take their thread's CPU time over it (kernel_probe.cpp).
+  double cpu_share = 1;
   RepeatOptions repeat;                // min_samples, target, time cap (per kernel and block)
   StepCallback on_step;                // optional progress
 
