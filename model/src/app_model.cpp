@@ -91,6 +91,7 @@ nlohmann::json to_json(const AppModels& models) {
     out["local_messages"] = {{"latency_s", m->latency_s}, {"seconds_per_byte", m->seconds_per_byte},
                              {"min_bytes", m->min_bytes}, {"max_bytes", m->max_bytes}, {"messages", m->messages},
                              {"traces", m->traces}};
+    if (!m->source.empty()) out["local_messages"]["source"] = m->source;
   }
   if (!models.concurrency_speed.empty()) out["concurrency_speed"] = models.concurrency_speed;
   if (!models.calibrated.ranks.empty() || !models.calibrated.sizes.empty()) {
@@ -106,13 +107,15 @@ nlohmann::json to_json(const AppModels& models) {
 namespace {
 
 MessageModel message_model_from_json(const JsonNode& m) {
-  m.known_fields({"latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces"});
+  m.known_fields({"latency_s", "seconds_per_byte", "min_bytes", "max_bytes", "messages", "traces", "source"});
   MessageModel model;
   model.latency_s = m.number("latency_s");
   model.seconds_per_byte = m.number("seconds_per_byte", Range::kNonNegative);
   model.min_bytes = static_cast<std::uint64_t>(m.integer_or("min_bytes", 0, 0, INT64_MAX));
   model.max_bytes = static_cast<std::uint64_t>(m.integer_or("max_bytes", 0, 0, INT64_MAX));
-  model.messages = static_cast<std::uint64_t>(m.integer("messages", 1, INT64_MAX));
+  model.source = m.string_or("source", "");
+  // A line from a probe counts no application messages.
+  model.messages = static_cast<std::uint64_t>(m.integer("messages", model.source.empty() ? 1 : 0, INT64_MAX));
   if (auto traces = m.optional("traces")) {
     for (const JsonNode& t : traces->items()) model.traces.push_back(t.as_string());
   }

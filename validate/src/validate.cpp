@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "hetperf/calibrate/contention.hpp"
+#include "hetperf/calibrate/local_line.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/error.hpp"
@@ -225,6 +226,19 @@ void choose_fast_and_slow(TestbedSession& t, const std::string& file) {
   }
 }
 
+// The host's loopback ping-pong beside a testbed's measurements (probe_and_calibrate_testbed).
+constexpr const char* kHostLoopbackFile = "measurement-host.json";
+
+// A one-core testbed computer's local message line from the host's loopback ping-pong in `dir`, if
+// it was measured (recordings from before it have none), for every such computer without one.
+void local_lines_from_host(Profile& profile, const fs::path& dir) {
+  const fs::path file = dir / kHostLoopbackFile;
+  if (!fs::exists(file)) return;
+  if (auto line = calibrate::local_line_from_pingpong(read_measurement(file), file.filename().string())) {
+    calibrate::use_local_line(profile, *line);
+  }
+}
+
 // The ping-pong's sizes on a testbed: dense enough between 8 KiB and 4 MiB that the fit tells the large
 // messages' regime from the small ones'. With 0, 32, 1 KiB, 32 KiB, 256 KiB, 1 MiB and 4 MiB, one
 // run's fit merged them into one line of 106.8 Mbit/s on the 100 Mbit/s link (its 4 MiB messages got
@@ -258,6 +272,18 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
     inputs.push_back(calibrate::load_measurement(file));
     require_every_probe(inputs.back().measurement, file);
   }
+  // Messages between two ranks of one computer go through the memory both computers share, not the
+  // link; with one core each, no computer can time them without its ranks waiting for the core, so
+  // they come from the host's own loopback ping-pong (calibrate/local_line.hpp).
+  const fs::path host = dir / kHostLoopbackFile;
+  const std::vector<std::string> loopback = {bin + "/hetperf", "probe", "--quick", "--only", "net", "--no-loggp",
+                                             "--no-handoff", "--sizes", "0,32,1024,65536,262144,1048576,4194304",
+                                             "--mpiexec", o.mpiexec, "--machine", "host", "-o", host.string()};
+  std::fprintf(stderr, "validate: the host's loopback ping-pong (the computers' local messages)\n");
+  if (const CommandResult r = probes::run_capturing_stdout(loopback); r.status != 0) {
+    throw EnvironmentError("validate: `" + display_command(loopback) + "` failed with exit status " + std::to_string(r.status));
+  }
+  probes::throw_if_interrupted();
   const fs::path profile = dir / "profile.json";
   calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {o.command});
   write_json_file(profile, to_json(cal.profile));
@@ -786,6 +812,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     calibrate::apply_trace_fit(profile, fit);
+    if (across) {
+      local_lines_from_host(*probe_only, replay.empty() ? out : replay);
+      local_lines_from_host(profile, replay.empty() ? out : replay);
+    }
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
     // Every calibration run against the prediction of its configuration by the mechanisms alone: a
     // diagnostic and the spread of what they miss, never a factor of the predictions.

@@ -90,6 +90,9 @@ struct MessageModel {
   std::uint64_t min_bytes = 0, max_bytes = 0;  // the calibrated range
   std::uint64_t messages = 0;
   std::vector<std::string> traces;
+  // "source" (optional): where a line not fitted on traces comes from (a probe's measurement file);
+  // empty: the traces above.
+  std::string source = {};
 
   double time_s(std::uint64_t bytes) const { return latency_s + static_cast<double>(bytes) * seconds_per_byte; }
 };
