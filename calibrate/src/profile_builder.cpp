@@ -1,8 +1,6 @@
 // Builds a platform profile from measurement files: one computer per file, the network per pair of hosts.
 #include "hetperf/calibrate/profile_builder.hpp"
 
-#include "hetperf/calibrate/send_buffer.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -69,16 +69,11 @@ std::optional<CpuQuota> cpu_quota_of_this_process() {
     if (controllers.empty()) v2 = true, v2_path = path;
     else if (has_word(controllers, "cpu", ',')) v1 = true, v1_path = path;
   }
-  std::filesystem::path root;
-  std::string relative;
-  int version = 0;
-  std::ifstream mounts("/proc/mounts");
-  std::string device, dir, type, options, rest;
-  while (mounts >> device >> dir >> type >> options && std::getline(mounts, rest)) {
-    if (v1 && type == "cgroup" && has_word(options, "cpu", ',')) root = dir, relative = v1_path, version = 1;
-    if (!v1 && v2 && type == "cgroup2") root = dir, relative = v2_path, version = 2;
-  }
-  if (version == 0) return std::nullopt;
+  const auto mount = find_cgroup_root("cpu", nullptr);
+  if (!mount || (mount->version == 1 ? !v1 : !v2)) return std::nullopt;
+  const std::filesystem::path& root = mount->path;
+  const int version = mount->version;
+  const std::string relative = version == 1 ? v1_path : v2_path;
   std::optional<CpuQuota> tightest;
   for (std::filesystem::path group = relative;; group = group.parent_path()) {
     const std::filesystem::path at = root / group.relative_path();

@@ -1,8 +1,6 @@
 // Runs the selected probes, recording what was skipped and why, and stopping cleanly on SIGINT.
 #include "hetperf/probes/probe_suite.hpp"
 
-#include "hetperf/model/host.hpp"
-
 #include <algorithm>
 #include <map>
 

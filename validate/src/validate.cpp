@@ -229,14 +229,12 @@ void choose_fast_and_slow(TestbedSession& t, const std::string& file) {
 // The host's loopback ping-pong beside a testbed's measurements (probe_and_calibrate_testbed).
 constexpr const char* kHostLoopbackFile = "measurement-host.json";
 
-// A one-core testbed computer's local message line from the host's loopback ping-pong in `dir`, if
-// it was measured (recordings from before it have none), for every such computer without one.
-void local_lines_from_host(Profile& profile, const fs::path& dir) {
+// The one-core testbed computers' local message line from the host's loopback ping-pong in `dir`;
+// nullopt where it was not measured (recordings from before it have none).
+std::optional<MessageModel> host_local_line(const fs::path& dir) {
   const fs::path file = dir / kHostLoopbackFile;
-  if (!fs::exists(file)) return;
-  if (auto line = calibrate::local_line_from_pingpong(read_measurement(file), file.filename().string())) {
-    calibrate::use_local_line(profile, *line);
-  }
+  if (!fs::exists(file)) return std::nullopt;
+  return calibrate::local_line_from_pingpong(read_measurement(file), file.filename().string());
 }
 
 // The ping-pong's sizes on a testbed: dense enough between 8 KiB and 4 MiB that the fit tells the large
@@ -812,9 +810,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     calibrate::apply_trace_fit(profile, fit);
-    if (across) {
-      local_lines_from_host(*probe_only, replay.empty() ? out : replay);
-      local_lines_from_host(profile, replay.empty() ? out : replay);
+    if (const auto line = across ? host_local_line(replay.empty() ? out : replay) : std::nullopt) {
+      calibrate::use_local_line(*probe_only, *line);
+      calibrate::use_local_line(profile, *line);
     }
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
     // Every calibration run against the prediction of its configuration by the mechanisms alone: a
