@@ -119,6 +119,7 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
       if (!args->traces.empty()) {
         calibrate::TraceFitOptions to;
         to.computer = args->trace_computer;
+        to.eager_limit_bytes = cal.profile.network.eager_limit_bytes();
         std::vector<std::filesystem::path> traces(args->traces.begin(), args->traces.end());
         trace_fit = calibrate::fit_traces(traces, to);
         calibrate::apply_trace_fit(cal.profile, trace_fit);

@@ -132,12 +132,7 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
     action = [a, host = std::move(host), words = std::move(words)]() -> int {
       std::string line;
       for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
-      // MPICH over UCX takes two namespaces of one kernel for one host and moves messages through
-      // shared memory and CMA: only TCP, so that MPI traffic crosses the shaped links. Eager messages
-      // of every size: UCX's rendezvous over TCP took 27 ms for 64 KiB on a 100 Mbit/s link (5 ms of
-      // wire time). A setting the user made wins (docs/testbed.md).
-      ::setenv("UCX_TLS", "tcp,self", 0);
-      ::setenv("UCX_RNDV_THRESH", "inf", 0);
+      for (const auto& [name, value] : validate::testbed_mpi_environment()) ::setenv(name.c_str(), value.c_str(), 1);
       validate::testbed_exec({}, host, {"sh", "-c", line}, a->options);
     };
   });

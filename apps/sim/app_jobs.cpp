@@ -269,6 +269,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
     c.handoff_slice_s = computer.handoff_slice_s;
     c.time_slice_s = computer.time_slice_s;
+    if (computer.local_eager_limit) c.local_eager_limit_bytes = computer.local_eager_limit->bytes;
     // Trace-calibrated operation models give a kernel's time alone on the computer: the ranks computing
     // beside it slow it by the speeds fitted with them, else by the probe's concurrent copies.
     c.core_efficiency = computer.core_efficiency;
@@ -282,6 +283,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   // not the one line over all sizes, which bends to the small ones).
   for (const MessageRegime& r : profile.network.regimes) p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
   if (profile.network.send_buffer) p.send_buffer_bytes = profile.network.send_buffer->bytes;
+  p.eager_limit_bytes = profile.network.eager_limit_bytes();
   use_models(p, profile, nullptr);
   return p;
 }

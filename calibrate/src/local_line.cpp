@@ -27,11 +27,12 @@ std::optional<MessageModel> local_line_from_pingpong(const Measurement& loopback
   return line;
 }
 
-int use_local_line(Profile& profile, const MessageModel& line) {
+int use_local_line(Profile& profile, const MessageModel& line, const std::optional<EagerLimit>& eager) {
   int given = 0;
   for (Computer& c : profile.computers) {
     if (c.cores != 1 || c.app_models.messages) continue;
     c.app_models.messages = line;
+    if (!c.local_eager_limit) c.local_eager_limit = eager;
     ++given;
   }
   return given;

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "hetperf/calibrate/eager_limit.hpp"
 #include "hetperf/calibrate/kernel_model_fit.hpp"
 #include "hetperf/calibrate/memory_slowdown_fit.hpp"
 #include "hetperf/calibrate/network_fit.hpp"
@@ -391,6 +392,29 @@ std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationI
   return buffer;
 }
 
+// The eager limits from the ping-pongs' busy sends: between computers the smallest of the pairs'; a
+// computer's own from its loopback ping-pong, which is also the network's where no pair was measured
+// (a profile of one machine, whose network is its loopback).
+void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profile& p) {
+  std::optional<EagerLimit> between, loopback;
+  auto smaller = [](std::optional<EagerLimit>& into, const EagerLimit& e) {
+    if (!into || e.bytes < into->bytes) into = e;
+  };
+  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
+    const auto& net = inputs[idx].measurement.net;
+    if (!net) continue;
+    const auto e = eager_limit_from_pingpong(*net, inputs[idx].file);
+    if (!e) continue;
+    if (net->hosts.size() == 2 && net->hosts[0] != net->hosts[1]) {
+      smaller(between, *e);
+    } else {
+      p.computers[idx].local_eager_limit = *e;
+      smaller(loopback, *e);
+    }
+  }
+  p.network.eager_limit = between ? between : loopback;
+}
+
 }  // namespace
 
 Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
@@ -493,6 +517,7 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
     p.network.fit = r.fit;
   }
   p.network.send_buffer = send_buffer_from_probes(inputs, p.network);
+  eager_limits_from_probes(inputs, p);
   double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     Computer& c = p.computers[idx];

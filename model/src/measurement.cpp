@@ -98,6 +98,10 @@ nlohmann::json to_json(const Measurement& m) {
                      {"hosts", m.net->hosts},
                      {"pingpong", points}};
     if (m.net->bandwidth_bytes_per_s) probes["net"]["bandwidth_bytes_per_s"] = *m.net->bandwidth_bytes_per_s;
+    for (const BusySend& b : m.net->busy_sends) {
+      probes["net"]["busy_sends"].push_back(
+          {{"size_bytes", b.size_bytes}, {"receiver_busy_s", b.receiver_busy_s}, {"send_s", to_json(b.send_s)}});
+    }
     if (const auto& g = m.net->loggp) {
       probes["net"]["loggp"] = {{"small_size_bytes", g->small_size_bytes},
                                 {"large_size_bytes", g->large_size_bytes},
@@ -259,7 +263,7 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     m.disk = d;
   }
   if (auto net = probes.optional("net")) {
-    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp", "handoff"});
+    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp", "handoff", "busy_sends"});
     NetMeasurement n;
     if (auto s = net->optional("settings")) n.settings = s->value();
     n.transport = net->string_or("transport", "mpi");
@@ -292,6 +296,20 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       p.gap_per_byte_s = g->number("gap_per_byte_s", Range::kAny);
       p.latency_s = g->number("latency_s", Range::kNonNegative);
       n.loggp = p;
+    }
+    if (auto busy = net->optional("busy_sends")) {
+      for (const JsonNode& b : busy->items()) {
+        b.known_fields({"size_bytes", "receiver_busy_s", "send_s"});
+        BusySend send;
+        send.size_bytes = static_cast<std::uint64_t>(b.integer("size_bytes", 1, INT64_MAX));
+        if (!n.busy_sends.empty() && send.size_bytes <= n.busy_sends.back().size_bytes) {
+          b.field("size_bytes").fail("sizes in strictly ascending order");
+        }
+        send.receiver_busy_s = b.number("receiver_busy_s", Range::kPositive);
+        if (send.receiver_busy_s > 1e3) b.field("receiver_busy_s").fail("a number of seconds in (0, 1000]");
+        send.send_s = summary(b, "send_s", Range::kNonNegative);
+        n.busy_sends.push_back(send);
+      }
     }
     if (auto h = net->optional("handoff")) {
       h->known_fields({"cores", "bytes", "period_at_cores_s", "period_oversubscribed_s", "handoff_s"});

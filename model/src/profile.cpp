@@ -84,6 +84,17 @@ std::vector<MessageRegime> regimes_from_json(const JsonNode& parent) {
   return regimes;
 }
 
+nlohmann::json to_json(const EagerLimit& e) {
+  nlohmann::json j = {{"bytes", e.bytes}};
+  if (!e.source.empty()) j["source"] = e.source;
+  return j;
+}
+
+EagerLimit eager_limit_from_json(const JsonNode& e) {
+  e.known_fields({"bytes", "source"});
+  return {static_cast<std::uint64_t>(e.integer("bytes", 0, INT64_MAX)), e.string_or("source", "")};
+}
+
 }  // namespace
 
 double KernelModel::time_s(double block) const {
@@ -124,6 +135,7 @@ nlohmann::json to_json(const Profile& p) {
       if (c.handoff_slice_s > 0) j["communication_cpu"]["handoff_slice_s"] = c.handoff_slice_s;
       if (c.time_slice_s > 0) j["communication_cpu"]["time_slice_s"] = c.time_slice_s;
     }
+    if (c.local_eager_limit) j["local_eager_limit"] = to_json(*c.local_eager_limit);
     if (!c.fits.empty()) j["fits"] = c.fits;
     if (!c.kernels.empty()) {
       j["kernels"] = nlohmann::json::array();
@@ -153,6 +165,7 @@ nlohmann::json to_json(const Profile& p) {
     network["send_buffer"] = {{"bytes", b->bytes}};
     if (!b->fit.empty()) network["send_buffer"]["fit"] = b->fit;
   }
+  if (p.network.eager_limit) network["eager_limit"] = to_json(*p.network.eager_limit);
   if (!p.network.pairs.empty()) {
     network["pairs"] = nlohmann::json::array();
     for (const auto& l : p.network.pairs) {
@@ -195,7 +208,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   for (const JsonNode& c : root.array("computers", 1)) {
     c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
                     "disk_read_bytes_per_s", "disk_write_bytes_per_s", "disk_sync_latency_s", "overhead_latency_s",
-                    "slowdown", "fits",
+                    "slowdown", "fits", "local_eager_limit",
                     "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "concurrency_speed",
                     "app_models"});
     Computer computer;
@@ -254,6 +267,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       slice("handoff_slice_s", computer.handoff_slice_s);
       slice("time_slice_s", computer.time_slice_s);
     }
+    if (auto e = c.optional("local_eager_limit")) computer.local_eager_limit = eager_limit_from_json(*e);
     if (auto f = c.optional("fits")) computer.fits = f->value();
     if (auto kernels = c.optional("kernels")) {
       for (const JsonNode& k : kernels->items()) {
@@ -297,7 +311,8 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   // Without a network (not measured) no workload that sends messages binds to the profile.
   if (root.has("network")) {
     JsonNode net = root.object("network");
-    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution", "send_buffer"});
+    net.known_fields({"latency_s", "bandwidth_bytes_per_s", "fit", "regimes", "pairs", "redistribution", "send_buffer",
+                      "eager_limit"});
     p.network.latency_s = net.number("latency_s", Range::kNonNegative);
     p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
     // As the computers' figures: far beyond any network, and far below where sums overflow.
@@ -320,6 +335,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       if (auto f = b->optional("fit")) buffer.fit = f->value();
       p.network.send_buffer = std::move(buffer);
     }
+    if (auto e = net.optional("eager_limit")) p.network.eager_limit = eager_limit_from_json(*e);
     if (auto pairs = net.optional("pairs")) {
       for (const JsonNode& l : pairs->items()) {
         l.known_fields({"hosts", "latency_s", "bandwidth_bytes_per_s", "regimes", "fit"});

@@ -17,12 +17,19 @@
 // a large send returns once the rest of its message fits in the buffers on the way (socket buffers,
 // the link's queue), so these times tell how much of a message a sender leaves behind
 // (calibrate/send_buffer.hpp).
+// With --busy-sends MIN_BYTES, also per size of at least MIN_BYTES: the time a blocking MPI_Send of
+// that size takes to return while its receiver is busy for "receiver_busy_s" (four one-way times,
+// at least 1 ms) before it posts its receive ("busy_sends"). A send that returns within half that
+// time went out eagerly; one that waited for the receiver was a rendezvous. Between the largest
+// eager size and the first that waited, powers of two are tried in bisection until they are a
+// factor of two apart: the eager limit (calibrate/eager_limit.hpp) to that factor.
 // With --fanout BYTES, on any number of ranks of one computer instead: rank 0 sends BYTES to every
 // other rank in turn, round after round, and prints the period of a round ({"fanout": ...}); run with
 // as many ranks as cores and with twice as many, it measures the hand-off of ranks that wait polling
 // on an oversubscribed computer (HandoffMeasurement, hetperf/model/measurement.hpp).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,12 +207,13 @@ nlohmann::json measure_loggp(std::vector<char>& buf, int rank, const hetperf::pr
           {"latency_s", latency}};
 }
 
-// The time inside a blocking send of `count` bytes whose receiver already waits: rank 1 posts its
-// receive and says so with an empty message; rank 0 then times its MPI_Send, and waits for rank 1's
-// acknowledgement of the whole message before the next sample, so that no send finds the buffers
-// partly full.
+// The time inside a blocking send of `count` bytes. With `busy_s` 0 its receiver already waits: rank 1
+// posts its receive and says so with an empty message. Otherwise rank 1 says it starts with that
+// message, spins for `busy_s`, and only then receives. Either way rank 0 times its MPI_Send after the
+// empty message and waits for rank 1's acknowledgement of the whole message before the next sample,
+// so that no send finds the buffers partly full.
 hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int rank,
-                                         const hetperf::probes::RepeatOptions& repeat) {
+                                         const hetperf::probes::RepeatOptions& repeat, double busy_s = 0) {
   const int peer = 1 - rank;
   auto one = [&] {
     double d = 0;
@@ -216,16 +224,61 @@ hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int 
       d = MPI_Wtime() - t;
       MPI_Recv(nullptr, 0, MPI_CHAR, peer, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-      MPI_Request request;
-      MPI_Irecv(buf.data(), count, MPI_CHAR, peer, 9, MPI_COMM_WORLD, &request);
+      MPI_Request request = MPI_REQUEST_NULL;
+      if (busy_s == 0) MPI_Irecv(buf.data(), count, MPI_CHAR, peer, 9, MPI_COMM_WORLD, &request);
       MPI_Send(nullptr, 0, MPI_CHAR, peer, 8, MPI_COMM_WORLD);
+      if (busy_s > 0) {
+        busy_wait(busy_s);
+        MPI_Irecv(buf.data(), count, MPI_CHAR, peer, 9, MPI_COMM_WORLD, &request);
+      }
       MPI_Wait(&request, MPI_STATUS_IGNORE);
       MPI_Send(nullptr, 0, MPI_CHAR, peer, 10, MPI_COMM_WORLD);
     }
     return d;
   };
   one();  // warm-up, discarded
-  return coordinated(repeat, rank, one);
+  if (busy_s == 0) return coordinated(repeat, rank, one);
+  hetperf::probes::RepeatOptions few = repeat;  // the median of a few tells the protocols apart
+  few.min_samples = 3;
+  few.time_cap_s = std::min(repeat.time_cap_s, 10 * busy_s);
+  return coordinated(few, rank, one);
+}
+
+struct BusySend {
+  std::uint64_t bytes = 0;
+  double busy_s = 0;
+  hetperf::SampleSummary send_s;  // on rank 0
+  bool eager() const { return send_s.median < 0.5 * busy_s; }  // decided on rank 0
+};
+
+// Between the largest size sent eagerly and the first that waited, powers of two in bisection until
+// the two are a factor of two apart (each with the larger of its neighbours' busy times); the
+// results join `busy` in size order. Rank 0 decides and tells rank 1.
+void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes::RepeatOptions& repeat,
+                        std::vector<BusySend>& busy) {
+  for (;;) {
+    std::uint64_t mid = 0;
+    double busy_s = 0;
+    if (rank == 0) {
+      for (std::size_t i = 0; i + 1 < busy.size(); ++i) {
+        if (!busy[i].eager()) break;
+        if (busy[i + 1].eager()) continue;
+        std::vector<std::uint64_t> inside;  // the powers of two strictly between the two sizes
+        for (std::uint64_t p = 1; p < busy[i + 1].bytes; p <<= 1) {
+          if (p > busy[i].bytes) inside.push_back(p);
+        }
+        if (!inside.empty()) mid = inside[inside.size() / 2];
+        busy_s = std::max(busy[i].busy_s, busy[i + 1].busy_s);
+        break;
+      }
+    }
+    MPI_Bcast(&mid, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (mid == 0) return;
+    BusySend b{mid, busy_s, measure_send_time(buf, static_cast<int>(mid), rank, repeat, busy_s)};
+    auto at = std::find_if(busy.begin(), busy.end(), [&](const BusySend& x) { return x.bytes > mid; });
+    busy.insert(at, b);
+  }
 }
 
 // Rounds of the fan-out: rank 0 sends `count` bytes to ranks 1 .. size - 1 in turn, each of which
@@ -267,7 +320,7 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
   hetperf::probes::RepeatOptions repeat;
   repeat.time_cap_s = 5;
-  std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0;
+  std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0, busy_sends_from = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--min-samples")) repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
@@ -276,6 +329,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--fanout")) fanout = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--send-times")) send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--busy-sends")) busy_sends_from = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
       return finalize_together(2);
@@ -310,6 +364,7 @@ int main(int argc, char** argv) {
   for (auto s : sizes) max_size = std::max<std::uint64_t>(max_size, s);
   std::vector<char> buf(max_size, 1);
   nlohmann::json points = nlohmann::json::array();
+  std::vector<BusySend> busy;  // ascending sizes
 
   for (std::uint64_t bytes : sizes) {
     const int count = static_cast<int>(bytes);
@@ -328,8 +383,14 @@ int main(int argc, char** argv) {
     if (send_times_from > 0 && bytes >= send_times_from) {
       point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
     }
+    if (busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, busy_sends_from)) {
+      double busy_s = std::max(1e-3, 4 * s.median);
+      MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      busy.push_back({bytes, busy_s, measure_send_time(buf, count, rank, repeat, busy_s)});
+    }
     if (rank == 0) points.push_back(point);
   }
+  bisect_eager_limit(buf, rank, repeat, busy);
   nlohmann::json loggp;
   if (loggp_large > 0) loggp = measure_loggp(buf, rank, repeat, 1, loggp_large);
   if (rank == 0) {
@@ -340,6 +401,10 @@ int main(int argc, char** argv) {
     if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
     nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
     if (!loggp.is_null()) out["loggp"] = loggp;
+    for (const BusySend& b : busy) {
+      out["busy_sends"].push_back(
+          {{"size_bytes", b.bytes}, {"receiver_busy_s", b.busy_s}, {"send_s", hetperf::to_json(b.send_s)}});
+    }
     std::printf("%s\n", out.dump().c_str());
   }
   return finalize_together(0);

@@ -111,6 +111,7 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
   if (!o.hosts.empty() && o.send_times_from_bytes > 0) {
     argv.insert(argv.end(), {"--send-times", std::to_string(o.send_times_from_bytes)});
   }
+  if (o.busy_sends_from_bytes > 0) argv.insert(argv.end(), {"--busy-sends", std::to_string(o.busy_sends_from_bytes)});
   const nlohmann::json j = run_pingpong(argv);
   NetMeasurement m;
   m.transport = "mpi";
@@ -122,6 +123,7 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
                 {"time_cap_s", o.repeat.time_cap_s},
                 {"mpi_library", j.value("mpi_library", "")}};
   if (!o.hosts.empty() && o.send_times_from_bytes > 0) m.settings["send_times_from_bytes"] = o.send_times_from_bytes;
+  if (o.busy_sends_from_bytes > 0) m.settings["busy_sends_from_bytes"] = o.busy_sends_from_bytes;
   JsonNode root(j, "hetperf-pingpong output");
   for (const auto& h : root.array("hosts")) m.hosts.push_back(h.as_string());
   for (const auto& p : root.array("pingpong", 1)) {
@@ -130,6 +132,12 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
     if (auto send = p.optional("send_s")) m.pingpong.back().send_s = sample_summary_from_json(*send);
   }
   m.bandwidth_bytes_per_s = bandwidth_from_pingpong(m.pingpong);
+  if (auto busy = root.optional("busy_sends")) {
+    for (const auto& b : busy->items()) {
+      m.busy_sends.push_back({static_cast<std::uint64_t>(b.integer("size_bytes", 1, INT64_MAX)),
+                              b.number("receiver_busy_s"), sample_summary_from_json(b.object("send_s"))});
+    }
+  }
   if (auto g = root.optional("loggp")) {
     LogGPParameters p;
     p.small_size_bytes = static_cast<std::uint64_t>(g->integer("small_size_bytes", 0, INT64_MAX));

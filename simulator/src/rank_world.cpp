@@ -222,6 +222,12 @@ void RankWorld::release_sender(const Message& m) {
 // cores meanwhile (the rank that runs in its place computes). Scheduled in, it holds its core for the
 // rest of its slice: a release soon after finds it there more often (RankComputer::handoff_after). A
 // rendezvous needs both ends on a core: its sender waits for the longer of the two hand-offs.
+std::uint64_t RankWorld::eager_limit(int src, int dst) const {
+  const std::size_t c = ranks_[src].computer;
+  const auto& local = platform_.computers[c].local_eager_limit_bytes;
+  return c == ranks_[dst].computer && local ? *local : platform_.eager_limit_bytes;
+}
+
 double RankWorld::handoff_of(int rank) const {
   const std::size_t c = ranks_[rank].computer;
   if (sliced_[c]) return 0;  // its turns of slices stand for the hand-off (a rendezvous waits for its slice)
@@ -284,7 +290,7 @@ void RankWorld::arrive(std::uint32_t id) {
 bool RankWorld::post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle) {
   const std::uint32_t id = new_message();
   Message& m = messages_[id];
-  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.eager = bytes <= platform_.eager_limit_bytes;
+  m.src = rank, m.dst = dst, m.tag = tag, m.bytes = bytes, m.eager = bytes <= eager_limit(rank, dst);
   m.send_handle = handle;
   const bool eager = m.eager;
   bool released = false;

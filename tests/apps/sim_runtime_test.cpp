@@ -61,6 +61,30 @@ TEST_CASE("apps: a simulated eager message lets the sender go on at once") {
   CHECK(end_of(r, 1, "recv") == Approx(1e-3 + 1e-3));
 }
 
+TEST_CASE("apps: the eager limit is the platform's between computers and a computer's own within it") {
+  // 1 MB from rank 0 to rank 1, whose receive comes after 2 s of work: eager, the send returns at
+  // once; a rendezvous waits for the receive and the transfer (l + s/b = 1.001 s).
+  auto late_receive = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 1000000);
+    } else {
+      co_await rt.gemm(2000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);  // 2 s
+      co_await rt.recv(0, 0, nullptr, 1000000);
+    }
+  };
+  SimPlatform p = platform(2, 2, 1e-3, 1e6);
+  CHECK(end_of(simulate_app(p, {0, 1}, late_receive), 0, "send") == Approx(3.001));  // 64 KiB by default
+  p.eager_limit_bytes = 1u << 20;
+  CHECK(end_of(simulate_app(p, {0, 1}, late_receive), 0, "send") == Approx(0.0));
+  // Within one computer, its own limit (TCP over loopback, say) rules, and only there.
+  p.eager_limit_bytes = 8192;
+  p.computers[0].local_eager_limit_bytes = 1u << 20;
+  CHECK(end_of(simulate_app(p, {0, 0}, late_receive), 0, "send") == Approx(0.0));
+  CHECK(end_of(simulate_app(p, {0, 1}, late_receive), 0, "send") == Approx(3.001));
+  p.computers[0].local_eager_limit_bytes = 1000;
+  CHECK(end_of(simulate_app(p, {0, 0}, late_receive), 0, "send") > 2);
+}
+
 TEST_CASE("apps: ranks computing on one core share it equally, on two cores they do not") {
   auto app = [](Runtime& rt) -> Task { co_await rt.gemm(100, 100, 100, nullptr, 0, nullptr, 0, nullptr, 0); };
   auto one_core = simulate_app(platform(1, 1, 0, 1e9), {0, 0}, app);

@@ -167,6 +167,53 @@ TEST_CASE("model: formats: the host's CPU quota and the ping-pong's timed sends 
   CHECK(input_error([&] { read(negative); }).find("send_s.mean: expected a non-negative number") != std::string::npos);
 }
 
+TEST_CASE("model: formats: the ping-pong's busy sends round-trip and are checked") {
+  Measurement m = sample_measurement();
+  m.net->busy_sends = {{8192, 1e-3, summarize({2e-5, 3e-5})}, {16384, 1e-3, summarize({1.004e-3})}};
+  nlohmann::json j = to_json(m);
+  Measurement back = measurement_from_json(j, "m.json");
+  REQUIRE(back.net->busy_sends.size() == 2);
+  CHECK(back.net->busy_sends[1].size_bytes == 16384);
+  CHECK(back.net->busy_sends[0].send_s.samples.size() == 2);
+  CHECK(to_json(back) == j);
+  auto read = [](const nlohmann::json& x) { measurement_from_json(x, "m.json"); };
+  nlohmann::json bad = j;
+  bad["probes"]["net"]["busy_sends"][1]["size_bytes"] = 4096;
+  CHECK(input_error([&] { read(bad); }) ==
+        "m.json: $.probes.net.busy_sends[1].size_bytes: expected sizes in strictly ascending order, got 4096");
+  bad = j;
+  bad["probes"]["net"]["busy_sends"][0]["receiver_busy_s"] = 0;
+  CHECK(input_error([&] { read(bad); }) == "m.json: $.probes.net.busy_sends[0].receiver_busy_s: expected a positive number, got 0");
+  bad = j;
+  bad["probes"]["net"]["busy_sends"][0]["receiver_busy_s"] = 1e300;
+  CHECK(input_error([&] { read(bad); }).find("receiver_busy_s: expected a number of seconds in (0, 1000]") != std::string::npos);
+  bad = j;
+  bad["probes"]["net"]["busy_sends"][0].erase("send_s");
+  CHECK(input_error([&] { read(bad); }).find("$.probes.net.busy_sends[0].send_s: missing") != std::string::npos);
+}
+
+TEST_CASE("model: formats: a profile's eager limits round-trip and are checked") {
+  Profile p = sample_profile();
+  CHECK(p.network.eager_limit_bytes() == 65536);  // not measured: MPICH's default
+  p.network.eager_limit = EagerLimit{8192, "m.json (loopback)"};
+  p.computers[0].local_eager_limit = EagerLimit{1u << 20, ""};
+  nlohmann::json j = to_json(p);
+  CHECK(j["network"]["eager_limit"]["bytes"] == 8192);
+  CHECK_FALSE(j["computers"][0]["local_eager_limit"].contains("source"));
+  CHECK_FALSE(j["computers"][1].contains("local_eager_limit"));
+  Profile back = profile_from_json(j, "p.json");
+  CHECK(back.network.eager_limit_bytes() == 8192);
+  CHECK(back.computers[0].local_eager_limit->bytes == 1u << 20);
+  CHECK(to_json(back) == j);
+  j["network"]["eager_limit"]["bytes"] = -1;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("p.json: $.network.eager_limit.bytes: expected an integer") == 0);
+  j["network"]["eager_limit"] = {{"byte", 1}};
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.eager_limit") != std::string::npos);
+  j = to_json(p);
+  j["computers"][0]["local_eager_limit"] = 4096;
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("p.json: $.computers[0].local_eager_limit: expected an object") == 0);
+}
+
 TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simulator's rounds take them") {
   // A round with m ranks takes (m - 1)(t + h): t = 0.2 ms alone (2 cores, 1 message a round), and with
   // h = 4 ms on 4 ranks 3 (0.2 + 4) ms.

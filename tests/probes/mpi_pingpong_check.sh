@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs hetperf-pingpong under `mpiexec -n 2` with small settings and checks its JSON: one point per
-# requested size, positive one-way times, the LogGP block. Args: $1 = hetperf-pingpong binary.
+# requested size, positive one-way times, the LogGP block, the busy sends. Args: $1 = hetperf-pingpong binary.
 set -euo pipefail
 # Through a file: with every sample the JSON can exceed what one argument may hold (128 KiB).
 out=$(mktemp)
@@ -22,6 +22,22 @@ for k in ("send_overhead_s", "receive_overhead_s", "gap_s"):
 assert g["latency_s"] >= 0 and g["large_size_bytes"] == 65536
 assert "MPICH" in j["mpi_library"] or j["mpi_library"], j["mpi_library"]
 print("ok:", sizes, "o_s", g["send_overhead_s"]["mean"], "L", g["latency_s"])
+PY
+# Busy sends (the eager limit): one per size from 1 KiB, in ascending order, each receiver busy at least
+# 1 ms; between the last eager size and the first that waited, the bisection leaves at most a factor
+# of two (where the protocol changes depends on the MPI's transport, so no size is asserted).
+mpiexec -n 2 "$1" --sizes 0,32,1024,1048576 --min-samples 3 --time-cap 0.5 --busy-sends 1024 </dev/null >"$out"
+python3 - "$out" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))["busy_sends"]
+sizes = [x["size_bytes"] for x in b]
+assert sizes == sorted(set(sizes)) and sizes[0] == 1024 and sizes[-1] == 1048576, sizes
+assert all(x["receiver_busy_s"] >= 1e-3 and x["send_s"]["n"] >= 1 for x in b), b
+eager = [x["send_s"]["median"] < 0.5 * x["receiver_busy_s"] for x in b]
+if True in eager and False in eager:
+    k = eager.index(False)
+    assert k > 0 and all(eager[:k]) and sizes[k] <= 2 * sizes[k - 1], (sizes, eager)
+print("ok: busy sends", list(zip(sizes, eager)))
 PY
 # The fan-out (the hand-off probe) on three ranks: rank 0 sends to the two others, round after round.
 # Three ranks oversubscribe a 2-core machine: a round can take tens of ms, and the time cap ends the

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -367,6 +368,14 @@ std::string TestbedUpSummary::brief_report() const {
   std::string s = "testbed up; state in " + state_file.string();
   for (const auto& n : notes) s += "\n  note: " + n;
   return s;
+}
+
+std::vector<std::pair<std::string, std::string>> testbed_mpi_environment() {
+  std::vector<std::pair<std::string, std::string>> env = {{"UCX_TLS", "tcp,self"}, {"UCX_RNDV_THRESH", "inf"}};
+  for (auto& [name, value] : env) {
+    if (const char* set = std::getenv(name.c_str())) value = set;  // a setting the user made wins
+  }
+  return env;
 }
 
 std::vector<std::string> testbed_names(const TestbedOptions& o) {

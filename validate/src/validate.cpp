@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "hetperf/calibrate/contention.hpp"
+#include "hetperf/calibrate/eager_limit.hpp"
 #include "hetperf/calibrate/local_line.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
@@ -229,12 +230,16 @@ void choose_fast_and_slow(TestbedSession& t, const std::string& file) {
 // The host's loopback ping-pong beside a testbed's measurements (probe_and_calibrate_testbed).
 constexpr const char* kHostLoopbackFile = "measurement-host.json";
 
-// The one-core testbed computers' local message line from the host's loopback ping-pong in `dir`;
-// nullopt where it was not measured (recordings from before it have none).
-std::optional<MessageModel> host_local_line(const fs::path& dir) {
+// The one-core testbed computers' local message line and eager limit from the host's loopback
+// ping-pong in `dir`; nothing where it was not measured (recordings from before it have none).
+void use_host_local_line(const fs::path& dir, std::initializer_list<Profile*> profiles) {
   const fs::path file = dir / kHostLoopbackFile;
-  if (!fs::exists(file)) return std::nullopt;
-  return calibrate::local_line_from_pingpong(read_measurement(file), file.filename().string());
+  if (!fs::exists(file)) return;
+  const Measurement host = read_measurement(file);
+  const auto line = calibrate::local_line_from_pingpong(host, file.filename().string());
+  if (!line) return;
+  const auto eager = calibrate::eager_limit_from_pingpong(*host.net, file.filename().string());
+  for (Profile* p : profiles) calibrate::use_local_line(*p, *line, eager);
 }
 
 // The ping-pong's sizes on a testbed: dense enough between 8 KiB and 4 MiB that the fit tells the large
@@ -270,13 +275,17 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
     inputs.push_back(calibrate::load_measurement(file));
     require_every_probe(inputs.back().measurement, file);
   }
-  // Messages between two ranks of one computer go through the memory both computers share, not the
-  // link; with one core each, no computer can time them without its ranks waiting for the core, so
-  // they come from the host's own loopback ping-pong (calibrate/local_line.hpp).
+  // Messages between two ranks of one computer stay inside the host, through its loopback with the
+  // testbed's transport (TCP); with one core each, no computer can time them without its ranks
+  // waiting for the core, so they come from the host's own loopback ping-pong with that transport
+  // (calibrate/local_line.hpp), and so does their eager limit (calibrate/eager_limit.hpp).
   const fs::path host = dir / kHostLoopbackFile;
-  const std::vector<std::string> loopback = {bin + "/hetperf", "probe", "--quick", "--only", "net", "--no-loggp",
-                                             "--no-handoff", "--sizes", "0,32,1024,65536,262144,1048576,4194304",
-                                             "--mpiexec", o.mpiexec, "--machine", "host", "-o", host.string()};
+  std::vector<std::string> loopback = {"env"};
+  for (const auto& [name, value] : testbed_mpi_environment()) loopback.push_back(name + "=" + value);
+  const std::vector<std::string> probe = {bin + "/hetperf", "probe", "--quick", "--only", "net", "--no-loggp",
+                                          "--no-handoff", "--sizes", kTestbedPingPongSizes, "--mpiexec", o.mpiexec,
+                                          "--machine", "host", "-o", host.string()};
+  loopback.insert(loopback.end(), probe.begin(), probe.end());
   std::fprintf(stderr, "validate: the host's loopback ping-pong (the computers' local messages)\n");
   if (const CommandResult r = probes::run_capturing_stdout(loopback); r.status != 0) {
     throw EnvironmentError("validate: `" + display_command(loopback) + "` failed with exit status " + std::to_string(r.status));
@@ -806,14 +815,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       if (cpu.contains("probes_only_handoff_s")) c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
     }
     calibrate::TraceFitOptions to;
+    to.eager_limit_bytes = profile.network.eager_limit_bytes();
     // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
     if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     calibrate::apply_trace_fit(profile, fit);
-    if (const auto line = across ? host_local_line(replay.empty() ? out : replay) : std::nullopt) {
-      calibrate::use_local_line(*probe_only, *line);
-      calibrate::use_local_line(profile, *line);
-    }
+    if (across) use_host_local_line(replay.empty() ? out : replay, {&*probe_only, &profile});
     for (const auto& line : fit.report) std::fprintf(stderr, "validate: %s\n", line.c_str());
     // Every calibration run against the prediction of its configuration by the mechanisms alone: a
     // diagnostic and the spread of what they miss, never a factor of the predictions.

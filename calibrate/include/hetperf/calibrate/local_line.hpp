@@ -4,7 +4,7 @@
 //
 //   Measurement host = read_measurement("measurement-host.json");  // hetperf probe --only net
 //   if (auto line = local_line_from_pingpong(host, "measurement-host.json")) {
-//     use_local_line(profile, *line);  // the one-core computers without a fitted line take it
+//     use_local_line(profile, *line, eager_limit_from_pingpong(*host.net, "measurement-host.json"));
 //   }
 #pragma once
 
@@ -21,7 +21,8 @@ namespace hetperf::calibrate {
 // such sizes. The line's source names `file`.
 std::optional<MessageModel> local_line_from_pingpong(const Measurement& loopback, const std::string& file);
 
-// Gives `line` to every computer with one core and no local message line; returns their count.
-int use_local_line(Profile& profile, const MessageModel& line);
+// Gives `line` to every computer with one core and no local message line, and `eager` (the same
+// ping-pong's eager limit, eager_limit.hpp) where it has none of its own; returns their count.
+int use_local_line(Profile& profile, const MessageModel& line, const std::optional<EagerLimit>& eager = std::nullopt);
 
 }  // namespace hetperf::calibrate

@@ -163,6 +163,16 @@ struct HandoffMeasurement {
 // h from the two periods (see HandoffMeasurement).
 double handoff_from_fanout(int cores, std::optional<double> period_at_cores_s, double period_oversubscribed_s);
 
+// A blocking send to a receiver busy for `receiver_busy_s` before it posts its receive (hetperf-pingpong
+// --busy-sends): well within that time, the message went out eagerly; about that time or more, it
+// waited for its receiver (a rendezvous). The sizes where one turns into the other give the eager
+// limit (calibrate/eager_limit.hpp).
+struct BusySend {
+  std::uint64_t size_bytes = 0;
+  double receiver_busy_s = 0;
+  SampleSummary send_s;
+};
+
 struct NetMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec) or "tcp"
@@ -172,6 +182,7 @@ struct NetMeasurement {
   std::optional<double> bandwidth_bytes_per_s;  // "bandwidth_bytes_per_s": largest size / its one-way time
   std::optional<LogGPParameters> loggp;         // "loggp"
   std::optional<HandoffMeasurement> handoff;    // "handoff" (this computer's cores, loopback only)
+  std::vector<BusySend> busy_sends = {};        // "busy_sends", ascending size; may be empty
 };
 
 struct SkippedProbe {

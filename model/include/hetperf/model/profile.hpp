@@ -31,6 +31,15 @@ struct KernelModel {
   double time_s(double block) const;
 };
 
+// The largest message a blocking send hands over without its receiver (eager): a larger one waits
+// until its receiver has posted the receive (rendezvous). Measured by the ping-pong's sends to a busy
+// receiver (calibrate::eager_limit_from_pingpong); it depends on the MPI's transport (MPICH over UCX
+// on one host: 8 KiB through shared memory, beyond 1 MiB through TCP).
+struct EagerLimit {
+  std::uint64_t bytes = 0;
+  std::string source = {};  // the measurement it was read from, and how
+};
+
 struct Computer {
   std::string name;
   std::string group;                 // optional label ("fast"), empty when ungrouped
@@ -81,6 +90,9 @@ struct Computer {
   // "Time-sliced cores"); the hand-off then plays no part. 0 (default): processor sharing and the
   // hand-off.
   double time_slice_s = 0;
+  // "local_eager_limit" (optional): the eager limit of messages between two ranks of this computer,
+  // where its transport differs from the network's; absent: the network's.
+  std::optional<EagerLimit> local_eager_limit = {};
   nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
   std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
   std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)
@@ -140,6 +152,11 @@ struct NetworkModel {
   // "send_buffer" (optional); absent: a send beyond the eager limit holds its sender until its
   // message has arrived (rendezvous).
   std::optional<SendBuffer> send_buffer = {};
+  // "eager_limit" (optional) for messages between computers; absent: 64 KiB (MPICH's default).
+  std::optional<EagerLimit> eager_limit = {};
+
+  // Messages up to this size go out eagerly between computers: the measured limit, else 64 KiB.
+  std::uint64_t eager_limit_bytes() const { return eager_limit ? eager_limit->bytes : 65536; }
 };
 
 struct ProvenanceEntry {

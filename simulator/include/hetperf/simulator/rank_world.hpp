@@ -26,6 +26,7 @@
 #include <map>
 #include <utility>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "hetperf/simulator/engine/engine.hpp"
@@ -67,6 +68,9 @@ struct RankComputer {
   // here than cores, the ranks stay on their cores and take turns of one slice (SlicedCores), which
   // then replaces both processor sharing and the hand-off for this computer.
   double time_slice_s = 0;
+  // The eager limit of messages between two ranks of this computer (its transport may differ from the
+  // network's: shared memory, or TCP over loopback); nullopt: the platform's eager_limit_bytes.
+  std::optional<std::uint64_t> local_eager_limit_bytes = std::nullopt;
 
   // The hand-off of a message to a rank here with `mapped` ranks mapped here: none while they do not
   // outnumber the cores; beyond, the wait to be scheduled in times the probability that the receiver
@@ -201,6 +205,7 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
   // A blocked rank's operation is done: complete, after its hand-off; a rendezvous sender's after the
   // longer of its own and its receiver's (`answered_by`, who had to be on a core to answer).
   void resume(int rank, int answered_by = -1);
+  std::uint64_t eager_limit(int src, int dst) const;  // of a message between these ranks' computers
   double handoff_of(int rank) const;  // handoff_after of its computer, since it was last scheduled in
   void set_waiting(int rank, bool waiting);
   std::uint32_t new_message();

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -105,6 +106,13 @@ nlohmann::json testbed_state(const std::string& name, const TestbedOptions& opti
 // `ip netns exec <netns> argv...` (which also binds /etc/netns/<netns>/hosts over /etc/hosts). Does not
 // return; EnvironmentError when the computer is unknown or a step is refused. `testbed` may be empty
 // when the computer's name is unique among the testbeds that are up.
+// The MPI transport of ranks in testbed computers (what `hetperf testbed launch` sets for MPICH's hydra):
+// each variable as the environment already has it, else its default. MPICH over UCX takes two network
+// namespaces of one kernel for one host and moves messages through shared memory and CMA; only TCP
+// makes MPI traffic cross the shaped links. Eager messages of every size: UCX's rendezvous over TCP
+// took 27 ms for 64 KiB on a 100 Mbit/s link (5 ms of wire time). docs/testbed.md.
+std::vector<std::pair<std::string, std::string>> testbed_mpi_environment();
+
 [[noreturn]] void testbed_exec(const std::string& testbed, const std::string& computer,
                                const std::vector<std::string>& argv, const TestbedOptions& options);
 
