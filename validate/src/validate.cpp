@@ -625,6 +625,14 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (const auto& [c, elsewhere] : {std::pair{testbed.fast_name(), testbed.slow_name()},
                                        std::pair{testbed.slow_name(), testbed.fast_name()}}) {
       Computer& computer = profile.computers[*profile.find(c)];
+      // Where the cpu probe measured the scheduler's slice, ranks beyond the cores take turns of it
+      // (time-sliced cores), which replace processor sharing and its waiting share: measuring that
+      // share would cost runs no default prediction reads (only the processor-sharing row would).
+      if (computer.time_slice_s > 0) {
+        summary.facts["waiting rank's CPU share on " + c] = "not measured: time-sliced cores (slice " +
+                                                            std::to_string(computer.time_slice_s * 1e3) + " ms)";
+        continue;
+      }
       calibrate::ContentionOptions co;
       co.cores = computer.cores;
       co.repeats = quick ? 3 : 5;
