@@ -630,7 +630,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       // share would cost runs no default prediction reads (only the processor-sharing row would).
       if (computer.time_slice_s > 0) {
         summary.facts["waiting rank's CPU share on " + c] = "not measured: time-sliced cores (slice " +
-                                                            text::fixed(computer.time_slice_s * 1e3, 2) + " ms)";
+                                                            std::to_string(computer.time_slice_s * 1e3) + " ms)";
         continue;
       }
       calibrate::ContentionOptions co;
