@@ -7,10 +7,6 @@ namespace hetperf::calibrate {
 
 namespace {
 
-// A send went out eagerly when its median time is under half the time its receiver was busy: a
-// rendezvous waits for the receive, so it takes at least about that whole time.
-bool sent_eagerly(const BusySend& b) { return b.send_s.median < 0.5 * b.receiver_busy_s; }
-
 std::string describe(const BusySend& b) {
   char text[160];
   std::snprintf(text, sizeof text, "%llu bytes in %.3g ms with the receiver busy for %.3g ms",
@@ -24,7 +20,7 @@ std::optional<EagerLimit> eager_limit_from_pingpong(const NetMeasurement& net, c
   const BusySend* last_eager = nullptr;
   const BusySend* first_waiting = nullptr;
   for (const BusySend& b : net.busy_sends) {  // ascending sizes (measurement_from_json)
-    if (!sent_eagerly(b)) {
+    if (!b.eager()) {
       first_waiting = &b;
       break;
     }
@@ -33,8 +29,8 @@ std::optional<EagerLimit> eager_limit_from_pingpong(const NetMeasurement& net, c
   if (!last_eager && !first_waiting) return std::nullopt;
   EagerLimit e;
   e.bytes = last_eager ? last_eager->size_bytes : 0;
-  const bool pair = net.hosts.size() == 2 && net.hosts[0] != net.hosts[1];
-  const std::string where = file + " ($.probes.net.busy_sends, " + (pair ? net.hosts[0] + " to " + net.hosts[1] : "loopback") + "): ";
+  const std::string where = file + " ($.probes.net.busy_sends, " +
+                            (net.between_hosts() ? net.hosts[0] + " to " + net.hosts[1] : "loopback") + "): ";
   if (last_eager && first_waiting) {
     e.source = where + "eager " + describe(*last_eager) + "; waited " + describe(*first_waiting);
   } else if (last_eager) {

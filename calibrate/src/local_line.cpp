@@ -7,7 +7,7 @@ namespace hetperf::calibrate {
 
 std::optional<MessageModel> local_line_from_pingpong(const Measurement& loopback, const std::string& file) {
   const auto& net = loopback.net;
-  if (!net || net->pingpong.empty() || net->hosts.size() != 2 || net->hosts[0] != net->hosts[1]) return std::nullopt;
+  if (!net || net->pingpong.empty() || net->hosts.size() != 2 || net->between_hosts()) return std::nullopt;
   constexpr std::uint64_t kLarge = 64u << 10;
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const PingPongPoint& p : net->pingpong) {

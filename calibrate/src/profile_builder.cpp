@@ -376,7 +376,7 @@ std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationI
   std::vector<NetworkSend> sends;
   for (const CalibrationInput& in : inputs) {
     const auto& net = in.measurement.net;
-    if (!net || net->hosts.size() != 2 || net->hosts[0] == net->hosts[1]) continue;
+    if (!net || !net->between_hosts()) continue;
     for (const PingPongPoint& pt : net->pingpong) {
       if (!pt.send_s) continue;
       for (double d : pt.send_s->samples) sends.push_back({pt.size_bytes, d, false, in.file});
@@ -405,7 +405,7 @@ void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profi
     if (!net) continue;
     const auto e = eager_limit_from_pingpong(*net, inputs[idx].file);
     if (!e) continue;
-    if (net->hosts.size() == 2 && net->hosts[0] != net->hosts[1]) {
+    if (net->between_hosts()) {
       smaller(between, *e);
     } else {
       p.computers[idx].local_eager_limit = *e;

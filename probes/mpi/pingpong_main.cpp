@@ -38,6 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetperf/model/measurement.hpp"
 #include "hetperf/model/mpi_finalize.hpp"
 #include "hetperf/probes/repeat.hpp"
 
@@ -244,18 +245,11 @@ hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int 
   return coordinated(few, rank, one);
 }
 
-struct BusySend {
-  std::uint64_t bytes = 0;
-  double busy_s = 0;
-  hetperf::SampleSummary send_s;  // on rank 0
-  bool eager() const { return send_s.median < 0.5 * busy_s; }  // decided on rank 0
-};
-
 // Between the largest size sent eagerly and the first that waited, powers of two in bisection until
 // the two are a factor of two apart (each with the larger of its neighbours' busy times); the
 // results join `busy` in size order. Rank 0 decides and tells rank 1.
 void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes::RepeatOptions& repeat,
-                        std::vector<BusySend>& busy) {
+                        std::vector<hetperf::BusySend>& busy) {
   for (;;) {
     std::uint64_t mid = 0;
     double busy_s = 0;
@@ -264,19 +258,19 @@ void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes:
         if (!busy[i].eager()) break;
         if (busy[i + 1].eager()) continue;
         std::vector<std::uint64_t> inside;  // the powers of two strictly between the two sizes
-        for (std::uint64_t p = 1; p < busy[i + 1].bytes; p <<= 1) {
-          if (p > busy[i].bytes) inside.push_back(p);
+        for (std::uint64_t p = 1; p < busy[i + 1].size_bytes; p <<= 1) {
+          if (p > busy[i].size_bytes) inside.push_back(p);
         }
         if (!inside.empty()) mid = inside[inside.size() / 2];
-        busy_s = std::max(busy[i].busy_s, busy[i + 1].busy_s);
+        busy_s = std::max(busy[i].receiver_busy_s, busy[i + 1].receiver_busy_s);
         break;
       }
     }
     MPI_Bcast(&mid, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (mid == 0) return;
-    BusySend b{mid, busy_s, measure_send_time(buf, static_cast<int>(mid), rank, repeat, busy_s)};
-    auto at = std::find_if(busy.begin(), busy.end(), [&](const BusySend& x) { return x.bytes > mid; });
+    hetperf::BusySend b{mid, busy_s, measure_send_time(buf, static_cast<int>(mid), rank, repeat, busy_s)};
+    auto at = std::find_if(busy.begin(), busy.end(), [&](const hetperf::BusySend& x) { return x.size_bytes > mid; });
     busy.insert(at, b);
   }
 }
@@ -364,7 +358,7 @@ int main(int argc, char** argv) {
   for (auto s : sizes) max_size = std::max<std::uint64_t>(max_size, s);
   std::vector<char> buf(max_size, 1);
   nlohmann::json points = nlohmann::json::array();
-  std::vector<BusySend> busy;  // ascending sizes
+  std::vector<hetperf::BusySend> busy;  // ascending sizes; decided on rank 0 (its send_s)
 
   for (std::uint64_t bytes : sizes) {
     const int count = static_cast<int>(bytes);
@@ -401,9 +395,9 @@ int main(int argc, char** argv) {
     if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
     nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
     if (!loggp.is_null()) out["loggp"] = loggp;
-    for (const BusySend& b : busy) {
+    for (const hetperf::BusySend& b : busy) {
       out["busy_sends"].push_back(
-          {{"size_bytes", b.bytes}, {"receiver_busy_s", b.busy_s}, {"send_s", hetperf::to_json(b.send_s)}});
+          {{"size_bytes", b.size_bytes}, {"receiver_busy_s", b.receiver_busy_s}, {"send_s", hetperf::to_json(b.send_s)}});
     }
     std::printf("%s\n", out.dump().c_str());
   }

@@ -217,17 +217,19 @@ void RankWorld::release_sender(const Message& m) {
   }
 }
 
-// A rank blocked in MPI whose operation is done: on a computer with more ranks than cores it is, with
-// the hand-off's probability, off its core, and resumes once scheduled in, taking no share of the
-// cores meanwhile (the rank that runs in its place computes). Scheduled in, it holds its core for the
-// rest of its slice: a release soon after finds it there more often (RankComputer::handoff_after). A
-// rendezvous needs both ends on a core: its sender waits for the longer of the two hand-offs.
+// A message between two ranks of one computer goes out eagerly up to that computer's limit (its own
+// transport), any other up to the network's.
 std::uint64_t RankWorld::eager_limit(int src, int dst) const {
   const std::size_t c = ranks_[src].computer;
   const auto& local = platform_.computers[c].local_eager_limit_bytes;
   return c == ranks_[dst].computer && local ? *local : platform_.eager_limit_bytes;
 }
 
+// A rank blocked in MPI whose operation is done: on a computer with more ranks than cores it is, with
+// the hand-off's probability, off its core, and resumes once scheduled in, taking no share of the
+// cores meanwhile (the rank that runs in its place computes). Scheduled in, it holds its core for the
+// rest of its slice: a release soon after finds it there more often (RankComputer::handoff_after). A
+// rendezvous needs both ends on a core: its sender waits for the longer of the two hand-offs.
 double RankWorld::handoff_of(int rank) const {
   const std::size_t c = ranks_[rank].computer;
   if (sliced_[c]) return 0;  // its turns of slices stand for the hand-off (a rendezvous waits for its slice)

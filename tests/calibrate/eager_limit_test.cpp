@@ -57,8 +57,8 @@ TEST_CASE("calibrate: the profile's eager limits: between computers from their p
   hetperf::testing::SyntheticOptions b = a;
   b.machine = "b";
   b.hosts = {"b", "a"};
-  CalibrationInput in_a{"a.json", "", hetperf::testing::synthetic_measurement(a)};
-  CalibrationInput in_b{"b.json", "", hetperf::testing::synthetic_measurement(b)};
+  CalibrationInput in_a{"a.json", "", hetperf::testing::synthetic_measurement(a), "", ""};
+  CalibrationInput in_b{"b.json", "", hetperf::testing::synthetic_measurement(b), "", ""};
   in_a.measurement.net->busy_sends = busy_sends(1u << 20, {1024, 1u << 20, 4u << 20});
   in_b.measurement.net->busy_sends = busy_sends(65536, {1024, 65536, 1u << 20});
   Profile p = build_profile({in_a, in_b}, {"test"});
@@ -71,7 +71,7 @@ TEST_CASE("calibrate: the profile's eager limits: between computers from their p
   hetperf::testing::SyntheticOptions vm;
   vm.machine = "vm";
   vm.hosts = {"vm", "vm"};
-  CalibrationInput in_vm{"vm.json", "", hetperf::testing::synthetic_measurement(vm)};
+  CalibrationInput in_vm{"vm.json", "", hetperf::testing::synthetic_measurement(vm), "", ""};
   CHECK_FALSE(build_profile({in_vm}, {"test"}).network.eager_limit);  // not measured: 64 KiB
   CHECK(build_profile({in_vm}, {"test"}).network.eager_limit_bytes() == 65536);
   in_vm.measurement.net->busy_sends = busy_sends(8192, {1024, 8192, 16384});

@@ -171,6 +171,10 @@ struct BusySend {
   std::uint64_t size_bytes = 0;
   double receiver_busy_s = 0;
   SampleSummary send_s;
+
+  // Went out eagerly: its median time under half the time its receiver was busy (a rendezvous waits
+  // for the receive, so it takes at least about that whole time).
+  bool eager() const { return send_s.median < 0.5 * receiver_busy_s; }
 };
 
 struct NetMeasurement {
@@ -183,6 +187,9 @@ struct NetMeasurement {
   std::optional<LogGPParameters> loggp;         // "loggp"
   std::optional<HandoffMeasurement> handoff;    // "handoff" (this computer's cores, loopback only)
   std::vector<BusySend> busy_sends = {};        // "busy_sends", ascending size; may be empty
+
+  // Between two hosts (not a loopback of one).
+  bool between_hosts() const { return hosts.size() == 2 && hosts[0] != hosts[1]; }
 };
 
 struct SkippedProbe {
