@@ -532,20 +532,21 @@ OutputSet::Journal::~Journal() {
 
 namespace {
 
-// Removes `directory` with the file `last` in it removed last: a directory this fails to remove (a
-// dead maker's child still writing there) keeps the lock file by which the next reclaimer knows it,
-// also when the file came after `last` was gone (it is put back).
-bool remove_all_but_then(const fs::path& directory, const fs::path& last) {
-  std::error_code ec;
-  for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path() != last) fs::remove_all(it->path(), ec);
-    if (ec) return false;
-  }
-  if (ec || !fs::remove(last, ec)) return false;
-  if (fs::remove(directory, ec)) return true;
-  const int fd = ::open(last.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd >= 0) ::close(fd);
-  return false;
+constexpr std::string_view kLockSuffix = ScratchDir::kLockSuffix;
+
+// True when `path` names a file or directory of this user that no other user may enter or change
+// (mode 0700 or 0600, as mkdtemp and mkstemp make them), of the type wanted.
+bool private_of_this_user(const fs::path& path, bool directory) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0) return false;
+  return directory ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+// True when `fd` and `path` are the same file: no reclaimer removed the name between open and lock.
+bool still_named(int fd, const fs::path& path) {
+  struct stat held, named;
+  return ::fstat(fd, &held) == 0 && ::lstat(path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+         held.st_ino == named.st_ino;
 }
 
 }  // namespace
@@ -554,18 +555,29 @@ int reclaim_dead_scratch_dirs(const fs::path& directory) {
   int removed = 0;
   std::error_code ec;
   for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
-    // Only a private directory of this user, as mkdtemp makes it (0700): no other user can have put
-    // anything in it, so removing it removes only what a ScratchDir's maker wrote there.
-    struct stat st;
-    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() ||
-        (st.st_mode & 077) != 0) {
-      continue;
-    }
-    const fs::path lock = it->path() / ScratchDir::kScratchLock;
+    const std::string name = it->path().filename().string();
+    if (name.size() <= kLockSuffix.size() || !name.ends_with(kLockSuffix)) continue;
+    const fs::path lock = it->path();
+    if (!private_of_this_user(lock, false)) continue;
     const int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) continue;
-    // Held: its maker lives. Taken: its maker is gone, and this process holds it while removing.
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && remove_all_but_then(it->path(), lock)) ++removed;
+    // Held: its maker lives. Taken: its maker is gone (or another reclaimer removed the name meanwhile,
+    // which still_named tells), and this process holds it while removing.
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && still_named(fd, lock)) {
+      const fs::path dir = directory / name.substr(0, name.size() - kLockSuffix.size());
+      std::error_code gone;
+      // Only a private directory of this user: nobody else can have put anything in it. A lock whose
+      // directory is someone else's was left by a maker killed before it gave the name up: the lock
+      // goes, the directory stays.
+      bool cleared = true;
+      if (private_of_this_user(dir, true)) {
+        fs::remove_all(dir, gone);
+        cleared = !gone;
+      }
+      // A directory not removed whole (a dead maker's child still writing there) keeps its lock file,
+      // by which the next reclaimer knows it.
+      if (cleared && ::unlink(lock.c_str()) == 0) ++removed;
+    }
     ::close(fd);
   }
   return removed;
@@ -574,28 +586,44 @@ int reclaim_dead_scratch_dirs(const fs::path& directory) {
 ScratchDir::ScratchDir(const std::string& prefix) {
   std::error_code ec;
   const fs::path tmp = fs::temp_directory_path(ec);
-  std::string pattern = (tmp / (prefix + "-XXXXXX")).string();
-  if (ec || !::mkdtemp(pattern.data())) {
-    throw EnvironmentError("cannot create a temporary directory " + pattern + ": " + std::strerror(errno));
+  if (ec) throw EnvironmentError("cannot find the temporary directory: " + ec.message());
+  // The lock file comes first, the directory after it, and the directory goes before the lock: a
+  // directory never exists without its lock file beside it, so whenever its maker is killed, the next
+  // reclaimer finds the lock free and removes both.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string lock = (tmp / (prefix + "-XXXXXX")).string() + std::string(kLockSuffix);
+    const int fd = ::mkostemps(lock.data(), static_cast<int>(kLockSuffix.size()), O_CLOEXEC);
+    if (fd < 0) throw EnvironmentError("cannot create a temporary file " + lock + ": " + std::strerror(errno));
+    // A reclaimer may take the new file's lock before this process does, and remove it: then again.
+    if (::flock(fd, LOCK_EX) != 0 || !still_named(fd, lock)) {
+      ::close(fd);
+      continue;
+    }
+    const fs::path dir = lock.substr(0, lock.size() - kLockSuffix.size());
+    if (::mkdir(dir.c_str(), 0700) == 0) {
+      path_ = dir;
+      lock_ = lock;
+      lock_fd_ = fd;
+      reclaim_dead_scratch_dirs(tmp);
+      return;
+    }
+    const int why = errno;
+    ::unlink(lock.c_str());
+    ::close(fd);
+    if (why != EEXIST) {
+      throw EnvironmentError("cannot create a temporary directory " + dir.string() + ": " + std::strerror(why));
+    }
   }
-  path_ = pattern;
-  // The lock is taken on a file of another name, then renamed into place: a reclaimer never finds the
-  // lock file of a live directory free.
-  const fs::path taking = path_ / ".hetperf-scratch.taking";
-  lock_fd_ = ::open(taking.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX) != 0 || ::rename(taking.c_str(), (path_ / kScratchLock).c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    if (lock_fd_ >= 0) ::close(lock_fd_);
-    fs::remove_all(path_, ec);
-    throw EnvironmentError("cannot lock the temporary directory " + path_.string() + ": " + why);
-  }
-  reclaim_dead_scratch_dirs(tmp);
+  throw EnvironmentError("cannot create a temporary directory under " + tmp.string() +
+                         ": 100 names taken or reclaimed under it");
 }
 
 ScratchDir::~ScratchDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
-  if (lock_fd_ >= 0) ::close(lock_fd_);
+  // Not removed whole: the lock file stays for the next reclaimer.
+  if (!ec) ::unlink(lock_.c_str());
+  ::close(lock_fd_);
 }
 
 void write_file_atomic(const fs::path& path, const std::string& content) {

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -234,44 +236,68 @@ TEST_CASE("model: a committed output set leaves no journal or temporary behind")
   CHECK(slurp(dir.path() / "sub" / "b.csv") == "b");
 }
 
+namespace {
+
+// A directory as mkdtemp makes it (this user's, mode 0700), and a lock file as mkstemp makes it (0600).
+void private_dir(const fs::path& p) {
+  fs::create_directories(p);
+  fs::permissions(p, fs::perms::owner_all, fs::perm_options::replace);
+}
+fs::path private_lock(const fs::path& dir) {
+  const fs::path lock = dir.string() + std::string(ScratchDir::kLockSuffix);
+  std::ofstream(lock) << "";
+  fs::permissions(lock, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+  return lock;
+}
+
+}  // namespace
+
 TEST_CASE("model: a scratch directory left by a killed process is removed by the next one, a live one kept") {
   test::TempDir dir("scratch-reclaim");
-  // A killed maker's directory: its lock file, nobody holding it.
-  // Directories as mkdtemp makes them: this user's, mode 0700.
-  auto private_dir = [](const fs::path& p) {
-    fs::create_directories(p);
-    fs::permissions(p, fs::perms::owner_all, fs::perm_options::replace);
-  };
+  // A killed maker's directory: its lock file beside it, nobody holding it.
   const fs::path dead = dir.path() / "hetperf-plots-Ab3xYz";
   private_dir(dead);
-  std::ofstream(dead / ScratchDir::kScratchLock) << "";
+  const fs::path dead_lock = private_lock(dead);
   std::ofstream(dead / "plot.png") << "half a picture";
-  // One that others may enter (0755) is not reclaimed, lock file or not: what is in it may not be
-  // what its maker wrote.
+  // A maker killed after its lock file and before its directory: the lock alone.
+  const fs::path unborn_lock = private_lock(dir.path() / "hetperf-plots-Qr7sTu");
+  // One that others may enter (0755) is not removed, lock file or not: what is in it may not be what
+  // its maker wrote. Its lock goes.
   const fs::path open_dir = dir.path() / "hetperf-plots-Gh5iJk";
   fs::create_directories(open_dir);
   fs::permissions(open_dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec, fs::perm_options::replace);
-  std::ofstream(open_dir / ScratchDir::kScratchLock) << "";
+  const fs::path open_lock = private_lock(open_dir);
   // A live maker's: its lock held, as another process (in any PID namespace) holds it.
   const fs::path live = dir.path() / "hetperf-plots-Cd4eFg";
   private_dir(live);
-  std::ofstream(live / ScratchDir::kScratchLock) << "";
-  const int fd = ::open((live / ScratchDir::kScratchLock).c_str(), O_RDONLY | O_CLOEXEC);
+  const fs::path live_lock = private_lock(live);
+  const int fd = ::open(live_lock.c_str(), O_RDONLY | O_CLOEXEC);
   REQUIRE(fd >= 0);
   REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
-  // Not hetperf's: no lock file.
+  // Not hetperf's: no lock file beside it; and a lock file others may write is not a candidate.
   const fs::path other = dir.path() / "hetperf-someone-else";
   private_dir(other);
+  const fs::path shared = dir.path() / "hetperf-plots-Vw8xYz";
+  private_dir(shared);
+  const fs::path shared_lock = private_lock(shared);
+  fs::permissions(shared_lock, fs::perms::others_write, fs::perm_options::add);
 
-  CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
+  CHECK(reclaim_dead_scratch_dirs(dir.path()) == 3);
   CHECK_FALSE(fs::exists(dead));
-  CHECK(fs::exists(live / ScratchDir::kScratchLock));
+  CHECK_FALSE(fs::exists(dead_lock));
+  CHECK_FALSE(fs::exists(unborn_lock));
+  CHECK(fs::exists(open_dir));
+  CHECK_FALSE(fs::exists(open_lock));
+  CHECK(fs::exists(live));
+  CHECK(fs::exists(live_lock));
   CHECK(fs::exists(other));
-  CHECK(fs::exists(open_dir / ScratchDir::kScratchLock));
+  CHECK(fs::exists(shared));
+  CHECK(fs::exists(shared_lock));
   ::close(fd);  // its maker is gone now
   CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
   CHECK_FALSE(fs::exists(live));
+  CHECK_FALSE(fs::exists(live_lock));
 }
 
 namespace {
@@ -293,9 +319,8 @@ bool set_immutable(const fs::path& file, bool on) {
 TEST_CASE("model: a dead scratch directory that cannot be removed whole keeps its lock file for the next reclaim") {
   test::TempDir dir("scratch-partial");
   const fs::path dead = dir.path() / "hetperf-plots-Lm6nOp";
-  fs::create_directories(dead);
-  fs::permissions(dead, fs::perms::owner_all, fs::perm_options::replace);
-  std::ofstream(dead / ScratchDir::kScratchLock) << "";
+  private_dir(dead);
+  const fs::path lock = private_lock(dead);
   for (const char* name : {"a.png", "b.png", "z.png"}) std::ofstream(dead / name) << "picture";
   // A file that cannot be unlinked: as one a dead maker's child writes while the directory is removed.
   const fs::path stuck = dead / "b.png";
@@ -306,9 +331,10 @@ TEST_CASE("model: a dead scratch directory that cannot be removed whole keeps it
   const int first = reclaim_dead_scratch_dirs(dir.path());
   set_immutable(stuck, false);
   CHECK(first == 0);
-  CHECK(fs::exists(dead / ScratchDir::kScratchLock));
+  CHECK(fs::exists(lock));
   CHECK(reclaim_dead_scratch_dirs(dir.path()) == 1);
   CHECK_FALSE(fs::exists(dead));
+  CHECK_FALSE(fs::exists(lock));
 }
 
 TEST_CASE("model: a scratch directory holds its lock while it lives, so that another's reclaim keeps it") {
@@ -318,13 +344,49 @@ TEST_CASE("model: a scratch directory holds its lock while it lives, so that ano
   ::setenv("TMPDIR", dir.path().c_str(), 1);
   {
     ScratchDir a("hetperf-test");
-    CHECK(fs::exists(a.path() / ScratchDir::kScratchLock));
+    CHECK(fs::is_directory(a.path()));
+    CHECK(a.lock_path() == a.path().string() + std::string(ScratchDir::kLockSuffix));
+    CHECK(fs::exists(a.lock_path()));
     CHECK(a.path().parent_path() == dir.path());
     ScratchDir b("hetperf-test");  // its reclaim sees a's directory, locked
     CHECK(fs::exists(a.path()));
     CHECK(reclaim_dead_scratch_dirs(dir.path()) == 0);
   }
   CHECK(entries(dir.path()) == 0);
+  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+}
+
+TEST_CASE("model: scratch directories of makers killed at any point are all removed by the next maker") {
+  // A child makes and removes scratch directories without end; it is killed after a random time, at
+  // whatever point of a maker, a reclaim or a destructor it is. 300 kills; then one more maker comes and
+  // goes, and nothing may be left.
+  test::TempDir dir("scratch-kills");
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", dir.path().c_str(), 1);
+  std::mt19937 draw(20261128);
+  std::uniform_int_distribution<int> micros(0, 400);
+  for (int kill = 0; kill < 300; ++kill) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      try {
+        for (;;) ScratchDir scratch("hetperf-kill");
+      } catch (...) {
+        ::_exit(1);
+      }
+    }
+    ::usleep(static_cast<useconds_t>(micros(draw)));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE(WIFSIGNALED(status));  // it never stopped on an error of its own
+  }
+  { ScratchDir last("hetperf-kill"); }
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir.path())) left.push_back(entry.path().filename().string());
+  CHECK(left == std::vector<std::string>{});
   if (old) ::setenv("TMPDIR", saved.c_str(), 1);
   else ::unsetenv("TMPDIR");
 }

@@ -102,29 +102,32 @@ class OutputSet {
   std::vector<Claimed> files_;
 };
 
-// A private directory under the system temporary directory (mkdtemp), removed with its contents with the
+// A private directory (0700) under the system temporary directory, removed with its contents with the
 // object: where a tool (gnuplot) writes files that become outputs only once read back into an OutputSet.
-// The object holds a lock (flock) on the directory's kScratchLock file while it lives. A process killed
-// outright cannot remove its directory; the next ScratchDir made under the same temporary directory
-// removes every directory whose lock file nobody holds (its maker is gone, on this host or another,
-// whatever its PID namespace).
+// Beside the directory NAME is its lock file NAME.hetperf-lock (0600), made before the directory and
+// removed after it, on which the object holds a lock (flock) while it lives. A process killed outright
+// cannot remove its directory; the next ScratchDir made under the same temporary directory removes every
+// directory whose lock file nobody holds (its maker is gone, on this host or another, whatever its PID
+// namespace), at whatever point the maker was killed.
 class ScratchDir {
  public:
-  static constexpr const char* kScratchLock = ".hetperf-scratch.lock";
+  static constexpr std::string_view kLockSuffix = ".hetperf-lock";
   explicit ScratchDir(const std::string& prefix = "hetperf");
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
   const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& lock_path() const { return lock_; }
 
  private:
   std::filesystem::path path_;
+  std::filesystem::path lock_;
   int lock_fd_ = -1;
 };
 
-// Removes the scratch directories directly under `directory` whose lock nobody holds (ScratchDir);
-// returns how many. Only directories of this user that no one else may enter (mode 0700, as mkdtemp
-// makes them) are candidates; those without the lock file are not hetperf's, or not yet: they are left.
+// Removes the scratch directories directly under `directory` whose lock nobody holds (ScratchDir), with
+// their lock files; returns how many lock files it removed. Only lock files and directories of this user
+// that no one else may enter (as mkstemp and mkdtemp make them) are candidates.
 int reclaim_dead_scratch_dirs(const std::filesystem::path& directory);
 
 // Writes `content` to `path` atomically: a temporary file in the same directory, fsync, rename.
