@@ -71,7 +71,8 @@ std::string timeline_csv(const Prediction& p) {
 
 void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sampled) {
   std::printf("%-20s %-10s %6s %-34s %12s", "application", "app", "ranks", "configuration", "predicted_s");
-  if (sampled) std::printf(" %12s %12s %12s", "median_s", "p10_s", "p90_s");
+  // With samples: the typical run (its median, before the model error) and the 80% interval of runs.
+  if (sampled) std::printf(" %12s %12s %12s", "typical_s", "p10_s", "p90_s");
   std::printf("\n");
   for (std::size_t index = 0; index < a.jobs.size(); ++index) {
     const auto& r = a.jobs[index];
@@ -90,7 +91,8 @@ void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sample
                 j.ranks * j.instances, config, r.time_s);
     if (sampled) {
       const auto& s = sampled->time_s[index];
-      std::printf(" %12.4f %12.4f %12.4f", median(s), quantile_nearest_rank(s, 0.10), quantile_nearest_rank(s, 0.90));
+      std::printf(" %12.4f %12.4f %12.4f", median(sampled->typical_s[index]), quantile_nearest_rank(s, 0.10),
+                  quantile_nearest_rank(s, 0.90));
     }
     std::printf("\n");
   }
@@ -245,6 +247,7 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
           model_warnings.insert(sampled.warnings.begin(), sampled.warnings.end());
           for (std::size_t j = 0; j < jobs.size(); ++j) {
             nlohmann::json d = apps::distribution_json(sampled.time_s[j]);
+            d["typical"] = median(sampled.typical_s[j]);
             d["seed"] = seed;
             if (!sampled.process_response_s[j].empty()) {
               d["processes"] = nlohmann::json::array();

@@ -16,11 +16,13 @@ std::pair<std::size_t, std::size_t> block(std::size_t total, int ranks, int r) {
   return {rr * base + std::min(rr, extra), base + (rr < extra ? 1 : 0)};
 }
 
-// Every sampled value in a fixed order: per job its times, then per instance its responses.
+// Every sampled value in a fixed order: per job its times, its typical times, then per instance its
+// responses.
 std::vector<double> flatten(const SampledAppJobs& s) {
   std::vector<double> out;
   for (std::size_t j = 0; j < s.time_s.size(); ++j) {
     out.insert(out.end(), s.time_s[j].begin(), s.time_s[j].end());
+    out.insert(out.end(), s.typical_s[j].begin(), s.typical_s[j].end());
     for (const auto& p : s.process_response_s[j]) out.insert(out.end(), p.begin(), p.end());
   }
   return out;
@@ -70,6 +72,7 @@ SplitSamples sample_app_jobs_split(const Profile& profile, const std::vector<App
 
   SampledAppJobs& s = out.samples;
   s.time_s.assign(jobs.size(), std::vector<double>(samples));
+  s.typical_s.assign(jobs.size(), std::vector<double>(samples));
   s.process_response_s.resize(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     s.process_response_s[j].assign(mine.process_response_s[j].size(), std::vector<double>(samples));
@@ -79,6 +82,7 @@ SplitSamples sample_app_jobs_split(const Profile& profile, const std::vector<App
     std::size_t k = static_cast<std::size_t>(displacements[r]);
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       for (std::size_t i = 0; i < length_r; ++i) s.time_s[j][from + i] = all[k++];
+      for (std::size_t i = 0; i < length_r; ++i) s.typical_s[j][from + i] = all[k++];
       for (auto& p : s.process_response_s[j]) {
         for (std::size_t i = 0; i < length_r; ++i) p[from + i] = all[k++];
       }

@@ -492,6 +492,7 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
                                std::size_t count, std::uint64_t seed, unsigned threads) {
   SampledAppJobs out;
   out.time_s.assign(jobs.size(), std::vector<double>(count));
+  out.typical_s.assign(jobs.size(), std::vector<double>(count));
   out.process_response_s.resize(jobs.size());
   // Each sample is a simulation drawing every computer's run state and every call's residual; its
   // times are then multiplied by exp((1 + d) · e), e one of the mechanisms' deviations at the
@@ -521,6 +522,7 @@ SampledAppJobs sample_app_jobs(const Profile& profile, const std::vector<AppJob>
           const double u = rng.uniform01();
           const double factor = e.empty() ? 1.0 : std::exp((1 + distance[j]) * quantile_between(e, u));
           out.time_s[j][i] = p.jobs[j].time_s * factor;
+          out.typical_s[j][i] = p.jobs[j].time_s;
           if (jobs[j].kind != AppJob::Kind::kIntegrate) continue;
           const auto& processes = p.jobs[j].json["processes"];
           for (std::size_t k = 0; k < processes.size(); ++k) {
@@ -689,23 +691,86 @@ std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnos
   return out;
 }
 
+ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs_log) {
+  ModelErrorSpread out;
+  std::vector<double> deviation_of_config, pooled;
+  for (const auto& runs : runs_log) {
+    if (runs.empty()) continue;
+    deviation_of_config.push_back(median(runs));
+    if (runs.size() < 2) continue;
+    // Deviations from the runs' mean, not their median: one of every three deviations from a median of
+    // three is 0, and the medians drawn from them came out several times too narrow.
+    double mean = 0;
+    for (double x : runs) mean += x / static_cast<double>(runs.size());
+    const double scale = std::sqrt(static_cast<double>(runs.size()) / static_cast<double>(runs.size() - 1));
+    for (double x : runs) pooled.push_back((x - mean) * scale);
+  }
+  const auto variance = [](const std::vector<double>& v) {
+    if (v.size() < 2) return 0.0;
+    double mean = 0, sum = 0;
+    for (double x : v) mean += x / static_cast<double>(v.size());
+    for (double x : v) sum += (x - mean) * (x - mean);
+    return sum / static_cast<double>(v.size() - 1);
+  };
+  out.observed_variance = variance(deviation_of_config);
+  if (pooled.empty() || !(out.observed_variance > 0)) return out;
+  constexpr int kResamples = 400;
+  Rng rng(0x6D6F64656C657272ULL);
+  double noise = 0;
+  std::size_t configs = 0;
+  for (const auto& runs : runs_log) {
+    if (runs.empty()) continue;
+    std::vector<double> medians(kResamples), draw(runs.size());
+    for (double& med : medians) {
+      for (double& x : draw) x = pooled[std::min(pooled.size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(pooled.size())))];
+      med = median(draw);
+    }
+    noise += variance(medians);
+    ++configs;
+  }
+  out.noise_variance = noise / static_cast<double>(configs);
+  // The observed variance at its upper 90% bound (configurations resampled): a few configurations leave
+  // it uncertain, and a model variance taken at its estimate fell to 0 in a quiet recording, whose
+  // held-out intervals then held a third of the runs.
+  std::vector<double> variances(kResamples), resample(deviation_of_config.size());
+  for (double& v : variances) {
+    for (double& x : resample) {
+      x = deviation_of_config[std::min(resample.size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(resample.size())))];
+    }
+    v = variance(resample);
+  }
+  out.observed_variance_upper = quantile_nearest_rank(variances, 0.9);
+  out.shrink = std::min(1.0, std::sqrt(std::max(0.0, out.observed_variance_upper - out.noise_variance) / out.observed_variance));
+  return out;
+}
+
 void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnostic>& diagnostics) {
   // One deviation per configuration (the median over its repeats), on every computer it ran on.
   std::map<std::pair<std::string, std::vector<std::size_t>>, std::vector<double>> by_configuration;
   for (const auto& d : diagnostics) {
-    if (d.predicted_s > 0 && d.measured_s > 0) by_configuration[{d.configuration, d.mapping}].push_back(d.ratio());
+    if (d.predicted_s > 0 && d.measured_s > 0) by_configuration[{d.configuration, d.mapping}].push_back(std::log(d.ratio()));
   }
-  std::map<std::size_t, std::vector<double>> logs;
-  for (const auto& [key, ratios] : by_configuration) {
-    for (std::size_t c : std::set<std::size_t>(key.second.begin(), key.second.end())) logs[c].push_back(std::log(median(ratios)));
+  std::map<std::size_t, std::vector<std::vector<double>>> runs_of;  // computer -> per configuration its runs
+  for (const auto& [key, logs] : by_configuration) {
+    for (std::size_t c : std::set<std::size_t>(key.second.begin(), key.second.end())) runs_of[c].push_back(logs);
   }
-  for (auto& [c, v] : logs) {
+  nlohmann::json spreads = nlohmann::json::object();
+  for (const auto& [c, runs] : runs_of) {
+    const ModelErrorSpread spread = model_error_spread(runs);
+    std::vector<double> v;
+    for (const auto& r : runs) v.push_back(median(r));
     const double centre = median(v);
-    for (double& x : v) x -= centre;
+    for (double& x : v) x = (x - centre) * spread.shrink;
     std::sort(v.begin(), v.end());
     profile.computers[c].app_models.model_error_log = v;
+    spreads[profile.computers[c].name] = {{"configurations", runs.size()},
+                                          {"observed_sd", std::sqrt(spread.observed_variance)},
+                                          {"observed_sd_upper_90", std::sqrt(spread.observed_variance_upper)},
+                                          {"noise_sd_of_medians", std::sqrt(spread.noise_variance)},
+                                          {"shrink", spread.shrink}};
   }
   profile.diagnostics["calibration_runs"] = to_json(diagnostics);
+  profile.diagnostics["model_error"] = spreads;
 }
 
 }  // namespace hetperf::apps

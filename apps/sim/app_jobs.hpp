@@ -108,6 +108,11 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
 // of threads.
 struct SampledAppJobs {
   std::vector<std::vector<double>> time_s;                           // [job][sample]
+  // [job][sample]: the same simulations before their model error is drawn (e at its median, 0). Their
+  // median is the typical run's time, the figure a measured median compares with: the median of
+  // time_s mixes run states and model errors, and where the run states are skewed (a slow spell in a
+  // few calibration runs) it lies above both medians (2-6% on this VM's recordings).
+  std::vector<std::vector<double>> typical_s;
   std::vector<std::vector<std::vector<double>>> process_response_s;  // integrate: [job][instance][sample]
   std::set<std::string> warnings;                                    // the platforms' model warnings
 };
@@ -144,9 +149,29 @@ std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profil
 nlohmann::json to_json(const std::vector<CalibrationDiagnostic>& diagnostics);
 // One line per configuration and computers: its runs' measured / predicted, median and range.
 std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnostic>& diagnostics);
+// The spread of the mechanisms' error over calibration configurations, less the noise of the
+// configurations' medians. A configuration's deviation is the median of its runs' ln(measured /
+// predicted), and a median of a few runs carries their run-to-run noise, which a sampled prediction
+// already draws with the run states (OperationNoise): left in, the intervals counted it twice (80%
+// intervals held 92-96% of the runs of noisy recordings). The noise of each configuration's median is
+// estimated without a distributional form: medians of as many values drawn from the runs' deviations
+// from their configuration's mean, pooled over the configurations (each scaled by √(m / (m − 1)), as
+// deviations from a mean of m are narrower than the noise); the model's share of the variance is
+// what the observed variance, at its upper 90% bound (a bootstrap over the configurations: a dozen of
+// them leave it uncertain), exceeds their mean variance by, at most all of it.
+struct ModelErrorSpread {
+  double observed_variance = 0;        // of the configurations' deviations
+  double observed_variance_upper = 0;  // its bootstrap 90th percentile
+  double noise_variance = 0;           // mean over configurations of their median's noise
+  double shrink = 1;  // min(1, √(max(0, upper − noise) / observed)): the deviations' scale
+};
+// `runs_log`: per configuration its runs' ln(measured / predicted). Deterministic (a fixed seed).
+ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs_log);
+
 // Puts the diagnostics into `profile.diagnostics["calibration_runs"]` and each computer's
 // AppModels::model_error_log: per configuration the log of its median ratio, less the median of those of
-// the computer (the spread of what the mechanisms miss, not a correction: its centre is removed).
+// the computer (the spread of what the mechanisms miss, not a correction: its centre is removed),
+// scaled by model_error_spread's shrink (recorded in `profile.diagnostics["model_error"]`).
 void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnostic>& diagnostics);
 
 // The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th

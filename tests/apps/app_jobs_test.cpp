@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "app_jobs.hpp"
+#include "hetperf/model/distribution.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "test_support.hpp"
@@ -299,10 +300,15 @@ TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and t
   Profile p = base;
   record_diagnostics(p, d);
   REQUIRE(p.diagnostics["calibration_runs"].size() == 3);
-  // a's configurations: (a, b) at its median 1.15 and (a, a) at 0.9, centred on their median.
+  // a's configurations: (a, b) at the median of its runs' logs, ln √(1.10 · 1.20), and (a, a) at ln 0.9,
+  // centred on their median and scaled by the model's share of their spread: two configurations 24% apart
+  // against runs 9% apart, most of it the model's.
   const auto& e = p.computers[0].app_models.model_error_log;
   REQUIRE(e.size() == 2);
-  CHECK(e[1] - e[0] == Approx(std::log(1.15 / 0.9)));
+  const double shrink = p.diagnostics["model_error"]["a"]["shrink"].get<double>();
+  CHECK(shrink > 0.9);
+  CHECK(shrink < 1);
+  CHECK(e[1] - e[0] == Approx(shrink * std::log(std::sqrt(1.10 * 1.20) / 0.9)));
   CHECK(e[0] + e[1] == Approx(0).margin(1e-12));
   CHECK(diagnostics_report(d).size() == 2);
   // A host that is not a computer of the profile, and a list of hosts that is not one per rank.
@@ -320,6 +326,65 @@ TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and t
   p.computers[1].app_models.model_error_log.clear();
   const SampledAppJobs sampled = sample_app_jobs(p, jobs, 5, 3, 1);
   for (double t : sampled.time_s[0]) CHECK(t == Approx(alone));
+}
+
+TEST_CASE("apps: the model error's spread leaves out the noise of the configurations' medians") {
+  // 1000 configurations of 3 runs each: run noise of sd 0.1 (a right-skewed law: a slow run in ten
+  // takes 30% more), with and without a configuration-level error of sd 0.1.
+  Rng rng(42);
+  auto runs = [&](double config_sd) {
+    std::vector<std::vector<double>> out;
+    for (int c = 0; c < 1000; ++c) {
+      const double offset = config_sd * rng.normal();
+      std::vector<double> r;
+      for (int k = 0; k < 3; ++k) r.push_back(offset + 0.05 * rng.normal() + (rng.uniform01() < 0.1 ? std::log(1.3) : 0.0));
+      out.push_back(r);
+    }
+    return out;
+  };
+  // All of the spread the medians' noise (their variance 0.0028 in 10^5 draws of this law): the
+  // estimate matches the observed variance, and little of the spread is left. (The shrink is the root
+  // of a difference near 0, so it is not itself near 0.)
+  const ModelErrorSpread noise_only = model_error_spread(runs(0));
+  INFO("observed " << noise_only.observed_variance << ", noise " << noise_only.noise_variance);
+  CHECK(noise_only.noise_variance == Approx(0.0028).epsilon(0.25));
+  CHECK(noise_only.observed_variance == Approx(0.0028).epsilon(0.25));
+  CHECK(noise_only.shrink < 0.5);
+  const ModelErrorSpread model = model_error_spread(runs(0.1));
+  CHECK(model.shrink > 0.85);
+  CHECK(model.shrink < 1);
+  // The model's share of the variance: observed less noise, the configurations' sd of 0.1.
+  CHECK(std::sqrt(model.observed_variance - model.noise_variance) == Approx(0.1).epsilon(0.2));
+  // Sixteen configurations, as a calibration has: their variance is uncertain, and its upper bound lies
+  // well above it.
+  const auto few_runs = runs(0);
+  const ModelErrorSpread few = model_error_spread(std::vector<std::vector<double>>(few_runs.begin(), few_runs.begin() + 16));
+  CHECK(few.observed_variance_upper > 1.2 * few.observed_variance);
+  // One run per configuration: no noise known, nothing taken away.
+  CHECK(model_error_spread({{0.1}, {-0.1}, {0.2}}).shrink == 1);
+  CHECK(model_error_spread({}).shrink == 1);
+  // Deterministic: the resamples have a seed of their own.
+  const auto again = runs(0.1);
+  CHECK(model_error_spread(again).shrink == model_error_spread(again).shrink);
+}
+
+TEST_CASE("apps: a sampled prediction's typical time is its simulations' before the model error is drawn") {
+  Profile p = profile();
+  p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {960, 1920}}}, {"basic"}, {}};
+  p.computers[0].app_models.model_error_log = {-0.1, 0, 0.2};
+  AppJob j;
+  j.kind = AppJob::Kind::kLu;
+  j.ranks = 2;
+  j.lu.n = 960, j.lu.r = 96;
+  j.mapping.assign(2, 0);
+  const double point = predict_app_jobs(sim_platform_from_profile(p), p, {j}, false).jobs.front().time_s;
+  const SampledAppJobs s = sample_app_jobs(p, {j}, 50, 3, 1);
+  // No run states or residuals in this profile: every simulation is the point, the model error spreads
+  // the samples.
+  for (double t : s.typical_s[0]) CHECK(t == Approx(point));
+  const auto [lo, hi] = std::minmax_element(s.time_s[0].begin(), s.time_s[0].end());
+  CHECK(*lo < 0.95 * point);
+  CHECK(*hi > 1.1 * point);
 }
 
 TEST_CASE("apps: a prediction's spread grows with its distance from the calibrated range") {

@@ -398,7 +398,7 @@ std::string predict_alternative(Profile profile, std::vector<ValidationRun>& run
     auto& r = runs[i];
     const apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
     const std::vector<double>& x = sampled.time_s.front();
-    r.alternative_s = median(x);
+    r.alternative_s = median(sampled.typical_s.front());
     r.alternative_p10_s = quantile_nearest_rank(x, 0.10);
     r.alternative_p90_s = quantile_nearest_rank(x, 0.90);
   }
@@ -860,7 +860,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     if (r.job.kind == AppJob::Kind::kLu) r.predicted_iterations = p.jobs.front().json["iterations"];
     apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
     r.predicted_samples_s = sampled.time_s.front();
-    r.predicted_s = median(r.predicted_samples_s);
+    r.predicted_s = median(sampled.typical_s.front());
     r.predicted_p10_s = quantile_nearest_rank(r.predicted_samples_s, 0.10);
     r.predicted_p90_s = quantile_nearest_rank(r.predicted_samples_s, 0.90);
     r.axes = held_out_axes(r, profile);

@@ -24,7 +24,9 @@ struct ValidationRun {
   int ranks = 1;
   std::vector<std::string> hosts;  // a testbed's computer of every rank (mpiexec -hosts); empty: this machine
   // Filled in by the run:
-  double predicted_s = 0;        // the predicted median (of the sampled distribution; the point without samples)
+  // The predicted median: the typical run's time (apps::SampledAppJobs::typical_s; the point without
+  // samples). The 80% interval is that of single runs, the model error drawn.
+  double predicted_s = 0;
   double point_s = 0;            // the point prediction (no noise)
   double predicted_p10_s = 0, predicted_p90_s = 0;  // the predicted 80% interval
   std::vector<double> predicted_samples_s;
