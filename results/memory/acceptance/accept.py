@@ -1,4 +1,4 @@
-# Acceptance figures of issue 17 item 1 for consecutive `hetperf probe --quick --only memory` runs.
+# Acceptance figures of the quick memory probe (its 25% bar) for consecutive `hetperf probe --quick --only memory` runs.
 import json, sys, statistics
 def ranks(v):
     order = sorted(range(len(v)), key=lambda i: v[i]); r = [0]*len(v)

@@ -1,4 +1,4 @@
-# Designs of the quick memory probe compared over interleaved runs (issue 17 item 1):
+# Designs of the quick memory probe compared over interleaved runs (against its 25% bar):
 #   python3 compare.py DIR [LONG.json]
 # DIR holds times.txt (lines "CONFIG INDEX WALL_S" in run order, as run.sh writes them) and
 # CONFIG INDEX.json per run. Per design: wall time (median [min, max]), knee, the largest alpha below

@@ -1,5 +1,5 @@
 # python3 triples.py run*.json: every triple of the runs given, judged as three consecutive runs.
-# Triples of runs meeting issue 17 item 1's bar by accept.py's rule (points at or above each run's knee,
+# Triples of runs meeting the quick memory probe's 25% bar by accept.py's rule (points at or above each run's knee,
 # each within 25% of the median of the triple's other two runs), plus the other bars.
 import json,sys,itertools,statistics as st,collections
 runs=[json.load(open(f))['probes']['memory'] for f in sys.argv[1:]]

@@ -1,4 +1,4 @@
-# Triples of runs meeting issue 17 item 1's 25% bar at every point from 128 MB, with alpha as
+# Triples of runs meeting the quick memory probe's 25% bar at every point from 128 MB, with alpha as
 # measured and with the device correction recomputed from the round traces (gamma = 1, one-sided,
 # against the run's median read time): python3 device_correction.py sweep-and-device/N sweep-and-device/W
 # (the prefix of NAME.json + NAME.trace pairs; trace lines "R occupation t c swap_ins clock read_us").

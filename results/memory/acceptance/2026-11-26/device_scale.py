@@ -1,5 +1,5 @@
 # python3 device_scale.py SET...  (run in results/memory/acceptance/2026-11-26)
-# The evidence behind the device scale and the grid off the limit (issue 17 item 1), from the JSON files
+# The evidence behind the device scale and the grid off the limit (the quick memory probe's acceptance), from the JSON files
 # of sets of consecutive quick probes:
 #  1. per occupation beyond the limit: the run-to-run spread (CV) of the reference's excess per swap-in
 #     e = alpha t_0 / swap-ins, alpha before any device correction, and of e divided by the point's
