@@ -594,8 +594,14 @@ ScratchDir::ScratchDir(const std::string& prefix) {
     std::string lock = (tmp / (prefix + "-XXXXXX")).string() + std::string(kLockSuffix);
     const int fd = ::mkostemps(lock.data(), static_cast<int>(kLockSuffix.size()), O_CLOEXEC);
     if (fd < 0) throw EnvironmentError("cannot create a temporary file " + lock + ": " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX) != 0) {
+      const int why = errno;
+      ::unlink(lock.c_str());
+      ::close(fd);
+      throw EnvironmentError("cannot lock the temporary file " + lock + ": " + std::strerror(why));
+    }
     // A reclaimer may take the new file's lock before this process does, and remove it: then again.
-    if (::flock(fd, LOCK_EX) != 0 || !still_named(fd, lock)) {
+    if (!still_named(fd, lock)) {
       ::close(fd);
       continue;
     }
