@@ -705,6 +705,7 @@ ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs
     const double scale = std::sqrt(static_cast<double>(runs.size()) / static_cast<double>(runs.size() - 1));
     for (double x : runs) pooled.push_back((x - mean) * scale);
   }
+  // Sample variance (n − 1); summarize() would also sort and take a t quantile in every resample.
   const auto variance = [](const std::vector<double>& v) {
     if (v.size() < 2) return 0.0;
     double mean = 0, sum = 0;
@@ -722,7 +723,7 @@ ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs
     if (runs.empty()) continue;
     std::vector<double> medians(kResamples), draw(runs.size());
     for (double& med : medians) {
-      for (double& x : draw) x = pooled[std::min(pooled.size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(pooled.size())))];
+      for (double& x : draw) x = pooled[rng.index(pooled.size())];
       med = median(draw);
     }
     noise += variance(medians);
@@ -734,9 +735,7 @@ ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs
   // held-out intervals then held a third of the runs.
   std::vector<double> variances(kResamples), resample(deviation_of_config.size());
   for (double& v : variances) {
-    for (double& x : resample) {
-      x = deviation_of_config[std::min(resample.size() - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(resample.size())))];
-    }
+    for (double& x : resample) x = deviation_of_config[rng.index(resample.size())];
     v = variance(resample);
   }
   out.observed_variance_upper = quantile_nearest_rank(variances, 0.9);

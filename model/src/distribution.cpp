@@ -1,6 +1,7 @@
 // Distributions and their seeded sampling (inverse transform where a closed form exists).
 #include "hetperf/model/distribution.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <numeric>
@@ -39,6 +40,8 @@ std::uint64_t Rng::next() {
 }
 
 double Rng::uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+std::size_t Rng::index(std::size_t n) { return std::min(n - 1, static_cast<std::size_t>(uniform01() * static_cast<double>(n))); }
 
 double Rng::open01() {
   double u;

@@ -399,14 +399,9 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
 
 namespace {
 
-// An index in [0, n), n > 0, each equally likely.
-std::size_t uniform_index(Rng& rng, std::size_t n) {
-  return std::min(n - 1, static_cast<std::size_t>(rng.uniform01() * static_cast<double>(n)));
-}
-
 // Fisher-Yates with hetperf's own generator: the same order on every platform.
 void shuffle(std::vector<std::size_t>& order, Rng& rng) {
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_index(rng, i)]);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.index(i)]);
 }
 
 }  // namespace
@@ -463,7 +458,7 @@ std::vector<std::size_t> further_round(const std::vector<std::string>& validated
     if (rng.uniform01() < expected - std::floor(expected)) ++n;
     n = std::min(n, pool.size());
     for (std::size_t i = 0; i < n; ++i) {
-      std::swap(pool[i], pool[i + uniform_index(rng, pool.size() - i)]);
+      std::swap(pool[i], pool[i + rng.index(pool.size() - i)]);
       order.push_back(validated_apps.size() + pool[i]);
     }
   }
@@ -500,7 +495,7 @@ Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed
   Rng rng(seed);
   std::vector<double> medians, resample(errors.size());
   for (int b = 0; b < resamples; ++b) {
-    for (double& e : resample) e = errors[uniform_index(rng, errors.size())];
+    for (double& e : resample) e = errors[rng.index(errors.size())];
     medians.push_back(median(resample));
   }
   s.bias_low = quantile_nearest_rank(medians, 0.025);
