@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "hetperf/model/distribution.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -290,6 +291,10 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
 
 SimPlatform sampled_platform(const Profile& profile, std::uint64_t seed, std::uint64_t sample) {
   SimPlatform p = sim_platform_from_profile(profile);
+  // The order of an oversubscribed computer's turns is a run state as the run factors are: each sample
+  // draws its own (the point prediction keeps the cores in step).
+  Rng turns(seed ^ (0xA0761D6478BD642FULL * (sample + 1)));
+  for (SimComputer& c : p.computers) c.turn_order_seed = turns.next() | 1;
   use_models(p, profile, std::make_shared<OperationNoise>(seed, sample));
   return p;
 }

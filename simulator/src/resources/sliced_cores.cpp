@@ -8,17 +8,26 @@
 
 namespace hetperf::sim {
 
-SlicedCores::SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s)
+SlicedCores::SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s,
+                         std::uint64_t turn_order_seed)
     : engine_(engine), listener_(listener), slice_s_(slice_s), turns_(static_cast<std::size_t>(std::max(cores, 1))) {
   HETPERF_CHECK(cores >= 1 && slice_s >= kMinSliceS && slice_s <= kMaxSliceS, "invalid sliced cores");
+  if (turn_order_seed != 0) turn_order_.emplace(turn_order_seed);
 }
 
+// Inserting each new rank at a uniformly drawn place makes every order of a core's ranks equally likely.
+// A rank added while its core's ranks are under way takes the last place, as every rank does without a
+// seed, so no turn already counted on changes.
 void SlicedCores::add(std::uint32_t token) {
   HETPERF_CHECK(!members_.contains(token), "a rank added twice to its cores");
   Member m;
   m.core = next_core_;
-  m.index = static_cast<std::int64_t>(turns_[m.core].size());
-  turns_[m.core].push_back(token);
+  std::vector<std::uint32_t>& turns = turns_[m.core];
+  const bool idle = std::all_of(turns.begin(), turns.end(), [&](std::uint32_t t) { return members_.at(t).pending == Pending::kNone; });
+  const std::size_t place = turn_order_ && idle ? turn_order_->index(turns.size() + 1) : turns.size();
+  m.index = static_cast<std::int64_t>(place);
+  turns.insert(turns.begin() + static_cast<std::ptrdiff_t>(place), token);
+  for (std::size_t i = place + 1; i < turns.size(); ++i) members_.at(turns[i]).index = static_cast<std::int64_t>(i);
   next_core_ = (next_core_ + 1) % static_cast<int>(turns_.size());
   members_.emplace(token, m);
 }

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -126,6 +128,62 @@ TEST_CASE("sliced cores: computes agree with stepping the turns slice by slice")
       }
       INFO("trial " << trial << ", rank " << k << " of " << ranks << " on " << n_cores << " cores");
       CHECK(r.computed[k] == Approx(t).margin(1e-12));
+    }
+  }
+}
+
+namespace {
+
+// The slice in which each of `ranks` ranks on `n_cores` cores first holds its core.
+std::vector<std::int64_t> first_turns(int n_cores, int ranks, std::uint64_t seed) {
+  Engine engine;
+  Recorder r;
+  r.engine = &engine;
+  SlicedCores cores(engine, r, n_cores, kSlice, seed);
+  for (int k = 0; k < ranks; ++k) cores.add(static_cast<std::uint32_t>(k));
+  std::vector<std::int64_t> out;
+  for (int k = 0; k < ranks; ++k) out.push_back(std::llround(cores.next_on_core_s(static_cast<std::uint32_t>(k)) / kSlice));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sliced cores: with a turn-order seed every order of a core's ranks is equally likely") {
+  // Without a seed: the order of adding, every core in step (ranks 0 and 1 at once, then 2 and 3).
+  CHECK(first_turns(2, 4, 0) == std::vector<std::int64_t>{0, 0, 1, 1});
+  CHECK(first_turns(2, 4, 7) == first_turns(2, 4, 7));  // the seed decides
+  // Three ranks on one core: each of the 6 orders in about a sixth of 6000 seeds.
+  std::map<std::vector<std::int64_t>, int> orders;
+  for (std::uint64_t seed = 1; seed <= 6000; ++seed) ++orders[first_turns(1, 3, seed)];
+  REQUIRE(orders.size() == 6);
+  for (const auto& [order, n] : orders) CHECK(std::abs(n - 1000) < 120);  // > 4 binomial sd (28.9)
+  // Four ranks on each of two cores, rank 2i beside rank 2i + 1: in step every pair holds its cores at
+  // once; in drawn orders a quarter of the pairs do.
+  int together = 0, pairs = 0;
+  for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
+    const auto t = first_turns(2, 8, seed);
+    for (int i = 0; i < 4; ++i, ++pairs) together += t[2 * i] == t[2 * i + 1];
+  }
+  CHECK(std::abs(static_cast<double>(together) / pairs - 0.25) < 0.02);  // sd 0.0048
+}
+
+TEST_CASE("sliced cores: with a turn-order seed computes still agree with their turns") {
+  // The seeded order only permutes the turns: each rank's compute ends where stepping its own turn ends.
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    Engine engine;
+    Recorder r;
+    r.engine = &engine;
+    SlicedCores cores(engine, r, 2, kSlice, seed);
+    for (std::uint32_t k = 0; k < 5; ++k) cores.add(k);
+    std::vector<std::int64_t> turn(5);
+    for (std::uint32_t k = 0; k < 5; ++k) turn[k] = std::llround(cores.next_on_core_s(k) / kSlice);
+    for (std::uint32_t k = 0; k < 5; ++k) cores.compute(k, 0.010);
+    engine.run();
+    for (std::uint32_t k = 0; k < 5; ++k) {
+      const std::int64_t n = k % 2 == 0 ? 3 : 2;  // ranks 0, 2, 4 on core 0; 1, 3 on core 1
+      // 10 ms = two whole slices and half of a third, in the rank's turns n slices apart.
+      INFO("seed " << seed << ", rank " << k);
+      CHECK(r.computed[k] == Approx(static_cast<double>(turn[k] + 2 * n) * kSlice + 0.002));
     }
   }
 }

@@ -68,6 +68,9 @@ struct RankComputer {
   // here than cores, the ranks stay on their cores and take turns of one slice (SlicedCores), which
   // then replaces both processor sharing and the hand-off for this computer.
   double time_slice_s = 0;
+  // With time-sliced cores, the order of each core's turns: 0 in the order the ranks were placed, all
+  // cores in step; otherwise drawn from this seed (SlicedCores), as a sampled run state.
+  std::uint64_t turn_order_seed = 0;
   // The eager limit of messages between two ranks of this computer (its transport may differ from the
   // network's: shared memory, or TCP over loopback); nullopt: the platform's eager_limit_bytes.
   std::optional<std::uint64_t> local_eager_limit_bytes = std::nullopt;

@@ -15,15 +15,22 @@
 //     cores.add(0); cores.add(1); cores.add(2);   // core 0: ranks 0 and 2; core 1: rank 1
 //     cores.compute(2, 0.010);                      // rank 2 runs in slices 1, 3, 5, ...: done at 0.022 s
 //
-// Placement is round robin over the cores in the order ranks are added. Every slice is the same
-// length; a rank alone on its core never leaves it. Rates are fixed per operation: work is given in
+// Placement is round robin over the cores in the order ranks are added. A core's ranks take their
+// turns in the order they were added, every core in step (rank 0 beside rank 1, rank 2 beside rank 3),
+// unless a turn-order seed is given: then each core's turns are in an order drawn from it, as a real
+// scheduler's are, whose cores run their queues with no relation between them. That matters where
+// ranks of different cores hand messages to each other: in step, a master and its worker on the other
+// core are on at once and never wait for each other's slice; in a drawn order each hand-off waits
+// for the receiver's turn. Every slice is the same length; a rank alone on its core never leaves it. Rates are fixed per operation: work is given in
 // seconds of the core already slowed as the caller sees fit.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "hetperf/model/distribution.hpp"
 #include "hetperf/simulator/engine/engine.hpp"
 
 namespace hetperf::sim {
@@ -41,7 +48,9 @@ class SlicedCores final : public Handler {
  public:
   // The slices a profile may give (schedulers' ticks are 1-10 ms).
   static constexpr double kMinSliceS = 1e-5, kMaxSliceS = 1;
-  SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s);
+  // turn_order_seed 0: each core's ranks take turns in the order they were added; otherwise in an
+  // order drawn from the seed (each new rank takes a uniformly drawn place among its core's turns).
+  SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s, std::uint64_t turn_order_seed = 0);
   SlicedCores(const SlicedCores&) = delete;
   SlicedCores& operator=(const SlicedCores&) = delete;
 
@@ -84,6 +93,7 @@ class SlicedCores final : public Handler {
   std::vector<std::vector<std::uint32_t>> turns_;  // per core: its ranks, in turn order
   std::unordered_map<std::uint32_t, Member> members_;
   int next_core_ = 0;
+  std::optional<Rng> turn_order_;  // draws each new rank's place among its core's turns
 };
 
 }  // namespace hetperf::sim
