@@ -53,7 +53,8 @@ int RankWorld::add_rank(int app, std::size_t computer) {
 void RankWorld::maybe_slice(std::size_t computer) {
   const RankComputer& spec = platform_.computers[computer];
   if (spec.time_slice_s <= 0 || mapped_[computer] <= spec.cores || served_any_[computer]) return;
-  sliced_[computer] = std::make_unique<SlicedCores>(engine_, *this, spec.cores, spec.time_slice_s, spec.turn_order_seed);
+  sliced_[computer] =
+      std::make_unique<SlicedCores>(engine_, *this, spec.cores, spec.time_slice_s, spec.turn_order_seed);
   for (std::size_t r = 0; r < ranks_.size(); ++r) {
     if (ranks_[r].computer == computer) sliced_[computer]->add(static_cast<std::uint32_t>(r));
   }

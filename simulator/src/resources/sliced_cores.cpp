@@ -23,7 +23,8 @@ void SlicedCores::add(std::uint32_t token) {
   Member m;
   m.core = next_core_;
   std::vector<std::uint32_t>& turns = turns_[m.core];
-  const bool idle = std::all_of(turns.begin(), turns.end(), [&](std::uint32_t t) { return members_.at(t).pending == Pending::kNone; });
+  const bool idle = std::all_of(turns.begin(), turns.end(),
+                                [&](std::uint32_t t) { return members_.at(t).pending == Pending::kNone; });
   const std::size_t place = turn_order_ && idle ? turn_order_->index(turns.size() + 1) : turns.size();
   m.index = static_cast<std::int64_t>(place);
   turns.insert(turns.begin() + static_cast<std::ptrdiff_t>(place), token);

@@ -142,7 +142,9 @@ std::vector<std::int64_t> first_turns(int n_cores, int ranks, std::uint64_t seed
   SlicedCores cores(engine, r, n_cores, kSlice, seed);
   for (int k = 0; k < ranks; ++k) cores.add(static_cast<std::uint32_t>(k));
   std::vector<std::int64_t> out;
-  for (int k = 0; k < ranks; ++k) out.push_back(std::llround(cores.next_on_core_s(static_cast<std::uint32_t>(k)) / kSlice));
+  for (int k = 0; k < ranks; ++k) {
+    out.push_back(std::llround(cores.next_on_core_s(static_cast<std::uint32_t>(k)) / kSlice));
+  }
   return out;
 }
 

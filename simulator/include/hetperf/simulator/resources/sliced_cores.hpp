@@ -21,8 +21,9 @@
 // scheduler's are, whose cores run their queues with no relation between them. That matters where
 // ranks of different cores hand messages to each other: in step, a master and its worker on the other
 // core are on at once and never wait for each other's slice; in a drawn order each hand-off waits
-// for the receiver's turn. Every slice is the same length; a rank alone on its core never leaves it. Rates are fixed per operation: work is given in
-// seconds of the core already slowed as the caller sees fit.
+// for the receiver's turn. Every slice is the same length; a rank alone on its core never leaves it.
+// Rates are fixed per operation: work is given in seconds of the core already slowed as the caller
+// sees fit.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +51,8 @@ class SlicedCores final : public Handler {
   static constexpr double kMinSliceS = 1e-5, kMaxSliceS = 1;
   // turn_order_seed 0: each core's ranks take turns in the order they were added; otherwise in an
   // order drawn from the seed (each new rank takes a uniformly drawn place among its core's turns).
-  SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s, std::uint64_t turn_order_seed = 0);
+  SlicedCores(Engine& engine, SlicedCoresListener& listener, int cores, double slice_s,
+              std::uint64_t turn_order_seed = 0);
   SlicedCores(const SlicedCores&) = delete;
   SlicedCores& operator=(const SlicedCores&) = delete;
 
