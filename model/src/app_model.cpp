@@ -240,8 +240,7 @@ double OperationNoise::uniform() { return rng_.uniform01(); }
 std::size_t OperationNoise::run_of(std::size_t computer, const AppModels& models) {
   auto it = run_of_computer_.find(computer);
   if (it == run_of_computer_.end()) {
-    const auto run = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(models.runs.size()));
-    it = run_of_computer_.emplace(computer, std::min(run, models.runs.size() - 1)).first;
+    it = run_of_computer_.emplace(computer, rng_.index(models.runs.size())).first;
   }
   return it->second;
 }
@@ -257,8 +256,7 @@ double OperationNoise::message_delay(std::size_t computer, const AppModels& mode
   if (models.runs.empty()) return 0;
   const auto& delays = models.runs[run_of(computer, models)].message_delays_s;
   if (delays.empty()) return 0;
-  const auto i = static_cast<std::size_t>(rng_.uniform01() * static_cast<double>(delays.size()));
-  return delays[std::min(i, delays.size() - 1)];
+  return delays[rng_.index(delays.size())];
 }
 
 }  // namespace hetperf

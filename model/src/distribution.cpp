@@ -41,7 +41,9 @@ std::uint64_t Rng::next() {
 
 double Rng::uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
-std::size_t Rng::index(std::size_t n) { return std::min(n - 1, static_cast<std::size_t>(uniform01() * static_cast<double>(n))); }
+std::size_t Rng::index(std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(uniform01() * static_cast<double>(n)));
+}
 
 double Rng::open01() {
   double u;
@@ -74,7 +76,7 @@ double Distribution::sample(Rng& rng) const {
     case Kind::kWeibull: return b * std::pow(-std::log(rng.open01()), 1 / a);
     case Kind::kNormal: return a + b * rng.normal();
     case Kind::kLognormal: return std::exp(a + b * rng.normal());
-    case Kind::kEmpirical: return values[static_cast<std::size_t>(rng.uniform01() * static_cast<double>(values.size()))];
+    case Kind::kEmpirical: return values[rng.index(values.size())];
   }
   return a;
 }

@@ -50,7 +50,7 @@ class Random final : public PlacementPolicy {
  public:
   std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>&,
                     const PlacementRequest&, Rng& rng) override {
-    return static_cast<std::size_t>(rng.uniform01() * static_cast<double>(computers.size()));
+    return rng.index(computers.size());
   }
 };
 
