@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 #include "hetperf/apps/lu.hpp"
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/apps/trace_view.hpp"
 #include "hetperf/calibrate/redistribution_fit.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -21,7 +21,7 @@ struct RedistributionArgs {
 };
 
 // The resize settings of a traced LU run, from the trace's config (as hetperf-lu records it).
-apps::LuConfig lu_config(const apps::TraceFile& t) {
+apps::LuConfig lu_config(const hetperf::TraceFile& t) {
   if (t.app != "lu") throw InputError(t.file + ": $.app: expected \"lu\" (a resized block LU), got \"" + t.app + "\"");
   apps::LuConfig c;
   const auto& j = t.config;
@@ -44,10 +44,10 @@ int run(const RedistributionArgs& a, const std::string& command_line) {
   std::vector<calibrate::RedistributionSample> samples;
   nlohmann::json listed = nlohmann::json::array();
   for (const auto& file : a.traces) {
-    apps::TraceFile t = apps::read_trace(file);
+    hetperf::TraceFile t = hetperf::read_trace(file);
     if (t.backend != "mpi") throw InputError(file + ": $.backend: expected \"mpi\" (a measured run), got \"" + t.backend + "\"");
     apps::LuConfig cfg = lu_config(t);
-    std::vector<apps::TraceEvent> events;
+    std::vector<hetperf::TraceEvent> events;
     for (const auto& r : t.ranks) events.insert(events.end(), r.events.begin(), r.events.end());
     for (const auto& r : apps::lu_redistributions(events, cfg, static_cast<int>(t.ranks.size()))) {
       std::string source = file + ", after iteration " + std::to_string(r.after_iteration);

@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 #include "hetperf/apps/trace_compare.hpp"
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/apps/trace_view.hpp"
 
 namespace hetperf::cli {
 
@@ -16,7 +16,7 @@ void add_trace_diff_command(CLI::App& app, const std::string&, Action& action) {
   cmd->add_option("traces", *files, "The two trace files")->required()->expected(2);
   cmd->callback([&action, files] {
     action = [files] {
-      apps::TraceFile a = apps::read_trace((*files)[0]), b = apps::read_trace((*files)[1]);
+      hetperf::TraceFile a = hetperf::read_trace((*files)[0]), b = hetperf::read_trace((*files)[1]);
       std::string diff = apps::first_difference(a, b);
       if (!diff.empty()) {
         std::printf("traces differ: %s\n", diff.c_str());

@@ -7,7 +7,7 @@
 
 #include "checks.hpp"
 #include "commands.hpp"
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/apps/trace_view.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -26,7 +26,7 @@ struct TraceViewArgs {
   int width_px = 1200;
 };
 
-void print_summary(const apps::TraceFile& trace, const std::vector<apps::TraceRank>& ranks,
+void print_summary(const hetperf::TraceFile& trace, const std::vector<hetperf::TraceRank>& ranks,
                    const apps::TimeWindow& window) {
   apps::TraceSelection everything;
   everything.max_ranks = trace.ranks.size();
@@ -78,13 +78,13 @@ void add_trace_view_command(CLI::App& app, const std::string&, Action& action) {
       // Options first, then the file, then the environment: nothing is written until all are good.
       std::string error = args->out.empty() ? gantt.selection.validate() : gantt.validate();
       if (!error.empty()) throw InputError(error);
-      apps::TraceFile trace = apps::read_trace(args->trace);
+      hetperf::TraceFile trace = hetperf::read_trace(args->trace);
       std::optional<std::filesystem::path> gnuplot;
       if (!args->out.empty()) {
         gnuplot = calibrate::find_gnuplot();
         if (!gnuplot) throw EnvironmentError("gnuplot not found on PATH (install gnuplot-nox to draw the trace)");
       }
-      std::vector<apps::TraceRank> ranks = apps::select(trace, gantt.selection);
+      std::vector<hetperf::TraceRank> ranks = apps::select(trace, gantt.selection);
       apps::TimeWindow window = apps::time_window(ranks, gantt.selection);
       // Both outputs claimed first, renamed together once both are complete.
       OutputSet outputs;

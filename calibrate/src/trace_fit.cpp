@@ -12,7 +12,7 @@
 
 #include <Eigen/Dense>
 
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/model/trace.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
@@ -44,8 +44,8 @@ struct Message {
 // regime. The gather after LU's factorisation moves every block from or into a buffer MPI has not used
 // before, at 0.4-0.55 GB/s on this project's VM against 3-4 GB/s for the panels, and set the line's
 // slope alone (2 ranks of basic LU at n = 3072 were predicted 10-19% long by it).
-std::vector<Message> matched_messages(const apps::TraceFile& trace, std::size_t run) {
-  std::map<std::tuple<int, int, int>, std::vector<const apps::TraceEvent*>> sends, receives;
+std::vector<Message> matched_messages(const hetperf::TraceFile& trace, std::size_t run) {
+  std::map<std::tuple<int, int, int>, std::vector<const hetperf::TraceEvent*>> sends, receives;
   bool iterations = false;
   for (const auto& rank : trace.ranks) {
     for (const auto& e : rank.events) {
@@ -59,8 +59,8 @@ std::vector<Message> matched_messages(const apps::TraceFile& trace, std::size_t 
     auto r = receives.find(key);
     if (r == receives.end()) continue;
     for (std::size_t i = 0; i < std::min(list.size(), r->second.size()); ++i) {
-      const apps::TraceEvent& send = *list[i];
-      const apps::TraceEvent& recv = *r->second[i];
+      const hetperf::TraceEvent& send = *list[i];
+      const hetperf::TraceEvent& recv = *r->second[i];
       if (iterations && recv.iteration < 0) continue;
       out.push_back({send.bytes, std::max(0.0, recv.end_s - std::max(send.start_s, recv.start_s)), run,
                      std::get<0>(key), std::get<1>(key)});
@@ -69,7 +69,7 @@ std::vector<Message> matched_messages(const apps::TraceFile& trace, std::size_t 
   return out;
 }
 
-OperationCall operation_call(const apps::TraceEvent& e) {
+OperationCall operation_call(const hetperf::TraceEvent& e) {
   OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
   if (e.op == "integrate") c.steps = static_cast<double>(e.m), c.m = 0;  // the runtime records steps as m
   return c;
@@ -222,7 +222,7 @@ RunFacts run_facts(const JsonNode& run, const TraceFitOptions& o, TraceFit& out,
 }
 
 // The problem size of a trace's run: LU's n, integration's steps; 0 when not recorded.
-std::pair<std::string, double> run_size(const JsonNode& root, const apps::TraceFile& trace) {
+std::pair<std::string, double> run_size(const JsonNode& root, const hetperf::TraceFile& trace) {
   const auto config = root.optional("config");
   if (!config) return {trace.app, 0};
   if (trace.app == "lu") return {"lu", config->number_or("n", 0, Range::kNonNegative)};
@@ -237,7 +237,7 @@ void insert_sorted(std::vector<T>& list, const T& value) {
 }
 
 // What the run adds to the calibrated range of each of its computers.
-void extend_range(TraceFit& out, const RunFacts& facts, const JsonNode& root, const apps::TraceFile& trace) {
+void extend_range(TraceFit& out, const RunFacts& facts, const JsonNode& root, const hetperf::TraceFile& trace) {
   const auto [app, size] = run_size(root, trace);
   const auto config = root.optional("config");
   const std::string variant = trace.app == "lu" && config ? config->string_or("variant", "basic") : "";
@@ -261,7 +261,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
                 std::map<std::string, ComputerData>& data) {
   const std::string file = path.string();
   const nlohmann::json j = read_json_file(path);
-  const apps::TraceFile trace = apps::trace_from_json(j, file);
+  const hetperf::TraceFile trace = hetperf::trace_from_json(j, file);
   const JsonNode root(j, file);
   if (trace.backend != "mpi") root.field("backend").fail("\"mpi\": a real run's trace (a simulated trace is not a measurement)");
   const RunFacts facts = run_facts(root.object("run"), o, out, file);

@@ -6,7 +6,7 @@
 
 #include "hetperf/apps/integrate.hpp"
 #include "hetperf/apps/lu.hpp"
-#include "hetperf/apps/trace.hpp"
+#include "hetperf/model/trace.hpp"
 
 using namespace hetperf::apps;
 

@@ -1,11 +1,11 @@
-// Tests for apps/src/trace_file.cpp: reading traces back (good and malformed), the per-rank time
-// accounting, the CSV, and the Gantt chart's gnuplot script.
+// Tests for model/src/trace.cpp and apps/src/trace_view.cpp: reading traces back (good and malformed),
+// the per-rank time accounting, the CSV, and the Gantt chart's gnuplot script.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
 
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/apps/trace_view.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "test_support.hpp"
 

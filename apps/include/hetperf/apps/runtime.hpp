@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "hetperf/apps/trace.hpp"
+#include "hetperf/model/trace.hpp"
 
 namespace hetperf::apps {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "hetperf/apps/trace_file.hpp"
+#include "hetperf/apps/trace_view.hpp"
 
 namespace hetperf::apps {
 

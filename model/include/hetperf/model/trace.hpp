@@ -1,6 +1,12 @@
 // The application trace (schema hetperf.trace/1), written the same way by the real and the simulated
 // back-end: the configuration, the host, and per rank every operation with its start and end time,
-// so the two can be compared operation by operation.
+// so the two can be compared operation by operation. Read back by trace_from_json and read_trace
+// (calibration fits its operation models to them; `hetperf trace-view` draws them, apps/trace_view.hpp).
+//
+//   const hetperf::TraceFile t = hetperf::read_trace("lu-4.json");
+//   for (const hetperf::TraceRank& r : t.ranks) {
+//     for (const hetperf::TraceEvent& e : r.events) if (hetperf::is_compute(e.op)) busy += e.end_s - e.start_s;
+//   }
 #pragma once
 
 #include <cstdint>
@@ -12,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace hetperf::apps {
+namespace hetperf {
 
 struct TraceEvent {
   int rank = 0;
@@ -46,4 +52,26 @@ std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>
 std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>& events,
                                                    const std::function<int(int iteration)>& ranks);
 
-}  // namespace hetperf::apps
+struct TraceRank {
+  int rank = 0;                     // the rank within the traced communicator, >= 0
+  std::vector<TraceEvent> events;   // as in the file (each event's `rank` is set to `rank`)
+};
+
+// A validated trace file. Fields other than these (run, summary, iterations, processes) are not read.
+struct TraceFile {
+  std::string file;               // where it was read from (for messages)
+  std::string app;                // "lu", "integrate", ...
+  std::string backend;            // "mpi" or "sim"
+  nlohmann::json config;          // the application's configuration, as recorded (an object)
+  std::vector<TraceRank> ranks;   // at least one
+  std::string ranks_field;        // where they were: "ranks", or "instance_0_ranks" (integrate, real
+                                  // back-end: the ranks of the first instance only)
+};
+
+// Validates `j` as a hetperf.trace/1 file; a bad field is one InputError naming `file`, the JSON path,
+// the field and what was expected. Events: "op" a non-empty string, "start_s" and "end_s" finite
+// numbers with end_s >= start_s; "iteration", "peer", "tag", "bytes" and "dims" [m, n, k] optional.
+TraceFile trace_from_json(const nlohmann::json& j, const std::string& file);
+TraceFile read_trace(const std::filesystem::path& path);
+
+}  // namespace hetperf

@@ -1,6 +1,6 @@
-// Trace files read back and drawn: validation through JsonNode, the per-rank time accounting, the CSV
-// and the Gantt chart (a gnuplot script with its data inline, run in a private temporary directory).
-#include "hetperf/apps/trace_file.hpp"
+// Trace files drawn: the per-rank time accounting, the CSV and the Gantt chart (a gnuplot script with
+// its data inline, run in a private temporary directory).
+#include "hetperf/apps/trace_view.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -29,41 +29,8 @@ extern char** environ;
 namespace hetperf::apps {
 namespace {
 
-constexpr int kTraceSchemaVersion = 1;
 constexpr std::size_t kMaxIterationLines = 200;
 constexpr std::size_t kMaxIterationLabels = 40;
-
-
-int bounded_int(const JsonNode& node, std::string_view key, int fallback, int min) {
-  return static_cast<int>(node.integer_or(key, fallback, min, INT_MAX));
-}
-
-TraceEvent event_from_json(const JsonNode& e, int rank) {
-  if (!e.is_object()) e.fail("an event object {\"op\", \"start_s\", \"end_s\", ...}");
-  TraceEvent ev;
-  ev.rank = rank;
-  ev.op = e.string("op");
-  if (ev.op.empty()) e.field("op").fail("a non-empty operation name");
-  ev.start_s = e.number("start_s");
-  ev.end_s = e.number("end_s");
-  if (ev.end_s < ev.start_s) e.field("end_s").fail("a time no earlier than start_s (" + csv_number(ev.start_s) + ")");
-  ev.iteration = bounded_int(e, "iteration", -1, -1);
-  ev.peer = bounded_int(e, "peer", -1, -1);
-  ev.tag = bounded_int(e, "tag", 0, 0);  // MPI tags are non-negative
-  ev.bytes = static_cast<std::uint64_t>(e.integer_or("bytes", 0, 0, INT64_MAX));
-  if (auto dims = e.optional("dims")) {
-    const char* expected = "an array [m, n, k] of 3 non-negative integers";
-    std::vector<JsonNode> d = dims->items();
-    if (d.size() != 3) dims->fail(expected);
-    int* out[3] = {&ev.m, &ev.n, &ev.k};
-    for (std::size_t i = 0; i < 3; ++i) {
-      const nlohmann::json& v = d[i].value();
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > INT_MAX) d[i].fail(expected);
-      *out[i] = static_cast<int>(v.get<std::int64_t>());
-    }
-  }
-  return ev;
-}
 
 std::string lower_extension(const std::filesystem::path& p) {
   std::string ext = p.extension().string();
@@ -124,37 +91,6 @@ int run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::pat
 }
 
 }  // namespace
-
-TraceFile trace_from_json(const nlohmann::json& j, const std::string& file) {
-  JsonNode root(j, file);
-  if (!root.is_object()) root.fail("a JSON object (a hetperf.trace file)");
-  root.schema("trace", kTraceSchemaVersion);
-  TraceFile t;
-  t.file = file;
-  t.app = root.string("app");
-  if (t.app.empty()) root.field("app").fail("the application's name");
-  t.backend = root.choice("backend", {"mpi", "sim"});
-  t.config = root.object("config").value();
-  // hetperf-integrate traces name their ranks after the instance they come from.
-  std::string key = root.has("ranks") || !root.has("instance_0_ranks") ? "ranks" : "instance_0_ranks";
-  t.ranks_field = key;
-  if (!root.has(key)) {
-    throw InputError(file + ": $.ranks: missing required field 'ranks' (expected an array of {\"rank\": R, "
-                            "\"events\": [...]}; integrate traces may call it 'instance_0_ranks')");
-  }
-  std::set<int> seen;
-  for (const JsonNode& r : root.array(key, 1)) {
-    if (!r.is_object()) r.fail("an object {\"rank\": R, \"events\": [...]}");
-    TraceRank rank;
-    rank.rank = static_cast<int>(r.integer("rank", 0, INT_MAX));
-    if (!seen.insert(rank.rank).second) r.field("rank").fail("a rank not listed before");
-    for (const JsonNode& e : r.array("events")) rank.events.push_back(event_from_json(e, rank.rank));
-    t.ranks.push_back(std::move(rank));
-  }
-  return t;
-}
-
-TraceFile read_trace(const std::filesystem::path& path) { return trace_from_json(read_json_file(path), path.string()); }
 
 OpClass op_class(const std::string& op) {
   if (is_compute(op)) return OpClass::kCompute;

@@ -1,6 +1,6 @@
-// Reading an application trace (hetperf.trace/1, real or simulated back-end) back from its file, and
-// what `hetperf trace-view` shows of it: where each rank's time went, the events as CSV, and a Gantt
-// chart drawn by gnuplot (one row per rank, one box per operation, coloured by operation).
+// What `hetperf trace-view` shows of an application trace (hetperf/model/trace.hpp): where each rank's
+// time went, the events as CSV, and a Gantt chart drawn by gnuplot (one row per rank, one box per
+// operation, coloured by operation).
 #pragma once
 
 #include <cstddef>
@@ -11,31 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hetperf/apps/trace.hpp"
+#include "hetperf/model/trace.hpp"
 
 namespace hetperf::apps {
-
-struct TraceRank {
-  int rank = 0;                     // the rank within the traced communicator, >= 0
-  std::vector<TraceEvent> events;   // as in the file (each event's `rank` is set to `rank`)
-};
-
-// A validated trace file. Fields other than these (run, summary, iterations, processes) are not read.
-struct TraceFile {
-  std::string file;               // where it was read from (for messages)
-  std::string app;                // "lu", "integrate", ...
-  std::string backend;            // "mpi" or "sim"
-  nlohmann::json config;          // the application's configuration, as recorded (an object)
-  std::vector<TraceRank> ranks;   // at least one
-  std::string ranks_field;        // where they were: "ranks", or "instance_0_ranks" (integrate, real
-                                  // back-end: the ranks of the first instance only)
-};
-
-// Validates `j` as a hetperf.trace/1 file; a bad field is one InputError naming `file`, the JSON path,
-// the field and what was expected. Events: "op" a non-empty string, "start_s" and "end_s" finite
-// numbers with end_s >= start_s; "iteration", "peer", "tag", "bytes" and "dims" [m, n, k] optional.
-TraceFile trace_from_json(const nlohmann::json& j, const std::string& file);
-TraceFile read_trace(const std::filesystem::path& path);
 
 // What an operation is, for colours and the time accounting.
 enum class OpClass { kCompute, kSend, kReceive, kBarrier, kDisk, kOther };
