@@ -1,5 +1,5 @@
 // Calibrating a 100-machine platform: read, hash and validate 100 measurement files, then fit every
-// machine (memory slowdown, LU kernels) and every host pair's network. Issue 4 asks for under 5 s.
+// machine (memory slowdown, LU kernels) and every host pair's network. The target is under 5 s.
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -41,13 +41,16 @@ std::string simgrid_platform_xml(const Profile& profile) {
   std::ostringstream x;
   x << "<?xml version='1.0'?>\n"
        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-       "<!-- Written by hetperf export --simgrid from "
-    << xml_escaped(profile.file.empty() ? "a profile" : profile.file)
-    << ". hetperf's star network (DPS paper section 4): run SimGrid with --cfg=network/model:CM02\n"
-       "     --cfg=network/crosstraffic:0 for the same network model. Host speeds are the profile's MIPS in\n"
-       "     instructions per second (1 MI = 1e6 flops here). -->\n"
+       // No "--" in a comment (XML forbids it): the options are named by their values, and the
+       // profile's file name, which may hold one, goes in a property.
+       "<!-- Written by hetperf's SimGrid export from the profile named by the zone's hetperf_profile.\n"
+       "     hetperf's star network (DPS paper section 4): run SimGrid with the configuration\n"
+       "     network/model:CM02 and network/crosstraffic:0 for the same network model. Host speeds are the\n"
+       "     profile's MIPS in instructions per second (1 MI = 1e6 flops here). -->\n"
        "<platform version=\"4.1\">\n"
-       "  <zone id=\"hetperf\" routing=\"Cluster\">\n";
+       "  <zone id=\"hetperf\" routing=\"Cluster\">\n"
+       "    <prop id=\"hetperf_profile\" value=\""
+    << xml_escaped(profile.file.empty() ? "a profile" : profile.file) << "\"/>\n";
   const std::string bandwidth = exact(profile.network.bandwidth_bytes_per_s) + "Bps";
   const std::string latency = exact(profile.network.latency_s / 2) + "s";
   for (const Computer& c : profile.computers) {

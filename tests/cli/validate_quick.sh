@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hetperf validate --quick end to end (issues 7 and 14): probes and calibrates this machine, calibrates
+# hetperf validate --quick end to end: probes and calibrates this machine, calibrates
 # on traced runs disjoint from the validated ones, predicts distributions, runs every configuration 7
 # times in a seeded random order, prints its figures and writes every report. It fails on a broken
 # model, not on the machine's noise: hetperf validate exits 1 when the overall bias (the median signed

@@ -15,6 +15,14 @@ TEST_CASE("model: a profile as a SimGrid platform keeps speeds, cores and the st
   CHECK_THAT(xml, Catch::Contains("<host id=\"a&lt;&amp;&quot;b&apos;&gt;\" speed=\"1234500000f\" core=\"3\">"));
   CHECK_THAT(xml, Catch::Contains("bandwidth=\"125000000Bps\" latency=\"5.0000000000000002e-05s\" sharing_policy=\"SPLITDUPLEX\""));
   CHECK_THAT(xml, Catch::Contains("<zone id=\"hetperf\" routing=\"Cluster\">"));
+  // Well-formed XML: no "--" inside a comment, also from a file name that holds one.
+  const std::string dashed = simgrid_platform_xml(profile_from_json(j, "runs--2/p.json"));
+  CHECK_THAT(dashed, Catch::Contains("<prop id=\"hetperf_profile\" value=\"runs--2/p.json\"/>"));
+  for (std::size_t open = dashed.find("<!--"); open != std::string::npos; open = dashed.find("<!--", open + 4)) {
+    const std::size_t close = dashed.find("-->", open + 4);
+    REQUIRE(close != std::string::npos);
+    CHECK(dashed.substr(open + 4, close - open - 4).find("--") == std::string::npos);
+  }
   j.erase("network");
   j["computers"][0].erase("overhead_latency_s");
   CHECK(test::input_error([&] { simgrid_platform_xml(profile_from_json(j, "p.json")); }) ==
