@@ -167,6 +167,13 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   for (int b : validation_kernel_blocks(o.quick)) s.cpu.kernel.blocks.push_back(b);
   s.cpu.kernel.lu_rows = validation_lu_rows(o.quick, last_level_cache_bytes());
   s.disk.directory = dir.string();
+  if (o.quick) {
+    // The validation reads the disk's write rate (integration writing 1 MiB a process, a few ms of its
+    // runs), and no fit reads the buffer sweep: the quick probe's 5 s a figure and its sweep were 20 s
+    // of the quick validation's 150.
+    s.disk.repeat.time_cap_s = 1.5;
+    s.disk.sweep_buffers_bytes.clear();
+  }
   s.net.mpiexec = o.mpiexec;
   if (auto e = s.cpu.kernel.validate(); !e.empty()) throw InputError("validate: kernel options: " + e);
   std::fprintf(stderr, "validate: probing this machine (cpu with its kernels compact and at the LU's shapes in %llu rows; "
