@@ -18,10 +18,14 @@ using nlohmann::json;
 hetperf::Profile star_profile(int workers) {
   json computers = json::array();
   auto computer = [](const std::string& name, double mips) {
-    return json{{"name", name},           {"cores", 1},
-                {"mips", mips},           {"main_memory_mb", 1024},
-                {"virtual_memory_mb", 0}, {"disk_read_bytes_per_s", 100e6},
-                {"disk_write_bytes_per_s", 100e6}, {"overhead_latency_s", 1e-4}};
+    return json{{"name", name},
+                {"cores", 1},
+                {"mips", mips},
+                {"main_memory_mb", 1024},
+                {"virtual_memory_mb", 0},
+                {"disk_read_bytes_per_s", 100e6},
+                {"disk_write_bytes_per_s", 100e6},
+                {"overhead_latency_s", 1e-4}};
   };
   computers.push_back(computer("master", 2000));
   const double speeds[] = {1000, 1500, 2000};
@@ -38,14 +42,16 @@ hetperf::Workload star_workload(int workers, std::int64_t tasks) {
   for (int w = 0; w < workers; ++w) {
     std::int64_t count = tasks / workers + (w < tasks % workers ? 1 : 0);
     if (count == 0) continue;
-    processes.push_back({{"name", "task-w" + std::to_string(w + 1)},
-                         {"count", count},
-                         {"computer", "w-" + std::to_string(w + 1)},
-                         {"mi", 10},
-                         {"messages", {{"count", 2}, {"receive_bytes", 1e6}, {"send_bytes", 1e5}, {"peer", "master"}}}});
+    processes.push_back(
+        {{"name", "task-w" + std::to_string(w + 1)},
+         {"count", count},
+         {"computer", "w-" + std::to_string(w + 1)},
+         {"mi", 10},
+         {"messages", {{"count", 2}, {"receive_bytes", 1e6}, {"send_bytes", 1e5}, {"peer", "master"}}}});
   }
   json j = {{"schema", "hetperf.workload/1"},
-            {"policy", {{"placement", "round_robin"}, {"discipline", {{"default", "fifo"}, {"master", "processor_sharing"}}}}},
+            {"policy",
+             {{"placement", "round_robin"}, {"discipline", {{"default", "fifo"}, {"master", "processor_sharing"}}}}},
             {"processes", processes}};
   return hetperf::workload_from_json(j, "star-workload");
 }
@@ -72,12 +78,16 @@ void BM_MasterWorker(benchmark::State& state) {
     benchmark::DoNotOptimize(p.summary.mean_response_s);
   }
   state.counters["events"] = static_cast<double>(events);
-  state.counters["events_per_s"] =
-      benchmark::Counter(static_cast<double>(events) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["events_per_s"] = benchmark::Counter(
+      static_cast<double>(events) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
   state.counters["makespan_s"] = makespan;
   state.counters["peak_rss_mb"] = peak_rss_mb();
 }
-BENCHMARK(BM_MasterWorker)->Args({10, 1000})->Args({10, 10000})->Args({10, 100000})->Args({1000, 100000})
+BENCHMARK(BM_MasterWorker)
+    ->Args({10, 1000})
+    ->Args({10, 10000})
+    ->Args({10, 100000})
+    ->Args({1000, 100000})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -33,8 +33,8 @@ hetperf::Profile heterogeneous_profile(int computers) {
     return c;
   };
   json j = {{"schema", "hetperf.profile/1"},
-            {"computers", json::array({kind("big", 8, 3000, 32768), kind("mid", 4, 2000, 16384), kind("small", 2, 1500, 8192),
-                                       kind("old", 1, 800, 2048)})},
+            {"computers", json::array({kind("big", 8, 3000, 32768), kind("mid", 4, 2000, 16384),
+                                       kind("small", 2, 1500, 8192), kind("old", 1, 800, 2048)})},
             {"network", {{"latency_s", 5e-5}, {"bandwidth_bytes_per_s", 117e6}}}};
   return hetperf::profile_from_json(j, "benchmark-profile");
 }
@@ -44,20 +44,21 @@ hetperf::Profile heterogeneous_profile(int computers) {
 hetperf::Workload stream_workload(std::int64_t processes, int computers, const std::string& placement) {
   double capacity_mips = computers / 4.0 * (8 * 3000 + 4 * 2000 + 2 * 1500 + 800);
   double mean_mi = 20000;
-  json j = {{"schema", "hetperf.workload/1"},
-            {"seed", 7},
-            {"policy", {{"placement", placement}}},
-            {"generators",
-             json::array({{{"process",
-                            {{"name", "job"},
-                             {"mi", {{"distribution", "exponential"}, {"mean", mean_mi}}},
-                             {"static_memory_mb", 64},
-                             {"dynamic_memory_mb", {{"distribution", "uniform"}, {"min", 0}, {"max", 256}}},
-                             {"disk_read", {{"ops", 2}, {"bytes_per_op", 1048576}}},
-                             {"disk_write", {{"ops", 1}, {"bytes_per_op", 1048576}}},
-                             {"messages", {{"count", 2}, {"bytes", 65536}}}}},
-                           {"interarrival_s", {{"distribution", "exponential"}, {"mean", mean_mi / (0.7 * capacity_mips)}}},
-                           {"count", processes}}})}};
+  json j = {
+      {"schema", "hetperf.workload/1"},
+      {"seed", 7},
+      {"policy", {{"placement", placement}}},
+      {"generators",
+       json::array({{{"process",
+                      {{"name", "job"},
+                       {"mi", {{"distribution", "exponential"}, {"mean", mean_mi}}},
+                       {"static_memory_mb", 64},
+                       {"dynamic_memory_mb", {{"distribution", "uniform"}, {"min", 0}, {"max", 256}}},
+                       {"disk_read", {{"ops", 2}, {"bytes_per_op", 1048576}}},
+                       {"disk_write", {{"ops", 1}, {"bytes_per_op", 1048576}}},
+                       {"messages", {{"count", 2}, {"bytes", 65536}}}}},
+                     {"interarrival_s", {{"distribution", "exponential"}, {"mean", mean_mi / (0.7 * capacity_mips)}}},
+                     {"count", processes}}})}};
   return hetperf::workload_from_json(j, "benchmark-workload");
 }
 

@@ -36,17 +36,18 @@ int run(int argc, char** argv, bool parse_only) {
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(i ? argv[i] : "hetperf");
 
-  CLI::App app{"hetperf: predicts how parallel programs perform on a cluster of unlike machines.\n"
-               "  hetperf probe      measure this machine (CPU, disk, network) -> measurement file\n"
-               "  hetperf calibrate  fit measurement files -> platform profile\n"
-               "  hetperf predict    simulate a workload on a profile -> predicted response times\n"
-               "  hetperf check      validate hetperf files\n"
-               "  hetperf trace-view draw an application trace as a Gantt chart\n"
-               "  hetperf trace-diff compare two traces operation by operation (real against simulated)\n"
-               "  hetperf validate   predicted against measured on real runs of the applications\n"
-               "  hetperf export     a profile for another simulator (SimGrid platform XML)\n"
-               "  hetperf testbed    a cluster of unlike computers emulated on this Linux box (root)",
-               "hetperf"};
+  CLI::App app{
+      "hetperf: predicts how parallel programs perform on a cluster of unlike machines.\n"
+      "  hetperf probe      measure this machine (CPU, disk, network) -> measurement file\n"
+      "  hetperf calibrate  fit measurement files -> platform profile\n"
+      "  hetperf predict    simulate a workload on a profile -> predicted response times\n"
+      "  hetperf check      validate hetperf files\n"
+      "  hetperf trace-view draw an application trace as a Gantt chart\n"
+      "  hetperf trace-diff compare two traces operation by operation (real against simulated)\n"
+      "  hetperf validate   predicted against measured on real runs of the applications\n"
+      "  hetperf export     a profile for another simulator (SimGrid platform XML)\n"
+      "  hetperf testbed    a cluster of unlike computers emulated on this Linux box (root)",
+      "hetperf"};
   app.set_version_flag("--version", std::string("hetperf ") + kVersion);
   app.require_subcommand(1);
   app.fallthrough(false);

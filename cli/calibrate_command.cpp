@@ -49,7 +49,8 @@ void apply_groups(const std::vector<std::string>& groups, std::vector<std::strin
         file_groups.push_back(name);
       } else {
         auto& slot = file_groups[static_cast<std::size_t>(it - files.begin())];
-        if (!slot.empty() && slot != name) throw InputError("--group: " + file + " is in groups '" + slot + "' and '" + name + "'");
+        if (!slot.empty() && slot != name)
+          throw InputError("--group: " + file + " is in groups '" + slot + "' and '" + name + "'");
         slot = name;
       }
     }
@@ -68,9 +69,10 @@ void print_report(const calibrate::Calibration& cal) {
     const auto& m = c.fits["mips"];
     const auto& f = c.fits["mflops"];
     std::cout << "  " << c.name << ": MIPS " << m["value"].get<double>() << " [" << m["ci95"][0].get<double>() << ", "
-              << m["ci95"][1].get<double>() << "], MFLOPS " << f["value"].get<double>() << " [" << f["ci95"][0].get<double>()
-              << ", " << f["ci95"][1].get<double>() << "]\n";
-    for (const char* key : {"disk_read_direct_bytes_per_s", "disk_write_direct_bytes_per_s", "disk_write_buffered_bytes_per_s"}) {
+              << m["ci95"][1].get<double>() << "], MFLOPS " << f["value"].get<double>() << " ["
+              << f["ci95"][0].get<double>() << ", " << f["ci95"][1].get<double>() << "]\n";
+    for (const char* key :
+         {"disk_read_direct_bytes_per_s", "disk_write_direct_bytes_per_s", "disk_write_buffered_bytes_per_s"}) {
       const auto& d = c.fits[key];
       std::cout << "  " << c.name << ": " << key << " " << si(d["value"].get<double>(), "") << " ["
                 << si(d["ci95"][0].get<double>(), "") << ", " << si(d["ci95"][1].get<double>(), "") << "]\n";
@@ -82,28 +84,32 @@ void print_report(const calibrate::Calibration& cal) {
 
 void add_calibrate_command(CLI::App& app, const std::string& command_line, Action& action) {
   auto args = std::make_shared<CalibrateArgs>();
-  CLI::App* cmd = app.add_subcommand("calibrate", "Turn measurement files (one per machine) into a platform profile: "
-                                                  "the computers' capacities, memory slowdown and kernel models, and the "
-                                                  "network model t = l + s/b per protocol regime, with fit quality.");
+  CLI::App* cmd = app.add_subcommand("calibrate",
+                                     "Turn measurement files (one per machine) into a platform profile: "
+                                     "the computers' capacities, memory slowdown and kernel models, and the "
+                                     "network model t = l + s/b per protocol regime, with fit quality.");
   cmd->add_option("measurements", args->files, "Measurement files written by `hetperf probe`");
   cmd->add_option("-o,--out", args->out, "Platform profile to write (atomically)")->capture_default_str();
-  cmd->add_option("--name", args->names,
-                  "Computer names, comma-separated, one per positional measurement file in order (default: each file's machine)")
+  cmd->add_option(
+         "--name", args->names,
+         "Computer names, comma-separated, one per positional measurement file in order (default: each file's machine)")
       ->delimiter(',');
   cmd->add_option("--group", args->groups, "Group label for measurement files: NAME=FILE[,FILE...] (repeatable)");
-  cmd->add_option("--plots", args->plots, "Directory for one picture per fit (data, curve, 95% band), drawn by gnuplot");
+  cmd->add_option("--plots", args->plots,
+                  "Directory for one picture per fit (data, curve, 95% band), drawn by gnuplot");
   cmd->add_option("--plot-format", args->plot_format, "Picture format: svg or png")->capture_default_str();
   cmd->add_flag("--report", args->report, "Print a readable summary of every fit");
-  cmd->add_option("--trace", args->traces,
-                  "Real application trace (hetperf-lu/hetperf-integrate --trace, hetperf.trace/1) to fit operation models "
-                  "on, in the application's own regime, per computer and operation (repeatable; docs/calibration.md)");
+  cmd->add_option(
+      "--trace", args->traces,
+      "Real application trace (hetperf-lu/hetperf-integrate --trace, hetperf.trace/1) to fit operation models "
+      "on, in the application's own regime, per computer and operation (repeatable; docs/calibration.md)");
   cmd->add_option("--trace-computer", args->trace_computer,
                   "The profile's computer the traces were taken on (default: each trace's run.host)");
   cmd->callback([&action, args, command_line] {
     action = [args, command_line] {
       if (!args->names.empty() && args->names.size() != args->files.size()) {
-        throw InputError("--name: expected " + std::to_string(args->files.size()) + " names (one per measurement file), got " +
-                         std::to_string(args->names.size()));
+        throw InputError("--name: expected " + std::to_string(args->files.size()) +
+                         " names (one per measurement file), got " + std::to_string(args->names.size()));
       }
       std::vector<std::string> files = args->files, file_groups(files.size());
       apply_groups(args->groups, files, file_groups);
@@ -145,9 +151,11 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         po.directory = scratch.path();
         po.format = args->plot_format;
         calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
-        for (const auto& f : pr.files) outputs.write(std::filesystem::path(args->plots) / f.filename(), read_text_file(f), "--plots");
-        plots_line = pr.skipped_reason.empty() ? "wrote " + std::to_string(pr.written.size()) + " plots to " + args->plots
-                                               : "plots skipped: " + pr.skipped_reason;
+        for (const auto& f : pr.files)
+          outputs.write(std::filesystem::path(args->plots) / f.filename(), read_text_file(f), "--plots");
+        plots_line = pr.skipped_reason.empty()
+                         ? "wrote " + std::to_string(pr.written.size()) + " plots to " + args->plots
+                         : "plots skipped: " + pr.skipped_reason;
       }
       outputs.commit();
       std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
@@ -163,8 +171,9 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
         std::cout << line;
       }
       if (network) {
-        std::cout << "network: l = " << si(p.network.latency_s, "s") << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s")
-                  << ", " << p.network.regimes.size() << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
+        std::cout << "network: l = " << si(p.network.latency_s, "s")
+                  << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s") << ", " << p.network.regimes.size()
+                  << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
       } else {
         std::cout << "network: not measured\n";
       }

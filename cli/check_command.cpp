@@ -19,8 +19,9 @@ namespace hetperf::cli {
 void add_check_command(CLI::App& app, const std::string&, Action& action) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto platform = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("check", "Validate hetperf files (measurement, profile, workload, prediction) "
-                                              "by their \"schema\"; prints the first error of each bad file.");
+  CLI::App* cmd = app.add_subcommand("check",
+                                     "Validate hetperf files (measurement, profile, workload, prediction) "
+                                     "by their \"schema\"; prints the first error of each bad file.");
   cmd->add_option("files", *files, "Files to check")->required();
   cmd->add_option("-p,--platform", *platform,
                   "Platform profile the workloads must fit: their computer and process names, and the kernel models, "
@@ -37,15 +38,20 @@ void add_check_command(CLI::App& app, const std::string&, Action& action) {
           if (!root.is_object()) root.fail("a JSON object with a \"schema\" field");
           std::string schema = root.string("schema");
           std::string kind = schema.substr(0, schema.find('/'));
-          if (kind == "hetperf.measurement") measurement_from_json(j, f);
-          else if (kind == "hetperf.profile") profile_from_json(j, f);
+          if (kind == "hetperf.measurement")
+            measurement_from_json(j, f);
+          else if (kind == "hetperf.profile")
+            profile_from_json(j, f);
           else if (kind == "hetperf.workload") {
             Workload w = workload_from_json(j, f);
             if (profile) bind(w, *profile);
-          }
-          else if (kind == "hetperf.prediction") prediction_from_json(j, f);
-          else if (kind == "hetperf.testbed") validate::parse_testbed_spec(j, f, validate::online_cpus());
-          else root.field("schema").fail("hetperf.measurement, hetperf.profile, hetperf.workload, hetperf.prediction or hetperf.testbed");
+          } else if (kind == "hetperf.prediction")
+            prediction_from_json(j, f);
+          else if (kind == "hetperf.testbed")
+            validate::parse_testbed_spec(j, f, validate::online_cpus());
+          else
+            root.field("schema").fail(
+                "hetperf.measurement, hetperf.profile, hetperf.workload, hetperf.prediction or hetperf.testbed");
           std::cout << f << ": ok (" << schema << (profile && kind == "hetperf.workload" ? ", fits " + *platform : "")
                     << ")\n";
         } catch (const InputError& e) {

@@ -15,8 +15,9 @@ void add_export_command(CLI::App& app, const std::string& command_line, Action& 
     std::string platform, simgrid;
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("export", "Write a platform profile for another simulator: --simgrid writes a "
-                                           "SimGrid platform file (hosts, cores, the star network)");
+  auto* cmd = app.add_subcommand("export",
+                                 "Write a platform profile for another simulator: --simgrid writes a "
+                                 "SimGrid platform file (hosts, cores, the star network)");
   cmd->add_option("-p,--platform", args->platform, "Platform profile to export")->required();
   cmd->add_option("--simgrid", args->simgrid, "SimGrid platform XML to write (atomically)")->required();
   cmd->callback([&action, args] {

@@ -79,10 +79,12 @@ void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sample
     const auto& j = *r.job;
     char config[64];
     if (j.kind == apps::AppJob::Kind::kLu) {
-      std::snprintf(config, sizeof config, "n=%d r=%d %s%s%s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
-                    j.lu.parallel_multiply > 1 ? (" pm" + std::to_string(j.lu.parallel_multiply)).c_str() : "",
-                    j.lu.bcast != LuBcast::kSequential ? (std::string(" ") + apps::to_string(j.lu.bcast)).c_str() : "",
-                    j.lu.remove ? (" -" + std::to_string(j.lu.remove) + "@" + std::to_string(j.lu.remove_after_iteration)).c_str() : "");
+      std::snprintf(
+          config, sizeof config, "n=%d r=%d %s%s%s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
+          j.lu.parallel_multiply > 1 ? (" pm" + std::to_string(j.lu.parallel_multiply)).c_str() : "",
+          j.lu.bcast != LuBcast::kSequential ? (std::string(" ") + apps::to_string(j.lu.bcast)).c_str() : "",
+          j.lu.remove ? (" -" + std::to_string(j.lu.remove) + "@" + std::to_string(j.lu.remove_after_iteration)).c_str()
+                      : "");
     } else {
       std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,
                     static_cast<unsigned long long>(j.integrate.steps));
@@ -116,12 +118,14 @@ void print_table(const Prediction& p, const std::vector<ProcessResult>& first, s
       std::printf("... %zu more computers\n", p.computers.size() - rows);
       break;
     }
-    std::printf("%-16s %10zu %11.3f %14.1f %10.4f\n", c.name.c_str(), c.processes, c.utilisation, c.peak_memory_mb, c.busy_s);
+    std::printf("%-16s %10zu %11.3f %14.1f %10.4f\n", c.name.c_str(), c.processes, c.utilisation, c.peak_memory_mb,
+                c.busy_s);
   }
   const auto& s = p.summary;
-  std::printf("\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s",
-              s.processes, p.placement.c_str(), static_cast<unsigned long long>(p.seed), s.mean_response_s,
-              s.median_response_s, s.p95_response_s, s.makespan_s);
+  std::printf(
+      "\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s",
+      s.processes, p.placement.c_str(), static_cast<unsigned long long>(p.seed), s.mean_response_s, s.median_response_s,
+      s.p95_response_s, s.makespan_s);
   if (s.migrations > 0) std::printf(", %llu migrations", static_cast<unsigned long long>(s.migrations));
   std::printf(" (%llu events)\n", static_cast<unsigned long long>(s.events));
 }
@@ -132,17 +136,21 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
   auto args = std::make_shared<PredictArgs>();
   std::string policies;
   for (const auto& [name, description] : sim::placement_policies()) policies += "\n    " + name + ": " + description;
-  CLI::App* cmd = app.add_subcommand("predict", "Simulate a workload on a platform profile (UniMPP model, UniMPP paper "
-                                                "eq. 2-9) and predict each process's response time.");
+  CLI::App* cmd = app.add_subcommand("predict",
+                                     "Simulate a workload on a platform profile (UniMPP model, UniMPP paper "
+                                     "eq. 2-9) and predict each process's response time.");
   cmd->add_option("-p,--platform", args->platform, "Platform profile written by `hetperf calibrate`")->required();
   cmd->add_option("-w,--workload", args->workload, "Workload file (see docs/formats.md)")->required();
   cmd->add_option("-o,--out", args->out, "Prediction JSON to write (atomically)")->capture_default_str();
   cmd->add_option("--csv", args->csv, "Also write per-process results as CSV to this file (default: none)");
-  cmd->add_option("--policy", args->policy, "Placement policy, overriding the workload's (default: the workload's "
-                                            "policy.placement, else round_robin):" + policies);
+  cmd->add_option("--policy", args->policy,
+                  "Placement policy, overriding the workload's (default: the workload's "
+                  "policy.placement, else round_robin):" +
+                      policies);
   cmd->add_option("--seed", args->seed, "Random seed, overriding the workload's (default: the workload's seed, else 1)")
       ->check(seed_number());
-  cmd->add_option("--rows", args->rows, "Processes (and computers) shown in the tables on stdout")->capture_default_str();
+  cmd->add_option("--rows", args->rows, "Processes (and computers) shown in the tables on stdout")
+      ->capture_default_str();
   cmd->add_option("--timeline-points", args->timeline_points,
                   "Points of each computer's utilisation and memory timeline in the JSON (0: none)")
       ->capture_default_str();
@@ -179,14 +187,17 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       // process each beside the simulation's own memory.
       options.keep_processes = false;
       options.output_bytes_per_process = args->summary_only ? 0 : 24;
-      if (args->max_memory_mib > 0) options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
-      else if (auto available = available_memory_bytes()) options.max_memory_bytes = *available;
+      if (args->max_memory_mib > 0)
+        options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
+      else if (auto available = available_memory_bytes())
+        options.max_memory_bytes = *available;
       // Every output is claimed before the simulation (a target that cannot be written is refused before
       // any work), written into its temporary file, and renamed only once all of them are complete.
       OutputSet outputs;
       AtomicFile& out = outputs.add(args->out, "--out");
       AtomicFile* csv_file = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
-      AtomicFile* timeline_file = args->timeline_csv.empty() ? nullptr : &outputs.add(args->timeline_csv, "--timeline-csv");
+      AtomicFile* timeline_file =
+          args->timeline_csv.empty() ? nullptr : &outputs.add(args->timeline_csv, "--timeline-csv");
       // Each process's rows are written as it finishes. With --summary-only the CSV gets them in finish
       // order, straight into its temporary file. Otherwise the JSON and the CSV list them in definition
       // order: they go to spools beside their files (finish order), copied in order at the end, and the
@@ -216,8 +227,10 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
         }
         if (csv_rows) {
           csv_row(*csv_rows, r);
-          if (csv_spool) csv_spool->add(index, csv_rows->take());
-          else if (++streamed % 4096 == 0) csv_file->write(csv_rows->take());
+          if (csv_spool)
+            csv_spool->add(index, csv_rows->take());
+          else if (++streamed % 4096 == 0)
+            csv_file->write(csv_rows->take());
         }
       };
       EventRate rate;
@@ -259,7 +272,8 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
         }
         for (const auto& w : model_warnings) p.warnings.push_back(w);
       } else if (args->samples > 0) {
-        throw InputError(args->workload + ": $.apps: missing: --samples predicts the distributions of application jobs");
+        throw InputError(args->workload +
+                         ": $.apps: missing: --samples predicts the distributions of application jobs");
       } else if (!args->trace_dir.empty()) {
         throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
       }
@@ -281,11 +295,14 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       } else {
         out.write(json_output_text(to_json(p), args->out));
       }
-      if (csv_spool) csv_spool->copy_to(*csv_file);
-      else if (csv_file) csv_file->write(csv_rows->take());
+      if (csv_spool)
+        csv_spool->copy_to(*csv_file);
+      else if (csv_file)
+        csv_file->write(csv_rows->take());
       if (timeline_file) timeline_file->write(timeline_csv(p));
       outputs.commit();
-      if ((json_spool && p.summary.processes > 0) || !app_runs) print_table(p, first_rows, json_spool ? p.summary.processes : 0, args->rows);
+      if ((json_spool && p.summary.processes > 0) || !app_runs)
+        print_table(p, first_rows, json_spool ? p.summary.processes : 0, args->rows);
       if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
       for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
       for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";

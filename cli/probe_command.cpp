@@ -99,8 +99,8 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
       os << "          knee at " << si(*m.memory->knee_mb, "MB");
       if (m.memory->main_memory_mb) {
         char pct[32];
-        std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)", 100 * (*m.memory->knee_mb / *m.memory->main_memory_mb - 1),
-                      *m.memory->main_memory_mb);
+        std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)",
+                      100 * (*m.memory->knee_mb / *m.memory->main_memory_mb - 1), *m.memory->main_memory_mb);
         os << pct;
       }
       os << "\n";
@@ -110,9 +110,8 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
   if (m.disk) {
     os << "  disk    write       " << figure(m.disk->write_buffered_bytes_per_s, "B/s") << " buffered+fdatasync\n"
        << "          write       " << figure(m.disk->write_direct_bytes_per_s, "B/s")
-       << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n")
-       << "          read        " << figure(m.disk->read_direct_bytes_per_s, "B/s")
-       << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n");
+       << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n") << "          read        "
+       << figure(m.disk->read_direct_bytes_per_s, "B/s") << (m.disk->direct_io ? " O_DIRECT\n" : " (no O_DIRECT)\n");
     for (const auto& n : m.disk->notes) os << "          note: " << n << "\n";
     for (const auto& p : m.disk->buffer_sweep) {
       os << "          buffer " << si(static_cast<double>(p.buffer_bytes), "B") << ": write "
@@ -126,9 +125,9 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
     }
     if (m.net->bandwidth_bytes_per_s) os << "          bandwidth " << si(*m.net->bandwidth_bytes_per_s, "B/s") << "\n";
     if (const auto& g = m.net->loggp) {
-      os << "          LogGP o_s " << si(g->send_overhead_s.mean, "s") << ", o_r " << si(g->receive_overhead_s.mean, "s")
-         << ", g " << si(g->gap_s.mean, "s") << ", G " << si(g->gap_per_byte_s, "s/B") << ", L "
-         << si(g->latency_s, "s") << "\n";
+      os << "          LogGP o_s " << si(g->send_overhead_s.mean, "s") << ", o_r "
+         << si(g->receive_overhead_s.mean, "s") << ", g " << si(g->gap_s.mean, "s") << ", G "
+         << si(g->gap_per_byte_s, "s/B") << ", L " << si(g->latency_s, "s") << "\n";
     }
     if (const auto& h = m.net->handoff) {
       os << "          hand-off " << si(h->handoff_s, "s") << " (fan-out of " << si(static_cast<double>(h->bytes), "B")
@@ -141,8 +140,10 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
 
 std::string duration_text(double s) {
   char b[32];
-  if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  else std::snprintf(b, sizeof b, "%.0fs", s);
+  if (s >= 60)
+    std::snprintf(b, sizeof b, "%dm%02ds", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  else
+    std::snprintf(b, sizeof b, "%.0fs", s);
   return b;
 }
 
@@ -150,19 +151,22 @@ std::string duration_text(double s) {
 
 void add_probe_command(CLI::App& app, const std::string& command_line, Action& action) {
   auto args = std::make_shared<ProbeArgs>();
-  CLI::App* cmd = app.add_subcommand("probe", "Measure this machine: CPU (MIPS, MFLOPS, BLAS/LAPACK kernels), memory "
-                                              "slowdown curve, disk throughput, network latency and bandwidth (MPI "
-                                              "or TCP). Each figure is repeated until its 95% confidence interval is "
-                                              "narrow enough, then written with its raw samples. Ctrl-C writes what "
-                                              "was measured so far, marked incomplete, and exits 130.");
+  CLI::App* cmd = app.add_subcommand("probe",
+                                     "Measure this machine: CPU (MIPS, MFLOPS, BLAS/LAPACK kernels), memory "
+                                     "slowdown curve, disk throughput, network latency and bandwidth (MPI "
+                                     "or TCP). Each figure is repeated until its 95% confidence interval is "
+                                     "narrow enough, then written with its raw samples. Ctrl-C writes what "
+                                     "was measured so far, marked incomplete, and exits 130.");
   cmd->add_option("-o,--out", args->out, "Measurement file to write (atomically)")->capture_default_str();
-  cmd->add_flag("--quick", args->quick, "Short run: few block sizes, small memory experiment, smaller disk file, shorter caps");
+  cmd->add_flag("--quick", args->quick,
+                "Short run: few block sizes, small memory experiment, smaller disk file, shorter caps");
   cmd->add_option("--only", args->only, "Probes to run, comma-separated: cpu,memory,disk,net (default: all)")
       ->delimiter(',')
       ->check(CLI::IsMember({"cpu", "memory", "disk", "net"}));
   cmd->add_option("--machine", args->machine, "Name of this computer in the profile (default: the hostname)");
-  cmd->add_option("--dir", args->dir, "Directory for the disk probe's scratch file and the memory probe's swap file "
-                                      "(removed afterwards)")
+  cmd->add_option("--dir", args->dir,
+                  "Directory for the disk probe's scratch file and the memory probe's swap file "
+                  "(removed afterwards)")
       ->capture_default_str();
   cmd->add_option("--disk-size", args->disk_size,
                   "Bytes written and read per disk sample (default: 268435456, or 134217728 with --quick)");
@@ -174,7 +178,8 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
   cmd->add_option("--threads", args->threads, "OpenBLAS threads for the kernel timings")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
-  cmd->add_option("--blocks", args->blocks, "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
+  cmd->add_option("--blocks", args->blocks,
+                  "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
       ->delimiter(',')
       ->check(CLI::Range(1, 8192));
   cmd->add_option("--lu-rows", args->lu_rows,
@@ -186,7 +191,8 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
   cmd->add_option("--memory-limit", args->memory_limit,
                   "Emulated main memory in MB: the memory cgroup's limit (default: 256, or 128 with --quick)")
       ->check(CLI::Range(16.0, 1e6));
-  cmd->add_option("--swap", args->swap, "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
+  cmd->add_option("--swap", args->swap,
+                  "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--memory-passes", args->memory_passes,
                   "Ascents through the memory curve's occupations, each point's rounds pooled over them, so that "
@@ -195,17 +201,21 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       ->check(CLI::Range(1, 10));
   cmd->add_flag("--no-confine", args->no_confine,
                 "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
-  auto* precision = cmd->add_option("--precision", args->precision, "Target 95% CI half-width relative to the mean (the median "
-                                                                    "for the memory curve's points, default 0.1 there)")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-6, 1.0));
-  auto* min_samples = cmd->add_option("--min-samples", args->min_samples, "Minimum samples per figure (memory curve: 9)")
-      ->capture_default_str()
-      ->check(CLI::Range(2, 1000000));
-  cmd->add_option("--time-cap", args->time_cap,
-                  "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1-5 with --quick)")
+  auto* precision = cmd->add_option("--precision", args->precision,
+                                    "Target 95% CI half-width relative to the mean (the median "
+                                    "for the memory curve's points, default 0.1 there)")
+                        ->capture_default_str()
+                        ->check(CLI::Range(1e-6, 1.0));
+  auto* min_samples =
+      cmd->add_option("--min-samples", args->min_samples, "Minimum samples per figure (memory curve: 9)")
+          ->capture_default_str()
+          ->check(CLI::Range(2, 1000000));
+  cmd->add_option(
+         "--time-cap", args->time_cap,
+         "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1-5 with --quick)")
       ->check(positive_number());
-  cmd->add_option("--hosts", args->hosts, "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
+  cmd->add_option("--hosts", args->hosts,
+                  "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
   cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
   cmd->add_option("--sizes", args->sizes,
                   "Ping-pong message sizes in bytes, comma-separated (default: 0 and powers of two to 16 MiB; "
@@ -214,12 +224,14 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
   cmd->add_flag("--no-loggp", args->no_loggp, "Skip the LogGP parameters of the MPI probe");
   cmd->add_flag("--no-handoff", args->no_handoff,
                 "Skip the hand-off of ranks on this machine with twice as many ranks as cores (MPI probe)");
-  auto* serve = cmd->add_option("--serve", args->serve, "Serve the TCP ping-pong on PORT for `--connect` clients; "
-                                                        "runs until Ctrl-C (no measurement file)");
+  auto* serve = cmd->add_option("--serve", args->serve,
+                                "Serve the TCP ping-pong on PORT for `--connect` clients; "
+                                "runs until Ctrl-C (no measurement file)");
   cmd->add_option("--bind", args->bind, "IPv4 address --serve listens on")->capture_default_str();
   cmd->add_flag("--once", args->once, "With --serve: exit after the first client's session");
-  cmd->add_option("--connect", args->connect, "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
-                                              "(instead of MPI)")
+  cmd->add_option("--connect", args->connect,
+                  "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
+                  "(instead of MPI)")
       ->excludes(serve);
   cmd->callback([&action, args, command_line, precision, min_samples] {
     action = [args, command_line, precision, min_samples] {
@@ -237,9 +249,12 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
       o.disk.directory = args->dir;
       o.memory.swap_directory = args->dir;
       if (args->disk_size) o.disk.file_size_bytes = args->disk_size;
-      o.disk.buffer_bytes = args->disk_buffer ? args->disk_buffer : std::min(o.disk.buffer_bytes, o.disk.file_size_bytes);
-      if (args->disk_sweep.size() == 1 && args->disk_sweep[0] == 0) o.disk.sweep_buffers_bytes.clear();
-      else if (!args->disk_sweep.empty()) o.disk.sweep_buffers_bytes = args->disk_sweep;
+      o.disk.buffer_bytes =
+          args->disk_buffer ? args->disk_buffer : std::min(o.disk.buffer_bytes, o.disk.file_size_bytes);
+      if (args->disk_sweep.size() == 1 && args->disk_sweep[0] == 0)
+        o.disk.sweep_buffers_bytes.clear();
+      else if (!args->disk_sweep.empty())
+        o.disk.sweep_buffers_bytes = args->disk_sweep;
       o.cpu.kernel.threads = args->threads;
       if (!args->blocks.empty()) o.cpu.kernel.blocks = args->blocks;
       o.cpu.kernel.lu_rows = args->lu_rows;

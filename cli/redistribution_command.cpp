@@ -31,7 +31,8 @@ apps::LuConfig lu_config(const hetperf::TraceFile& t) {
     c.expand = j["expand"].value("ranks", 0), c.expand_after_iteration = j["expand"].value("after_iteration", -1);
   }
   if (c.remove == 0 && c.expand == 0) {
-    throw InputError(t.file + ": $.config: expected a run with an expansion or a removal (\"expand\" or \"remove\"), got none");
+    throw InputError(t.file +
+                     ": $.config: expected a run with an expansion or a removal (\"expand\" or \"remove\"), got none");
   }
   return c;
 }
@@ -45,15 +46,20 @@ int run(const RedistributionArgs& a, const std::string& command_line) {
   nlohmann::json listed = nlohmann::json::array();
   for (const auto& file : a.traces) {
     hetperf::TraceFile t = hetperf::read_trace(file);
-    if (t.backend != "mpi") throw InputError(file + ": $.backend: expected \"mpi\" (a measured run), got \"" + t.backend + "\"");
+    if (t.backend != "mpi")
+      throw InputError(file + ": $.backend: expected \"mpi\" (a measured run), got \"" + t.backend + "\"");
     apps::LuConfig cfg = lu_config(t);
     std::vector<hetperf::TraceEvent> events;
     for (const auto& r : t.ranks) events.insert(events.end(), r.events.begin(), r.events.end());
     for (const auto& r : apps::lu_redistributions(events, cfg, static_cast<int>(t.ranks.size()))) {
       std::string source = file + ", after iteration " + std::to_string(r.after_iteration);
       samples.push_back({static_cast<double>(r.bytes), r.from_ranks, r.to_ranks, r.time_s(), source});
-      listed.push_back({{"trace", file}, {"after_iteration", r.after_iteration}, {"from_ranks", r.from_ranks},
-                        {"to_ranks", r.to_ranks}, {"bytes", r.bytes}, {"time_s", r.time_s()}});
+      listed.push_back({{"trace", file},
+                        {"after_iteration", r.after_iteration},
+                        {"from_ranks", r.from_ranks},
+                        {"to_ranks", r.to_ranks},
+                        {"bytes", r.bytes},
+                        {"time_s", r.time_s()}});
     }
   }
   auto fit = calibrate::fit_redistribution(samples, "redistribution");

@@ -63,14 +63,16 @@ Input read_input(const ScheduleArgs& args) {
   if (!args.platform.empty()) in.profile = read_profile(args.platform);
   if (!args.workload.empty()) {
     Workload w = read_workload(args.workload);
-    if (w.jobs.empty()) throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
+    if (w.jobs.empty())
+      throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
     if (in.profile) bind(w, *in.profile);
     // Application models ("lu", "integrate") become iteration-time tables simulated on the profile.
     double tabulated = 0;  // simulated operations of the tables so far
     for (batch::JobSpec& job : w.jobs) {
       if (!job.app || job.app->kind == BatchAppModel::Kind::kTable) continue;
       if (!in.profile) {
-        throw InputError(job.where + ".app.kind: \"" + (job.app->kind == BatchAppModel::Kind::kLu ? "lu" : "integrate") +
+        throw InputError(job.where + ".app.kind: \"" +
+                         (job.app->kind == BatchAppModel::Kind::kLu ? "lu" : "integrate") +
                          "\" needs a --platform profile to simulate the application on (or use \"table\")");
       }
       std::int64_t cores = 0;
@@ -79,10 +81,11 @@ Input read_input(const ScheduleArgs& args) {
       tabulated += apps::app_model_table_operations(*job.app, *in.profile, cores);
       if (tabulated > kMaxLuSimulatedOperations) {
         char text[256];
-        std::snprintf(text, sizeof text, "%s.app: expected application models whose tables (every processor count "
+        std::snprintf(text, sizeof text,
+                      "%s.app: expected application models whose tables (every processor count "
                       "up to the %lld cores) take at most %.0e simulated operations in all; they would take %.1e "
-                      "(a larger r, or a \"table\")", job.where.c_str(), static_cast<long long>(cores),
-                      kMaxLuSimulatedOperations, tabulated);
+                      "(a larger r, or a \"table\")",
+                      job.where.c_str(), static_cast<long long>(cores), kMaxLuSimulatedOperations, tabulated);
         throw InputError(text);
       }
       job.app->iteration_time_s = apps::app_model_as_table(*job.app, *in.profile, cores);
@@ -108,8 +111,9 @@ Input read_input(const ScheduleArgs& args) {
 batch::Cluster make_cluster(const Input& in) {
   if (in.profile) return batch::Cluster::from_profile(*in.profile);
   if (!in.options.processors) {
-    throw InputError("no cluster size: give --processors N, a --platform profile, \"scheduler.processors\" in the "
-                     "workload, or an SWF trace with a MaxProcs or MaxNodes header");
+    throw InputError(
+        "no cluster size: give --processors N, a --platform profile, \"scheduler.processors\" in the "
+        "workload, or an SWF trace with a MaxProcs or MaxNodes header");
   }
   return batch::Cluster::homogeneous(*in.options.processors);
 }
@@ -121,10 +125,11 @@ void print_table(const batch::ScheduleResult& r, const std::vector<batch::JobRes
                  std::size_t rows) {
   if (listed > 0) print_jobs(first, listed, rows);
   const auto& s = r.summary;
-  std::printf("\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
-              "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
-              s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
-              s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
+  std::printf(
+      "\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
+      "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
+      s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
+      s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
   std::printf("%-17s %12s %12s %12s %12s\n", "", "median", "p90", "p99", "max");
   for (const auto& [name, p] : {std::pair{"wait_s", s.wait_s}, std::pair{"turnaround_s", s.turnaround_s},
                                 std::pair{"bounded_slowdown", s.bounded_slowdown}}) {
@@ -137,8 +142,8 @@ void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, 
               "wait_s", "turnaround_s", "bsld", "procs", "rsz");
   for (const auto& j : first) {
     std::printf("%-16s %-9s %10.1f %10.1f %10.1f %10.1f %12.1f %8.2f %5lld %4lld\n", j.name.c_str(),
-                batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s,
-                j.bounded_slowdown, static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
+                batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s, j.bounded_slowdown,
+                static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
   }
   if (listed > rows) std::printf("... %zu more jobs (all of them are in the output files)\n", listed - rows);
 }
@@ -147,7 +152,8 @@ void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, 
 // Figures 4a/5a) and the busy processors over time (Figures 4b/5b), added to `outputs`; the PNGs too
 // when gnuplot is installed, drawn in a scratch directory so that they join the set. Returns what to
 // tell the user once the set is written.
-std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, std::size_t plot_jobs, OutputSet& outputs) {
+std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, std::size_t plot_jobs,
+                      OutputSet& outputs) {
   std::string alloc, busy = "# time_s busy_processors\n";
   std::size_t n = std::min(plot_jobs, r.jobs.size());
   for (std::size_t i = 0; i < n; ++i) {
@@ -171,7 +177,8 @@ std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, st
   const std::vector<std::pair<std::string, std::string>> files = {
       {"allocation.dat", alloc}, {"busy.dat", busy}, {"plots.gp", script.text()}};
   for (const auto& [name, text] : files) outputs.write(d / name, text, "--plot-dir");
-  if (!find_on_path("gnuplot")) return "pictures skipped: gnuplot is not installed (data and script are in " + dir + ")";
+  if (!find_on_path("gnuplot"))
+    return "pictures skipped: gnuplot is not installed (data and script are in " + dir + ")";
   ScratchDir scratch("hetperf-plots");
   for (const auto& [name, text] : files) write_file_atomic(scratch.path() / name, text);
   try {
@@ -192,10 +199,12 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
   std::string policies;
   for (const auto& [name, description] : sim::batch::batch_policies()) policies += "\n    " + name + ": " + description;
   CLI::App* cmd = app.add_subcommand(
-      "schedule", "Simulate parallel jobs (a workload's \"jobs\" or an SWF trace) under a batch policy: per-job wait, "
-                  "turnaround and bounded slowdown, utilisation, processor allocation history.");
-  auto* workload = cmd->add_option("-w,--workload", args->workload,
-                                   "Workload file with a \"jobs\" array and optional \"scheduler\" (docs/scheduling.md)");
+      "schedule",
+      "Simulate parallel jobs (a workload's \"jobs\" or an SWF trace) under a batch policy: per-job wait, "
+      "turnaround and bounded slowdown, utilisation, processor allocation history.");
+  auto* workload =
+      cmd->add_option("-w,--workload", args->workload,
+                      "Workload file with a \"jobs\" array and optional \"scheduler\" (docs/scheduling.md)");
   auto* swf = cmd->add_option("--swf", args->swf, "Standard Workload Format trace to schedule instead of a workload");
   workload->excludes(swf);
   swf->excludes(workload);
@@ -220,7 +229,8 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
                   "network model for redistribution costs (default: none, a homogeneous cluster of unit-speed "
                   "processors)");
   cmd->add_option("-o,--out", args->out, "Schedule JSON to write (atomically)")->capture_default_str();
-  auto* swf_out = cmd->add_option("--swf-out", args->swf_out, "Also write the simulated schedule as SWF (default: none)");
+  auto* swf_out =
+      cmd->add_option("--swf-out", args->swf_out, "Also write the simulated schedule as SWF (default: none)");
   cmd->add_option("--csv", args->csv, "Also write one CSV line per job (default: none)");
   auto* summary_only = cmd->add_flag(
       "--summary-only", args->summary_only,
@@ -229,10 +239,10 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       "with the jobs alive only. Without it --out holds every row, however many");
   auto* allocation_csv = cmd->add_option("--allocation-csv", args->allocation_csv,
                                          "Also write every processor-count change of every job as CSV (default: none)");
-  auto* plot_dir = cmd->add_option(
-      "--plot-dir", args->plot_dir,
-      "Write gnuplot data, script and PNG pictures of the allocation history and busy processors to "
-      "this directory (default: none; pictures are skipped with a message when gnuplot is missing)");
+  auto* plot_dir =
+      cmd->add_option("--plot-dir", args->plot_dir,
+                      "Write gnuplot data, script and PNG pictures of the allocation history and busy processors to "
+                      "this directory (default: none; pictures are skipped with a message when gnuplot is missing)");
   cmd->add_option("--plot-jobs", args->plot_jobs, "Jobs drawn in the allocation picture")->capture_default_str();
   cmd->add_option("--rows", args->rows, "Jobs shown in the table on stdout")->capture_default_str();
   // These need every job's rows (or allocation history) at the end.
@@ -247,7 +257,8 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
       OutputSet outputs;
       AtomicFile& out = outputs.add(args->out, "--out");
       AtomicFile* csv = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
-      AtomicFile* alloc = args->allocation_csv.empty() ? nullptr : &outputs.add(args->allocation_csv, "--allocation-csv");
+      AtomicFile* alloc =
+          args->allocation_csv.empty() ? nullptr : &outputs.add(args->allocation_csv, "--allocation-csv");
       AtomicFile* swf_out = args->swf_out.empty() ? nullptr : &outputs.add(args->swf_out, "--swf-out");
       // Each job's rows are written as it finishes. With --summary-only the CSV gets them in finish
       // order, straight into its temporary file. Otherwise the JSON and the CSV list them in input

@@ -29,7 +29,8 @@ std::pair<std::string, std::vector<std::string>> computer_and_command(CLI::App* 
   std::string computer = rest.front();
   rest.erase(rest.begin());
   if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
-  if (rest.empty()) throw CLI::ValidationError(sub->get_name(), "expected a command after the computer's name " + computer);
+  if (rest.empty())
+    throw CLI::ValidationError(sub->get_name(), "expected a command after the computer's name " + computer);
   return {computer, rest};
 }
 
@@ -39,7 +40,8 @@ std::string chosen_testbed(const TestbedArgs& a) {
   if (!a.spec.empty()) return validate::read_testbed_spec(a.spec).name;
   auto names = validate::testbed_names(a.options);
   if (names.size() == 1) return names.front();
-  if (names.empty()) throw EnvironmentError("testbed: no testbed is up (no state file in " + a.options.state_dir.string() + ")");
+  if (names.empty())
+    throw EnvironmentError("testbed: no testbed is up (no state file in " + a.options.state_dir.string() + ")");
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
   throw InputError("testbed: several testbeds are up (" + list + "): name one with --name");
@@ -51,8 +53,9 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
   auto a = std::make_shared<TestbedArgs>();
   a->options.command = command_line;
   CLI::App* cmd = app.add_subcommand(
-      "testbed", "A cluster of unlike computers emulated on this Linux box (root): network namespaces with their own "
-                 "hostnames on a bridge, links shaped with tc, CPU sets, CPU caps and memory limits. See docs/testbed.md.");
+      "testbed",
+      "A cluster of unlike computers emulated on this Linux box (root): network namespaces with their own "
+      "hostnames on a bridge, links shaped with tc, CPU sets, CPU caps and memory limits. See docs/testbed.md.");
   cmd->require_subcommand(1);
   // The environment can move it too: hydra calls the launcher with no options of ours.
   if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) a->options.state_dir = dir;
@@ -60,10 +63,12 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
                   "Where testbeds keep their state files (default also from HETPERF_TESTBED_STATE_DIR)")
       ->capture_default_str();
 
-  CLI::App* up = cmd->add_subcommand("up", "Create the computers of a testbed spec (docs/formats.md); refuses while a "
-                                           "testbed of that name, even half-built, exists");
+  CLI::App* up = cmd->add_subcommand("up",
+                                     "Create the computers of a testbed spec (docs/formats.md); refuses while a "
+                                     "testbed of that name, even half-built, exists");
   up->add_option("--spec", a->spec, "Testbed spec (JSON)")->required();
-  up->add_option("--step-delay-ms", a->options.step_delay_ms, "Pause before each resource (for tests that kill `up` midway)")
+  up->add_option("--step-delay-ms", a->options.step_delay_ms,
+                 "Pause before each resource (for tests that kill `up` midway)")
       ->check(CLI::Range(0, 10000))
       ->group("");
   up->callback([&action, a] {
@@ -84,15 +89,17 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
                     static_cast<unsigned long long>(c.memory_mb), c.link.rate_mbit,
                     c.link.delay_ms > 0 ? (", delay " + std::to_string(c.link.delay_ms) + " ms").c_str() : "");
       }
-      std::printf("MPI across the computers: mpiexec -launcher rsh -launcher-exec %s/hetperf-testbed-launcher -hosts "
-                  "%s,... (or export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC=that path)\n",
-                  probes::executable_directory().c_str(), spec.computers.front().name.c_str());
+      std::printf(
+          "MPI across the computers: mpiexec -launcher rsh -launcher-exec %s/hetperf-testbed-launcher -hosts "
+          "%s,... (or export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC=that path)\n",
+          probes::executable_directory().c_str(), spec.computers.front().name.c_str());
       return 0;
     };
   });
 
-  CLI::App* down = cmd->add_subcommand("down", "Remove a testbed and everything in it (processes too), from its state "
-                                               "file: also after a crash or a kill -9 of `up`");
+  CLI::App* down = cmd->add_subcommand("down",
+                                       "Remove a testbed and everything in it (processes too), from its state "
+                                       "file: also after a crash or a kill -9 of `up`");
   down->add_option("--name", a->name, "Testbed to remove (default: the only one that is up)");
   down->add_option("--spec", a->spec, "... or the one this spec names");
   down->callback([&action, a] {
@@ -103,7 +110,8 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
       if (s.processes_killed) std::printf("killed %d process(es) inside its computers\n", s.processes_killed);
       for (const auto& p : s.problems) std::fprintf(stderr, "testbed: could not remove %s\n", p.c_str());
       if (!s.problems.empty()) {
-        std::fprintf(stderr, "testbed: '%s' is not fully removed; its state file stays, run `down` again\n", name.c_str());
+        std::fprintf(stderr, "testbed: '%s' is not fully removed; its state file stays, run `down` again\n",
+                     name.c_str());
         return 3;
       }
       std::printf("testbed %s is down\n", name.c_str());
@@ -111,9 +119,11 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
     };
   });
 
-  CLI::App* exec = cmd->add_subcommand("exec", "Run a command inside a computer (its network and UTS namespaces and "
-                                               "its cgroups): hetperf testbed exec NAME -- CMD ARGS...");
-  exec->add_option("--testbed", a->testbed, "Testbed of the computer (default: the one that has a computer of that name)");
+  CLI::App* exec = cmd->add_subcommand("exec",
+                                       "Run a command inside a computer (its network and UTS namespaces and "
+                                       "its cgroups): hetperf testbed exec NAME -- CMD ARGS...");
+  exec->add_option("--testbed", a->testbed,
+                   "Testbed of the computer (default: the one that has a computer of that name)");
   exec->prefix_command();
   exec->callback([&action, a, exec] {
     auto [computer, argv] = computer_and_command(exec);
@@ -124,8 +134,9 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
 
   // What MPICH's hydra calls as its rsh launcher: `launcher HOST WORD...`, where the words are a
   // command line for a remote shell (hydra quotes the proxy's path), as ssh would receive them.
-  CLI::App* launch = cmd->add_subcommand("launch", "MPICH hydra's launcher (-launcher rsh -launcher-exec "
-                                                   "hetperf-testbed-launcher): HOST WORDS... runs `sh -c WORDS` in HOST");
+  CLI::App* launch = cmd->add_subcommand("launch",
+                                         "MPICH hydra's launcher (-launcher rsh -launcher-exec "
+                                         "hetperf-testbed-launcher): HOST WORDS... runs `sh -c WORDS` in HOST");
   launch->prefix_command();
   launch->callback([&action, a, launch] {
     auto [host, words] = computer_and_command(launch);
@@ -137,7 +148,8 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
     };
   });
 
-  CLI::App* status = cmd->add_subcommand("status", "The testbeds that are up: their computers, addresses and notes (JSON)");
+  CLI::App* status =
+      cmd->add_subcommand("status", "The testbeds that are up: their computers, addresses and notes (JSON)");
   status->add_option("--name", a->name, "Only this testbed");
   status->callback([&action, a] {
     action = [a] {

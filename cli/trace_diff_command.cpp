@@ -11,8 +11,9 @@ namespace hetperf::cli {
 
 void add_trace_diff_command(CLI::App& app, const std::string&, Action& action) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand("trace-diff", "Compare two traces (hetperf.trace/1) operation by operation, "
-                                                   "ignoring times: same operations and messages on every rank?");
+  CLI::App* cmd = app.add_subcommand("trace-diff",
+                                     "Compare two traces (hetperf.trace/1) operation by operation, "
+                                     "ignoring times: same operations and messages on every rank?");
   cmd->add_option("traces", *files, "The two trace files")->required()->expected(2);
   cmd->callback([&action, files] {
     action = [files] {

@@ -32,8 +32,7 @@ void print_summary(const hetperf::TraceFile& trace, const std::vector<hetperf::T
   everything.max_ranks = trace.ranks.size();
   apps::TimeWindow whole = apps::time_window(apps::select(trace, everything), everything);
   std::printf("%s: %s on the %s back-end, %zu ranks, makespan %.6f s (%.6f to %.6f s)\n", trace.file.c_str(),
-              trace.app.c_str(), trace.backend.c_str(), trace.ranks.size(), whole.length_s(), whole.from_s,
-              whole.to_s);
+              trace.app.c_str(), trace.backend.c_str(), trace.ranks.size(), whole.length_s(), whole.from_s, whole.to_s);
   std::printf("window %.6f to %.6f s (%.6f s), ranks shown: %zu of %zu\n\n", window.from_s, window.to_s,
               window.length_s(), ranks.size(), trace.ranks.size());
   std::printf("%6s %8s %12s %12s %12s %12s %12s %7s\n", "rank", "events", "compute_s", "comm_s", "disk_s", "other_s",
@@ -49,10 +48,11 @@ void print_summary(const hetperf::TraceFile& trace, const std::vector<hetperf::T
 
 void add_trace_view_command(CLI::App& app, const std::string&, Action& action) {
   auto args = std::make_shared<TraceViewArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "trace-view", "Draw an application trace (hetperf.trace/1 from hetperf-lu or hetperf-integrate, real or "
-                    "simulated) as a Gantt chart: one row per rank, one box per operation coloured by operation; "
-                    "prints each rank's compute, communication and idle time.");
+  CLI::App* cmd =
+      app.add_subcommand("trace-view",
+                         "Draw an application trace (hetperf.trace/1 from hetperf-lu or hetperf-integrate, real or "
+                         "simulated) as a Gantt chart: one row per rank, one box per operation coloured by operation; "
+                         "prints each rank's compute, communication and idle time.");
   cmd->add_option("trace", args->trace, "Trace file (hetperf-lu/hetperf-integrate --trace)")->required();
   cmd->add_option("-o,--out", args->out,
                   "Picture to write (atomically), .png or .svg; needs gnuplot (default: none, the summary only)");
@@ -60,10 +60,12 @@ void add_trace_view_command(CLI::App& app, const std::string&, Action& action) {
   cmd->add_option("--ranks", args->ranks, "Ranks shown (the lowest numbered), one row each")
       ->capture_default_str()
       ->check(positive_number());
-  cmd->add_option("--from", args->from_s, "Start of the time window shown, in the trace's seconds (default: the "
-                                          "first event)");
-  cmd->add_option("--to", args->to_s, "End of the time window shown, in the trace's seconds (default: the last "
-                                      "event)");
+  cmd->add_option("--from", args->from_s,
+                  "Start of the time window shown, in the trace's seconds (default: the "
+                  "first event)");
+  cmd->add_option("--to", args->to_s,
+                  "End of the time window shown, in the trace's seconds (default: the last "
+                  "event)");
   cmd->add_flag("--no-iterations", args->no_iterations, "Do not mark where each iteration starts");
   cmd->add_option("--width", args->width_px, "Picture width in pixels, in [200, 10000]")->capture_default_str();
   cmd->callback([&action, args] {

@@ -15,22 +15,26 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   auto o = std::make_shared<validate::ValidateOptions>();
   o->command = command_line;
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Run a matrix of LU and integration runs on this machine for real, predict them from calibration runs "
-                  "disjoint from them, and report the "
-                  "prediction errors (validation.csv, validation.md, pictures).");
+      "validate",
+      "Run a matrix of LU and integration runs on this machine for real, predict them from calibration runs "
+      "disjoint from them, and report the "
+      "prediction errors (validation.csv, validation.md, pictures).");
   cmd->add_flag("--quick", o->quick, "A small matrix of a few minutes (for CI)");
   cmd->add_option("-p,--profile", o->profile,
                   "Platform profile to predict with (default: probe and calibrate this machine into --out)");
   cmd->add_option("-o,--out", o->out, "Directory for the results, e.g. results/<host>")->required();
-  cmd->add_option("--repeat", o->repeat, "Real runs per configuration, in a seeded random order; the median is compared (default: 7)")
+  cmd->add_option("--repeat", o->repeat,
+                  "Real runs per configuration, in a seeded random order; the median is compared (default: 7)")
       ->check(CLI::Range(1, 100));
-  cmd->add_option("--max-repeat", o->max_repeat,
-                  "Up to this many runs per configuration: after the seeded order, further rounds over the configurations "
-                  "whose measured median is not yet known to ±--median-precision (its 95% interval), in a seeded random "
-                  "order with calibration runs of the same apps in the order's proportion (default: --repeat, none)")
+  cmd->add_option(
+         "--max-repeat", o->max_repeat,
+         "Up to this many runs per configuration: after the seeded order, further rounds over the configurations "
+         "whose measured median is not yet known to ±--median-precision (its 95% interval), in a seeded random "
+         "order with calibration runs of the same apps in the order's proportion (default: --repeat, none)")
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--median-precision", o->median_precision,
-                  "With --max-repeat: the relative half-width of a measured median's 95% interval that needs no more runs")
+  cmd->add_option(
+         "--median-precision", o->median_precision,
+         "With --max-repeat: the relative half-width of a measured median's 95% interval that needs no more runs")
       ->capture_default_str()
       ->check(positive_number());
   cmd->add_option("--calibration-repeat", o->calibration_repeat,
@@ -54,15 +58,17 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       ->capture_default_str()
       ->check(positive_number());
   cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
-  cmd->add_option("--replay", o->replay,
-                  "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
-                  "fit its calibration traces and predict its measured runs again with this build (and this --samples and "
-                  "--seed), into --out")
+  cmd->add_option(
+         "--replay", o->replay,
+         "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
+         "fit its calibration traces and predict its measured runs again with this build (and this --samples and "
+         "--seed), into --out")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
-  cmd->add_option("--testbed", o->testbed,
-                  "A testbed spec (hetperf testbed): bring it up, probe and calibrate its computers inside them, run the "
-                  "matrix across its fastest and slowest computer, take it down (root; docs/testbed.md)")
+  cmd->add_option(
+         "--testbed", o->testbed,
+         "A testbed spec (hetperf testbed): bring it up, probe and calibrate its computers inside them, run the "
+         "matrix across its fastest and slowest computer, take it down (root; docs/testbed.md)")
       ->check(CLI::ExistingFile);
   if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) o->testbed_state_dir = dir;
   cmd->add_option("--testbed-state-dir", o->testbed_state_dir,
@@ -85,14 +91,16 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       if (std::string noise = s.noise_report(); !noise.empty()) std::printf("%s\n", noise.c_str());
       std::printf("%s\n", s.statistics_report().c_str());
       if (!s.pictures_skipped.empty()) std::fprintf(stderr, "validate: %s\n", s.pictures_skipped.c_str());
-      std::printf("wrote %s/validation.{csv,md,json}%s\n", o->out.c_str(), s.pictures_skipped.empty() ? " and pictures" : "");
+      std::printf("wrote %s/validation.{csv,md,json}%s\n", o->out.c_str(),
+                  s.pictures_skipped.empty() ? " and pictures" : "");
       if (!s.within_max_error) {
-        std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n", s.accuracy.worst_run.c_str(),
-                     100 * s.accuracy.max_abs_error, 100 * o->max_error);
+        std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n",
+                     s.accuracy.worst_run.c_str(), 100 * s.accuracy.max_abs_error, 100 * o->max_error);
         return 1;
       }
       if (!s.within_bounds) {
-        std::fprintf(stderr, "validate: overall bias %+.1f%% (bound ±%.0f%%) or coverage %.0f%% (bound %.0f%%) out of bounds\n",
+        std::fprintf(stderr,
+                     "validate: overall bias %+.1f%% (bound ±%.0f%%) or coverage %.0f%% (bound %.0f%%) out of bounds\n",
                      100 * s.overall.bias, 100 * o->max_bias, 100 * s.overall.coverage, 100 * o->min_coverage);
         return 1;
       }

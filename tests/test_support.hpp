@@ -26,8 +26,7 @@ std::string input_error(F&& f) {
 // A fresh directory under the build tree, removed with the object.
 class TempDir {
  public:
-  explicit TempDir(const std::string& name)
-      : path_(std::filesystem::path(HETPERF_BINARY_DIR) / "test-tmp" / name) {
+  explicit TempDir(const std::string& name) : path_(std::filesystem::path(HETPERF_BINARY_DIR) / "test-tmp" / name) {
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

@@ -27,10 +27,13 @@ int main(int argc, char** argv) {
   app.add_option("--a", cfg.a, "Lower bound")->capture_default_str();
   app.add_option("--b", cfg.b, "Upper bound")->capture_default_str();
   app.add_option("--steps", cfg.steps, "Trapezium steps per worker")->capture_default_str();
-  app.add_option("--message-bytes", cfg.message_bytes, "Bytes of each master/worker message (>= 16)")->capture_default_str();
+  app.add_option("--message-bytes", cfg.message_bytes, "Bytes of each master/worker message (>= 16)")
+      ->capture_default_str();
   app.add_option("--disk-bytes", cfg.disk_bytes, "Bytes each worker writes to disk")->capture_default_str();
-  app.add_option("--instances", instances, "Independent instances run at once (ranks are split evenly)")->capture_default_str();
-  app.add_option("--scratch", scratch, "Directory for the workers' disk writes (files are removed)")->capture_default_str();
+  app.add_option("--instances", instances, "Independent instances run at once (ranks are split evenly)")
+      ->capture_default_str();
+  app.add_option("--scratch", scratch, "Directory for the workers' disk writes (files are removed)")
+      ->capture_default_str();
   app.add_option("--trace", trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
   if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
   if (instances < 1 || size % instances != 0) {
@@ -67,13 +70,18 @@ int main(int argc, char** argv) {
   double cpu = 0, wall = 0;
   for (int r = 0; r < size; ++r) cpu += all[4 * r + 2], wall += all[4 * r + 3];
   bool ok = worst <= 1e-8;
-  nlohmann::json config = {{"a", cfg.a}, {"b", cfg.b}, {"steps", cfg.steps}, {"message_bytes", cfg.message_bytes},
-                           {"disk_bytes", cfg.disk_bytes}, {"instances", instances}, {"ranks_per_instance", size / instances}};
+  nlohmann::json config = {{"a", cfg.a},
+                           {"b", cfg.b},
+                           {"steps", cfg.steps},
+                           {"message_bytes", cfg.message_bytes},
+                           {"disk_bytes", cfg.disk_bytes},
+                           {"instances", instances},
+                           {"ranks_per_instance", size / instances}};
   nlohmann::json summary = {{"mean_response_s", sum / instances}, {"closed_form", exact},
-                            {"worst_relative_error", worst}, {"integral_ok", ok},
-                            {"workers_compute_cpu_s", cpu}, {"workers_compute_wall_s", wall}};
+                            {"worst_relative_error", worst},      {"integral_ok", ok},
+                            {"workers_compute_cpu_s", cpu},       {"workers_compute_wall_s", wall}};
   char failure[96];
   std::snprintf(failure, sizeof failure, "integral off the closed form by %.3e relative", worst);
-  return finish_run(MPI_COMM_WORLD, "integrate", config, summary, {{"processes", processes}, {"instance_0_ranks", ranks}},
-                    trace_file, ok, failure);
+  return finish_run(MPI_COMM_WORLD, "integrate", config, summary,
+                    {{"processes", processes}, {"instance_0_ranks", ranks}}, trace_file, ok, failure);
 }

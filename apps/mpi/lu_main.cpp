@@ -100,13 +100,16 @@ int main(int argc, char** argv) {
                  "(HPL's increasing ring)")
       ->capture_default_str();
   app.add_option("--remove", cfg.remove, "Ranks that leave (the highest-numbered)")->capture_default_str();
-  app.add_option("--after-iteration", cfg.remove_after_iteration, "Iteration after which they leave")->capture_default_str();
-  app.add_option("--expand", cfg.expand, "Ranks that start idle and join (the highest-numbered)")->capture_default_str();
+  app.add_option("--after-iteration", cfg.remove_after_iteration, "Iteration after which they leave")
+      ->capture_default_str();
+  app.add_option("--expand", cfg.expand, "Ranks that start idle and join (the highest-numbered)")
+      ->capture_default_str();
   app.add_option("--expand-after-iteration", cfg.expand_after_iteration, "Iteration after which they join")
       ->capture_default_str();
   app.add_option("--seed", cfg.seed, "Seed of the random matrix")->capture_default_str();
   app.add_option("--threads", threads, "OpenBLAS threads per rank")->capture_default_str();
-  app.add_flag("--reference", reference, "Also time OpenBLAS dgetrf on the whole matrix on rank 0 and report the ratio");
+  app.add_flag("--reference", reference,
+               "Also time OpenBLAS dgetrf on the whole matrix on rank 0 and report the ratio");
   app.add_option("--trace", trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
   if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
   try {
@@ -130,9 +133,11 @@ int main(int argc, char** argv) {
   if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
   const double residual = scaled_residual(cfg, result);
   const bool ok = residual < 16;
-  nlohmann::json config = {{"n", cfg.n}, {"r", cfg.r}, {"variant", variant}, {"window", cfg.window}, {"remove", cfg.remove},
-                           {"after_iteration", cfg.remove_after_iteration}, {"seed", cfg.seed}, {"threads", threads},
-                           {"bcast", bcast}, {"parallel_multiply", cfg.parallel_multiply}};
+  nlohmann::json config = {{"n", cfg.n},           {"r", cfg.r},
+                           {"variant", variant},   {"window", cfg.window},
+                           {"remove", cfg.remove}, {"after_iteration", cfg.remove_after_iteration},
+                           {"seed", cfg.seed},     {"threads", threads},
+                           {"bcast", bcast},       {"parallel_multiply", cfg.parallel_multiply}};
   if (cfg.expand > 0) config["expand"] = {{"ranks", cfg.expand}, {"after_iteration", cfg.expand_after_iteration}};
   std::vector<TraceEvent> all;
   for (const auto& rk : ranks) {
@@ -151,14 +156,21 @@ int main(int argc, char** argv) {
   }
   nlohmann::json iterations = nlohmann::json::array();
   for (const auto& it : summarize_iterations(all, [&](int k) { return lu_ranks_in_iteration(cfg, size, k); })) {
-    iterations.push_back({{"iteration", it.iteration}, {"start_s", it.start_s}, {"end_s", it.end_s},
-                          {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s},
-                          {"ranks", it.ranks}, {"efficiency", it.efficiency()}});
+    iterations.push_back({{"iteration", it.iteration},
+                          {"start_s", it.start_s},
+                          {"end_s", it.end_s},
+                          {"time_s", it.end_s - it.start_s},
+                          {"compute_s", it.compute_s},
+                          {"ranks", it.ranks},
+                          {"efficiency", it.efficiency()}});
   }
   double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
-  nlohmann::json summary = {{"factorization_s", factorization_s}, {"gflops", flops / factorization_s / 1e9},
-                            {"residual", residual}, {"residual_ok", ok}};
-  if (cfg.expand > 0 || cfg.remove > 0) summary["redistributions"] = redistributions_json(lu_redistributions(all, cfg, size), 0);
+  nlohmann::json summary = {{"factorization_s", factorization_s},
+                            {"gflops", flops / factorization_s / 1e9},
+                            {"residual", residual},
+                            {"residual_ok", ok}};
+  if (cfg.expand > 0 || cfg.remove > 0)
+    summary["redistributions"] = redistributions_json(lu_redistributions(all, cfg, size), 0);
   if (reference) {
     double ref = reference_dgetrf_s(cfg);
     summary["reference_dgetrf_s"] = ref;

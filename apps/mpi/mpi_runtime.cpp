@@ -22,7 +22,8 @@
 
 namespace hetperf::apps {
 
-MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir) : comm_(comm), scratch_dir_(std::move(scratch_dir)) {
+MpiRuntime::MpiRuntime(MPI_Comm comm, std::filesystem::path scratch_dir)
+    : comm_(comm), scratch_dir_(std::move(scratch_dir)) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   MPI_Barrier(comm_);
@@ -119,7 +120,8 @@ bool MpiRuntime::issue(const Request& r, TraceEvent&) {
       cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r.m, r.n, 1.0, r.a, r.lda, r.c, r.ldb);
       break;
     case Op::kGemm:
-      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r.m, r.n, r.k, -1.0, r.a, r.lda, r.b, r.ldb, 1.0, r.c, r.ldc);
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r.m, r.n, r.k, -1.0, r.a, r.lda, r.b, r.ldb, 1.0, r.c,
+                  r.ldc);
       break;
     case Op::kIntegrate:
       *r.result = trapezium(r.x0, r.x1, r.steps);
@@ -237,13 +239,15 @@ int finish_run(MPI_Comm comm, const std::string& app, const nlohmann::json& conf
   if (rank == 0) {
     if (!trace_file.empty()) {
       facts["usage"] = usage;
-      nlohmann::json trace = {{"schema", "hetperf.trace/1"}, {"app", app}, {"backend", "mpi"}, {"config", config},
-                              {"run", facts}, {"summary", summary}};
+      nlohmann::json trace = {
+          {"schema", "hetperf.trace/1"}, {"app", app}, {"backend", "mpi"}, {"config", config}, {"run", facts},
+          {"summary", summary}};
       trace.update(trace_fields);
       write_json_file(trace_file, trace);
     }
-    std::printf("%s\n",
-                nlohmann::json({{"app", app}, {"config", config}, {"summary", summary}, {"usage", usage}}).dump().c_str());
+    std::printf(
+        "%s\n",
+        nlohmann::json({{"app", app}, {"config", config}, {"summary", summary}, {"usage", usage}}).dump().c_str());
     if (!ok) std::fprintf(stderr, "error: %s\n", failure.c_str());
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);

@@ -57,7 +57,8 @@ SplitSamples sample_app_jobs_split(const Profile& profile, const std::vector<App
   MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   for (int r = 1; r < size; ++r) displacements[r] = displacements[r - 1] + counts[r - 1];
   std::vector<double> all(out.root ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0);
-  MPI_Gatherv(values.data(), n, MPI_DOUBLE, all.data(), counts.data(), displacements.data(), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(values.data(), n, MPI_DOUBLE, all.data(), counts.data(), displacements.data(), MPI_DOUBLE, 0,
+              MPI_COMM_WORLD);
   // Warnings: each rank's, one per line.
   std::string text;
   for (const auto& w : mine.warnings) text += w + "\n";
@@ -66,7 +67,8 @@ SplitSamples sample_app_jobs_split(const Profile& profile, const std::vector<App
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   for (int r = 1; r < size; ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
   std::string joined(out.root ? static_cast<std::size_t>(offsets.back() + lengths.back()) : 0, '\0');
-  MPI_Gatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  MPI_Gatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
   MPI_Finalize();
   if (!out.root) return out;
 

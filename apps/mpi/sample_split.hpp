@@ -16,7 +16,7 @@ namespace hetperf::apps {
 bool launched_by_mpiexec();
 
 struct SplitSamples {
-  bool root = true;        // rank 0 (or no launcher): holds every sample, and writes the output
+  bool root = true;  // rank 0 (or no launcher): holds every sample, and writes the output
   int processes = 1;
   SampledAppJobs samples;  // on the root: all of them, in sample order
 };

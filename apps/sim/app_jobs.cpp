@@ -38,8 +38,12 @@ const KernelModel* find_kernel(const Computer& c, const std::string& kernel) {
 nlohmann::json iterations_json(const std::vector<IterationSummary>& its, double origin) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& it : its) {
-    out.push_back({{"iteration", it.iteration}, {"start_s", it.start_s - origin}, {"end_s", it.end_s - origin},
-                   {"time_s", it.end_s - it.start_s}, {"compute_s", it.compute_s}, {"ranks", it.ranks},
+    out.push_back({{"iteration", it.iteration},
+                   {"start_s", it.start_s - origin},
+                   {"end_s", it.end_s - origin},
+                   {"time_s", it.end_s - it.start_s},
+                   {"compute_s", it.compute_s},
+                   {"ranks", it.ranks},
                    {"efficiency", it.efficiency()}});
   }
   return out;
@@ -74,15 +78,14 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
   return out;
 }
 
-
 // The kernel times of the profile's computers: from the trace-calibrated operation model of the
 // call's operation where the computer has one (its time alone on the computer; the processor slows it
 // by the ranks computing beside it; times the sampled run state and ε when `noise` is given), else
 // from the micro-benchmark KernelModels. A call outside a model's calibrated range is noted once per
 // computer and operation in `warnings`.
-std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile& profile,
-                                                                   std::shared_ptr<OperationNoise> noise,
-                                                                   const std::shared_ptr<std::set<std::string>>& warnings) {
+std::function<double(const KernelCall&, std::size_t)> kernel_times(
+    const Profile& profile, std::shared_ptr<OperationNoise> noise,
+    const std::shared_ptr<std::set<std::string>>& warnings) {
   struct Computers {
     std::vector<KernelModels> micro;
     std::vector<AppModels> app;
@@ -101,7 +104,8 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(const Profile
       OperationCall oc{call.kernel, static_cast<double>(call.m), static_cast<double>(call.n),
                        static_cast<double>(call.k), static_cast<double>(call.steps)};
       if (warnings && !m->in_range(oc)) {
-        warnings->insert(models->names[c] + ": " + call.kernel + " calls outside the calibrated range of its model: extrapolated");
+        warnings->insert(models->names[c] + ": " + call.kernel +
+                         " calls outside the calibrated range of its model: extrapolated");
       }
       double t = m->time_s(oc);
       if (noise) t *= noise->run_factor(c, app, call.kernel) * m->residual(t, noise->uniform());
@@ -134,9 +138,9 @@ KernelModels KernelModels::of(const Computer& c) {
     const KernelModel* k = find_kernel(c, name, lu_shape);
     return k ? std::optional<KernelModel>(*k) : std::nullopt;
   };
-  return {copy("dgemm", false),         copy("dtrsm", false),        copy("dgetrf", false),
-          copy("dlaswp", false),        copy("dgemm", true),         copy("dtrsm", true),
-          copy("dgetrf", true),         copy("dlaswp", true),        c.integration_step_s.value_or(0)};
+  return {copy("dgemm", false),  copy("dtrsm", false), copy("dgetrf", false),
+          copy("dlaswp", false), copy("dgemm", true),  copy("dtrsm", true),
+          copy("dgetrf", true),  copy("dlaswp", true), c.integration_step_s.value_or(0)};
 }
 
 double KernelModels::time_s(const KernelCall& call) const {
@@ -213,7 +217,8 @@ AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping) {
 std::vector<AppJob> app_jobs(const Workload& workload, const Binding& binding) {
   HETPERF_CHECK(binding.app_mappings.size() == workload.apps.size(), "the binding is not of this workload");
   std::vector<AppJob> jobs;
-  for (std::size_t i = 0; i < workload.apps.size(); ++i) jobs.push_back(app_job(workload.apps[i], binding.app_mappings[i]));
+  for (std::size_t i = 0; i < workload.apps.size(); ++i)
+    jobs.push_back(app_job(workload.apps[i], binding.app_mappings[i]));
   return jobs;
 }
 
@@ -243,17 +248,20 @@ SimPlatform sim_platform_from_profile(const Profile& profile, const std::string&
         }
         continue;
       }
-      bool present = k == "integration" ? computer.integration_step_s.has_value() || computer.app_models.find("integrate")
-                                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1));
+      bool present = k == "integration"
+                         ? computer.integration_step_s.has_value() || computer.app_models.find("integrate")
+                         : find_kernel(computer, k) != nullptr || computer.app_models.find(k.substr(1));
       if (!present) {
-        throw InputError(where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
-                         (k == "integration" ? "integration step time" : k + " kernel model") +
-                         ", which the workload's application jobs need (probe with the cpu probe's kernels, then calibrate)");
+        throw InputError(
+            where + (k == "integration" ? "integration_step_s" : "kernels") + ": " + computer.name + " has no " +
+            (k == "integration" ? "integration step time" : k + " kernel model") +
+            ", which the workload's application jobs need (probe with the cpu probe's kernels, then calibrate)");
       }
     }
   }
   if (!(profile.network.bandwidth_bytes_per_s > 0)) {
-    throw InputError(profile_file + ": $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
+    throw InputError(profile_file +
+                     ": $.network.bandwidth_bytes_per_s: missing, which the application jobs' messages need");
   }
   return sim_platform_from_profile(profile);
 }
@@ -282,7 +290,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
   // Each message takes the line of its protocol regime (an LU's panels the large messages' bandwidth,
   // not the one line over all sizes, which bends to the small ones).
-  for (const MessageRegime& r : profile.network.regimes) p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
+  for (const MessageRegime& r : profile.network.regimes)
+    p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
   if (profile.network.send_buffer) p.send_buffer_bytes = profile.network.send_buffer->bytes;
   p.eager_limit_bytes = profile.network.eager_limit_bytes();
   use_models(p, profile, nullptr);
@@ -313,8 +322,9 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
       lu_results[j].resize(static_cast<std::size_t>(job.ranks));
       auto* results = &lu_results[j];
       const LuConfig* cfg = &job.lu;
-      SimApp app{job.name, job.mapping, job.start_s,
-                 [results, cfg](Runtime& rt) { return lu_rank(rt, *cfg, (*results)[static_cast<std::size_t>(rt.rank())]); }};
+      SimApp app{job.name, job.mapping, job.start_s, [results, cfg](Runtime& rt) {
+                   return lu_rank(rt, *cfg, (*results)[static_cast<std::size_t>(rt.rank())]);
+                 }};
       const int ranks = job.ranks;
       app.ranks_in_iteration = [cfg, ranks](int k) { return lu_ranks_in_iteration(*cfg, ranks, k); };
       apps.push_back(std::move(app));
@@ -323,7 +333,8 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
       for (int i = 0; i < job.instances; ++i) {
         auto* result = &int_results[j][static_cast<std::size_t>(i)];
         const IntegrateConfig* cfg = &job.integrate;
-        std::vector<std::size_t> mapping(job.mapping.begin() + i * job.ranks, job.mapping.begin() + (i + 1) * job.ranks);
+        std::vector<std::size_t> mapping(job.mapping.begin() + i * job.ranks,
+                                         job.mapping.begin() + (i + 1) * job.ranks);
         SimApp app{job.name + "/" + std::to_string(i), mapping, job.start_s,
                    [result, cfg](Runtime& rt) { return integrate_rank(rt, *cfg, *result); }};
         app.launch_group = static_cast<int>(j);  // one mpiexec starts every instance
@@ -350,24 +361,36 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
         end = std::max(end, lr.factorization_end_s);
       }
       r.time_s = end - start;
-      nlohmann::json config = {{"n", job.lu.n}, {"r", job.lu.r}, {"variant", to_string(job.lu.variant)},
-                               {"window", job.lu.window}, {"remove", job.lu.remove},
-                               {"after_iteration", job.lu.remove_after_iteration}, {"seed", job.lu.seed},
-                               {"bcast", to_string(job.lu.bcast)}, {"parallel_multiply", job.lu.parallel_multiply}};
-      if (job.lu.expand > 0) config["expand"] = {{"ranks", job.lu.expand}, {"after_iteration", job.lu.expand_after_iteration}};
+      nlohmann::json config = {{"n", job.lu.n},
+                               {"r", job.lu.r},
+                               {"variant", to_string(job.lu.variant)},
+                               {"window", job.lu.window},
+                               {"remove", job.lu.remove},
+                               {"after_iteration", job.lu.remove_after_iteration},
+                               {"seed", job.lu.seed},
+                               {"bcast", to_string(job.lu.bcast)},
+                               {"parallel_multiply", job.lu.parallel_multiply}};
+      if (job.lu.expand > 0)
+        config["expand"] = {{"ranks", job.lu.expand}, {"after_iteration", job.lu.expand_after_iteration}};
       nlohmann::json summary = {{"factorization_s", r.time_s},
                                 {"gflops", 2.0 / 3.0 * std::pow(static_cast<double>(job.lu.n), 3) / r.time_s / 1e9}};
       // Redistributions need the events: predicted when they are kept (traces), as hetperf-lu measures them.
       if ((job.lu.expand > 0 || job.lu.remove > 0) && !first.events.empty()) {
-        summary["redistributions"] = redistributions_json(lu_redistributions(first.events, job.lu, job.ranks), job.start_s);
+        summary["redistributions"] =
+            redistributions_json(lu_redistributions(first.events, job.lu, job.ranks), job.start_s);
       }
       nlohmann::json iterations = iterations_json(first.iterations, job.start_s);
-      r.json = {{"name", job.name}, {"app", "lu"}, {"config", config}, {"ranks", job.ranks},
-                {"start_s", job.start_s}, {"end_s", first.end_s}, {"time_s", r.time_s}, {"summary", summary},
+      r.json = {{"name", job.name},        {"app", "lu"},          {"config", config},   {"ranks", job.ranks},
+                {"start_s", job.start_s},  {"end_s", first.end_s}, {"time_s", r.time_s}, {"summary", summary},
                 {"iterations", iterations}};
       if (traces) {
-        r.trace = {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "sim"}, {"config", config},
-                   {"run", run_facts}, {"summary", summary}, {"iterations", iterations},
+        r.trace = {{"schema", "hetperf.trace/1"},
+                   {"app", "lu"},
+                   {"backend", "sim"},
+                   {"config", config},
+                   {"run", run_facts},
+                   {"summary", summary},
+                   {"iterations", iterations},
                    {"ranks", ranks_json(first.events, 0, job.ranks, job.start_s)}};
       }
     } else {
@@ -381,16 +404,26 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
       r.time_s = sum / job.instances;
       double end = 0;
       for (int i = 0; i < job.instances; ++i) end = std::max(end, run.apps[first_app[j] + i].end_s);
-      nlohmann::json config = {{"a", job.integrate.a}, {"b", job.integrate.b}, {"steps", job.integrate.steps},
-                               {"message_bytes", job.integrate.message_bytes}, {"disk_bytes", job.integrate.disk_bytes},
-                               {"instances", job.instances}, {"ranks_per_instance", job.ranks}};
+      nlohmann::json config = {{"a", job.integrate.a},
+                               {"b", job.integrate.b},
+                               {"steps", job.integrate.steps},
+                               {"message_bytes", job.integrate.message_bytes},
+                               {"disk_bytes", job.integrate.disk_bytes},
+                               {"instances", job.instances},
+                               {"ranks_per_instance", job.ranks}};
       nlohmann::json summary = {{"mean_response_s", r.time_s}};
-      r.json = {{"name", job.name}, {"app", "integrate"}, {"config", config}, {"ranks", job.ranks * job.instances},
-                {"start_s", job.start_s}, {"end_s", end}, {"time_s", r.time_s}, {"summary", summary},
-                {"processes", processes}};
+      r.json = {
+          {"name", job.name},       {"app", "integrate"}, {"config", config},   {"ranks", job.ranks * job.instances},
+          {"start_s", job.start_s}, {"end_s", end},       {"time_s", r.time_s}, {"summary", summary},
+          {"processes", processes}};
       if (traces) {
-        r.trace = {{"schema", "hetperf.trace/1"}, {"app", "integrate"}, {"backend", "sim"}, {"config", config},
-                   {"run", run_facts}, {"summary", summary}, {"processes", processes},
+        r.trace = {{"schema", "hetperf.trace/1"},
+                   {"app", "integrate"},
+                   {"backend", "sim"},
+                   {"config", config},
+                   {"run", run_facts},
+                   {"summary", summary},
+                   {"processes", processes},
                    {"instance_0_ranks", ranks_json(first.events, 0, job.ranks, job.start_s)}};
       }
     }
@@ -425,15 +458,18 @@ std::map<std::int64_t, double> app_model_as_table(const BatchAppModel& app, cons
   spec.integrate = app.integrate;
   AppJob job = app_job(spec, {});
   std::int64_t first = 1;
-  if (job.kind == AppJob::Kind::kLu) top = std::min<std::int64_t>(top, app.lu.n / app.lu.r);
-  else first = 2;
+  if (job.kind == AppJob::Kind::kLu)
+    top = std::min<std::int64_t>(top, app.lu.n / app.lu.r);
+  else
+    first = 2;
   HETPERF_CHECK(top >= first, "an integration model on fewer than two processors (bind checks the profile)");
   SimPlatform platform = sim_platform_from_profile(profile);
   std::map<std::int64_t, double> table;
   for (std::int64_t p = first; p <= top; ++p) {
     job.ranks = static_cast<int>(p);
     job.mapping.assign(cores.begin(), cores.begin() + p);
-    if (job.kind == AppJob::Kind::kIntegrate) job.integrate.steps = std::max<std::uint64_t>(1, app.integrate.steps / (p - 1));
+    if (job.kind == AppJob::Kind::kIntegrate)
+      job.integrate.steps = std::max<std::uint64_t>(1, app.integrate.steps / (p - 1));
     table[p] = predict_app_jobs(platform, profile, {job}, false).jobs.front().time_s;
   }
   return table;
@@ -629,8 +665,8 @@ std::string configuration_name(const AppJob& job) {
     return "lu n=" + std::to_string(job.lu.n) + " r=" + std::to_string(job.lu.r) + " " + to_string(job.lu.variant) +
            (job.lu.remove > 0 ? " remove=" + std::to_string(job.lu.remove) : "");
   }
-  return "integrate " + std::to_string(job.instances) + "x" + std::to_string(job.ranks) + " steps=" +
-         std::to_string(job.integrate.steps) + " m" + std::to_string(job.integrate.message_bytes) + " d" +
+  return "integrate " + std::to_string(job.instances) + "x" + std::to_string(job.ranks) +
+         " steps=" + std::to_string(job.integrate.steps) + " m" + std::to_string(job.integrate.message_bytes) + " d" +
          std::to_string(job.integrate.disk_bytes);
 }
 
@@ -641,13 +677,16 @@ std::vector<std::size_t> mapping_of(const Profile& profile, const CalibrationRun
   const auto size = static_cast<std::size_t>(run.job.ranks * run.job.instances);
   auto index = [&](const std::string& name, const std::string& where) {
     const auto c = profile.find(name);
-    if (!c) throw InputError(file.string() + ": " + where + ": expected the name of a computer of the profile, got \"" + name + "\"");
+    if (!c)
+      throw InputError(file.string() + ": " + where + ": expected the name of a computer of the profile, got \"" +
+                       name + "\"");
     return *c;
   };
   if (!computer.empty()) return std::vector<std::size_t>(size, index(computer, "--trace-computer"));
   if (run.rank_hosts.empty()) return std::vector<std::size_t>(size, index(run.host, "$.run.host"));
   std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < run.rank_hosts.size(); ++i) out.push_back(index(run.rank_hosts[i], "$.run.rank_hosts[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < run.rank_hosts.size(); ++i)
+    out.push_back(index(run.rank_hosts[i], "$.run.rank_hosts[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -664,7 +703,8 @@ std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profil
     const double predicted = predict_app_jobs(platform, profile, {run.job}, false).jobs.front().time_s;
     std::vector<std::string> names;
     for (std::size_t c : run.job.mapping) names.push_back(profile.computers[c].name);
-    out.push_back({file.string(), configuration_name(run.job), std::move(names), run.job.mapping, run.measured, predicted});
+    out.push_back(
+        {file.string(), configuration_name(run.job), std::move(names), run.job.mapping, run.measured, predicted});
   }
   return out;
 }
@@ -672,8 +712,12 @@ std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profil
 nlohmann::json to_json(const std::vector<CalibrationDiagnostic>& diagnostics) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : diagnostics) {
-    out.push_back({{"trace", d.trace}, {"configuration", d.configuration}, {"ranks", d.rank_computers.size()},
-                   {"computers", d.rank_computers}, {"measured_s", d.measured_s}, {"predicted_s", d.predicted_s},
+    out.push_back({{"trace", d.trace},
+                   {"configuration", d.configuration},
+                   {"ranks", d.rank_computers.size()},
+                   {"computers", d.rank_computers},
+                   {"measured_s", d.measured_s},
+                   {"predicted_s", d.predicted_s},
                    {"measured_over_predicted", d.ratio()}});
   }
   return out;
@@ -689,8 +733,11 @@ std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnos
     std::string where;
     for (const auto& c : distinct) where += (where.empty() ? "" : ",") + c;
     char line[512];
-    std::snprintf(line, sizeof line, "calibration run %s on %zu ranks (%s): measured / predicted by the mechanisms %.3f (median of %zu, %.3f to %.3f)",
-                  key.first.c_str(), key.second.size(), where.c_str(), median(ratios), ratios.size(), ratios.front(), ratios.back());
+    std::snprintf(line, sizeof line,
+                  "calibration run %s on %zu ranks (%s): measured / predicted by the mechanisms %.3f (median of %zu, "
+                  "%.3f to %.3f)",
+                  key.first.c_str(), key.second.size(), where.c_str(), median(ratios), ratios.size(), ratios.front(),
+                  ratios.back());
     out.push_back(line);
   }
   return out;
@@ -744,7 +791,8 @@ ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs
     v = variance(resample);
   }
   out.observed_variance_upper = quantile_nearest_rank(variances, 0.9);
-  out.shrink = std::min(1.0, std::sqrt(std::max(0.0, out.observed_variance_upper - out.noise_variance) / out.observed_variance));
+  out.shrink =
+      std::min(1.0, std::sqrt(std::max(0.0, out.observed_variance_upper - out.noise_variance) / out.observed_variance));
   return out;
 }
 
@@ -752,7 +800,8 @@ void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnosti
   // One deviation per configuration (the median over its repeats), on every computer it ran on.
   std::map<std::pair<std::string, std::vector<std::size_t>>, std::vector<double>> by_configuration;
   for (const auto& d : diagnostics) {
-    if (d.predicted_s > 0 && d.measured_s > 0) by_configuration[{d.configuration, d.mapping}].push_back(std::log(d.ratio()));
+    if (d.predicted_s > 0 && d.measured_s > 0)
+      by_configuration[{d.configuration, d.mapping}].push_back(std::log(d.ratio()));
   }
   std::map<std::size_t, std::vector<std::vector<double>>> runs_of;  // computer -> per configuration its runs
   for (const auto& [key, logs] : by_configuration) {

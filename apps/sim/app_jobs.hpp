@@ -32,8 +32,8 @@ struct AppJob {
   enum class Kind { kLu, kIntegrate } kind = Kind::kLu;
   LuConfig lu;
   IntegrateConfig integrate;
-  int instances = 1;          // integrate: independent instances, each with `ranks` ranks
-  int ranks = 2;              // LU: ranks; integrate: ranks per instance (master + workers)
+  int instances = 1;                 // integrate: independent instances, each with `ranks` ranks
+  int ranks = 2;                     // LU: ranks; integrate: ranks per instance (master + workers)
   std::vector<std::size_t> mapping;  // computer of every rank (all instances, in order)
   double start_s = 0;
 };
@@ -84,7 +84,7 @@ std::vector<std::string> kernels_needed(const std::vector<AppJob>& jobs);
 
 struct AppJobResult {
   const AppJob* job = nullptr;
-  double time_s = 0;  // LU: factorisation time (as hetperf-lu reports it); integrate: mean response
+  double time_s = 0;     // LU: factorisation time (as hetperf-lu reports it); integrate: mean response
   nlohmann::json json;   // the prediction's entry
   nlohmann::json trace;  // hetperf.trace/1 with backend "sim" (only when events were kept)
 };
@@ -107,7 +107,7 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
 // machine's cores). Each sample depends on (seed, i) alone, so the result is the same on any number
 // of threads.
 struct SampledAppJobs {
-  std::vector<std::vector<double>> time_s;                           // [job][sample]
+  std::vector<std::vector<double>> time_s;  // [job][sample]
   // [job][sample]: the same simulations before their model error is drawn (e at its median, 0). Their
   // median is the typical run's time, the figure a measured median compares with: the median of
   // time_s mixes run states and model errors, and where the run states are skewed (a slow spell in a
@@ -163,7 +163,7 @@ struct ModelErrorSpread {
   double observed_variance = 0;        // of the configurations' deviations
   double observed_variance_upper = 0;  // its bootstrap 90th percentile
   double noise_variance = 0;           // mean over configurations of their median's noise
-  double shrink = 1;  // min(1, √(max(0, upper − noise) / observed)): the deviations' scale
+  double shrink = 1;                   // min(1, √(max(0, upper − noise) / observed)): the deviations' scale
 };
 // `runs_log`: per configuration its runs' ln(measured / predicted). Deterministic (a fixed seed).
 ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs_log);

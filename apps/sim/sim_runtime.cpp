@@ -102,7 +102,9 @@ class Adapter final : public sim::RankListener, public sim::Handler {
     }
     // Ranks of one launch (an application, or a launch group of them) on one computer.
     std::map<std::pair<long, std::size_t>, int> launched;
-    auto launch_of = [&](std::size_t a) { return apps[a].launch_group >= 0 ? apps[a].launch_group : -1 - static_cast<long>(a); };
+    auto launch_of = [&](std::size_t a) {
+      return apps[a].launch_group >= 0 ? apps[a].launch_group : -1 - static_cast<long>(a);
+    };
     for (std::size_t a = 0; a < apps_.size(); ++a) {
       for (int r = 0; r < apps_[a].size; ++r) ++launched[{launch_of(a), apps[a].mapping[r]}];
     }
@@ -202,21 +204,39 @@ void SimRank::record(const TraceEvent& event) { adapter_.record(id_, event); }
 bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
   const int rank = me.id();
   switch (r.op) {
-    case Op::kSend: return world_.send(rank, me.global(r.peer), r.tag, r.bytes);
-    case Op::kIsend: world_.isend(rank, me.global(r.peer), r.tag, r.bytes, r.handle); return true;
-    case Op::kWait: return world_.wait(rank, r.handle);
-    case Op::kRecv: return world_.recv(rank, me.global(r.peer), r.tag);
-    case Op::kBarrier: return world_.barrier(rank);
-    case Op::kDiskWrite: return world_.disk_write(rank, r.bytes);
-    default: break;
+    case Op::kSend:
+      return world_.send(rank, me.global(r.peer), r.tag, r.bytes);
+    case Op::kIsend:
+      world_.isend(rank, me.global(r.peer), r.tag, r.bytes, r.handle);
+      return true;
+    case Op::kWait:
+      return world_.wait(rank, r.handle);
+    case Op::kRecv:
+      return world_.recv(rank, me.global(r.peer), r.tag);
+    case Op::kBarrier:
+      return world_.barrier(rank);
+    case Op::kDiskWrite:
+      return world_.disk_write(rank, r.bytes);
+    default:
+      break;
   }
   KernelCall call;
   switch (r.op) {
-    case Op::kGetrf: call.kernel = "getrf"; break;
-    case Op::kLaswp: call.kernel = "laswp"; break;
-    case Op::kTrsm: call.kernel = "trsm"; break;
-    case Op::kGemm: call.kernel = "gemm"; break;
-    default: call.kernel = "integrate"; break;
+    case Op::kGetrf:
+      call.kernel = "getrf";
+      break;
+    case Op::kLaswp:
+      call.kernel = "laswp";
+      break;
+    case Op::kTrsm:
+      call.kernel = "trsm";
+      break;
+    case Op::kGemm:
+      call.kernel = "gemm";
+      break;
+    default:
+      call.kernel = "integrate";
+      break;
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
   call.colocated = colocated_[static_cast<std::size_t>(rank)];

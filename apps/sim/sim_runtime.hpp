@@ -41,11 +41,11 @@ struct SimComputer : sim::RankComputer {
 
 struct SimPlatform {
   std::vector<SimComputer> computers;
-  double latency_s = 0;                 // l of t = l + s/b
-  double bandwidth_bytes_per_s = 1e9;   // b, per computer link and direction
+  double latency_s = 0;                // l of t = l + s/b
+  double bandwidth_bytes_per_s = 1e9;  // b, per computer link and direction
   std::uint64_t eager_limit_bytes = 65536;
   std::vector<sim::WireRegime> regimes = {};  // the network's calibrated regimes (sim::RankPlatform)
-  double send_buffer_bytes = 0;  // what a large send leaves in the buffers on the way (sim::RankPlatform)
+  double send_buffer_bytes = 0;               // what a large send leaves in the buffers on the way (sim::RankPlatform)
   // Seconds the call takes on computer `c` running alone on a core.
   std::function<double(const KernelCall&, std::size_t c)> kernel_time;
   // What kernel_time noted while the platform was used (a model used outside its calibrated range),
@@ -69,9 +69,9 @@ struct SimApp {
 
 struct SimAppResult {
   std::string name;
-  double start_s = 0, end_s = 0;            // first operation started, last one ended
-  std::vector<TraceEvent> events;           // in completion order; empty unless keep_events
-  std::vector<IterationSummary> iterations; // from every event, kept or not
+  double start_s = 0, end_s = 0;             // first operation started, last one ended
+  std::vector<TraceEvent> events;            // in completion order; empty unless keep_events
+  std::vector<IterationSummary> iterations;  // from every event, kept or not
 };
 
 struct SimOptions {
@@ -87,7 +87,8 @@ struct SimRunResult {
   std::uint64_t simulation_events = 0;
 };
 
-SimRunResult simulate_apps(const SimPlatform& platform, const std::vector<SimApp>& apps, const SimOptions& options = {});
+SimRunResult simulate_apps(const SimPlatform& platform, const std::vector<SimApp>& apps,
+                           const SimOptions& options = {});
 
 // One application, starting at 0, every event kept.
 SimRunResult simulate_app(const SimPlatform& platform, const std::vector<std::size_t>& mapping,

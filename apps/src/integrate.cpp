@@ -15,7 +15,8 @@ std::string IntegrateConfig::validate(int ranks) const {
   if (ranks < 2) return "expected at least 2 ranks (a master and a worker), got " + std::to_string(ranks);
   if (!(b > a)) return "--b: expected b > a";
   if (steps == 0) return "--steps: expected a positive number of steps";
-  if (message_bytes < 16) return "--message-bytes " + std::to_string(message_bytes) + ": expected at least 16 (the interval)";
+  if (message_bytes < 16)
+    return "--message-bytes " + std::to_string(message_bytes) + ": expected at least 16 (the interval)";
   return {};
 }
 

@@ -10,7 +10,11 @@ namespace hetperf::apps {
 namespace {
 
 enum LuTag : int {
-  kTagPanel = 1, kTagPivots = 2, kTagHandOff = kLuHandOffTag, kTagGather = 4, kTagSync = 5,
+  kTagPanel = 1,
+  kTagPivots = 2,
+  kTagHandOff = kLuHandOffTag,
+  kTagGather = 4,
+  kTagSync = 5,
   kTagShare = 6,    // PM: a column share of a solved block T12, owner -> helper
   kTagProduct = 7,  // PM: the helper's product L21 · share, helper -> owner
 };
@@ -143,8 +147,8 @@ std::string LuConfig::validate(int ranks) const {
     return "--parallel-multiply " + std::to_string(parallel_multiply) + ": expected at least 1 sub-block";
   }
   // The rules between options are the workload reader's, named by the program's flags here.
-  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration, expand, expand_after_iteration, bcast,
-                               parallel_multiply},
+  auto v = lu_violation(LuSpec{n, r, variant, window, remove, remove_after_iteration, expand, expand_after_iteration,
+                               bcast, parallel_multiply},
                         ranks);
   if (!v) return {};
   if (v->field == "r") return "--r " + std::to_string(r) + ": expected " + v->expected;
@@ -174,7 +178,8 @@ LuBcast parse_lu_bcast(const std::string& name) {
 }
 
 double lu_matrix_element(std::uint64_t seed, int i, int j) {
-  std::uint64_t z = seed * 0x9e3779b97f4a7c15ULL + (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(j));
+  std::uint64_t z =
+      seed * 0x9e3779b97f4a7c15ULL + (static_cast<std::uint64_t>(i) << 32 | static_cast<std::uint32_t>(j));
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   z ^= z >> 31;
@@ -203,7 +208,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     if (!data) break;
     block[j].resize(static_cast<std::size_t>(n) * r);
     for (int c = 0; c < r; ++c) {
-      for (int i = 0; i < n; ++i) block[j][static_cast<std::size_t>(c) * n + i] = lu_matrix_element(cfg.seed, i, j * r + c);
+      for (int i = 0; i < n; ++i)
+        block[j][static_cast<std::size_t>(c) * n + i] = lu_matrix_element(cfg.seed, i, j * r + c);
     }
   }
   // Panel k goes from its owner to every other active rank (rows k*r .. n-1 of block k, with its
@@ -221,7 +227,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   std::vector<int> panel_pivots(data ? r : 0);
   std::vector<double> next_panel(data ? static_cast<std::size_t>(n) * r : 0, 0.0);
   std::vector<int> next_pivots(data ? r : 0);
-  if (data && me < start_ranks) rt.prepare_buffers(start_ranks, {panel.data(), next_panel.data()}, sizeof(double) * panel.size());
+  if (data && me < start_ranks)
+    rt.prepare_buffers(start_ranks, {panel.data(), next_panel.data()}, sizeof(double) * panel.size());
   // Generating the matrix is not part of the factorisation (and the simulated back-end has no data):
   // the clock starts once every rank has its blocks.
   co_await rt.barrier();
@@ -297,8 +304,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto multiply = [&](int k, int j, int c0, int width) {
     const int rows = n - k * r;
     const std::size_t col = static_cast<std::size_t>(c0) * n;
-    return rt.gemm(rows - r, width, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? at(j, k * r) + col : nullptr,
-                     n, data ? at(j, k * r + r) + col : nullptr, n);
+    return rt.gemm(rows - r, width, r, data ? panel_l(k) + r : nullptr, panel_ld(k),
+                   data ? at(j, k * r) + col : nullptr, n, data ? at(j, k * r + r) + col : nullptr, n);
   };
   // Applies panel k to my block j: row flips, then for blocks to the right the solve and the update.
   auto update = [&](int k, int j) -> Task {
@@ -351,12 +358,12 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   auto send_share = [&](int k, int j, int t, int to) -> Task {
     std::vector<double>& buf = pm_buffers.emplace_back(data ? static_cast<std::size_t>(r) * share_cols : 0);
     for (int c = 0; data && c < share_cols; ++c) {
-      std::memcpy(buf.data() + static_cast<std::size_t>(c) * r, at(j, k * r) + static_cast<std::size_t>(t * share_cols + c) * n,
-                  sizeof(double) * r);
+      std::memcpy(buf.data() + static_cast<std::size_t>(c) * r,
+                  at(j, k * r) + static_cast<std::size_t>(t * share_cols + c) * n, sizeof(double) * r);
     }
     int handle = -1;
-    co_await rt.isend(to, kTagShare, data ? buf.data() : nullptr, sizeof(double) * static_cast<std::uint64_t>(r) * share_cols,
-                      &handle);
+    co_await rt.isend(to, kTagShare, data ? buf.data() : nullptr,
+                      sizeof(double) * static_cast<std::uint64_t>(r) * share_cols, &handle);
     pm_in_flight.push_back(handle);
   };
   // As a helper: receives each share I compute in iteration k, in the owners' order, and returns
@@ -373,8 +380,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
                          sizeof(double) * static_cast<std::uint64_t>(r) * share_cols);
         std::vector<double>& product =
             pm_buffers.emplace_back(data ? static_cast<std::size_t>(rows - r) * share_cols : 0, 0.0);
-        co_await rt.gemm(rows - r, share_cols, r, data ? panel_l(k) + r : nullptr, panel_ld(k), data ? share.data() : nullptr,
-                         r, data ? product.data() : nullptr, rows - r);
+        co_await rt.gemm(rows - r, share_cols, r, data ? panel_l(k) + r : nullptr, panel_ld(k),
+                         data ? share.data() : nullptr, r, data ? product.data() : nullptr, rows - r);
         int handle = -1;
         co_await rt.isend(owner, kTagProduct, data ? product.data() : nullptr,
                           sizeof(double) * static_cast<std::uint64_t>(rows - r) * share_cols, &handle);
@@ -414,7 +421,7 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   for (int k = 0; k < blocks; ++k) {
     if (!layout.is_active(me)) {
       if (cfg.expand == 0 || k > cfg.expand_after_iteration) break;  // left, or never joins
-      if (k < cfg.expand_after_iteration) continue;                   // idle until the expansion
+      if (k < cfg.expand_after_iteration) continue;                  // idle until the expansion
       rt.set_iteration(k);
       co_await expand_layout(rt, cfg, layout, block, my_blocks);
       find_predecessors();

@@ -41,9 +41,14 @@ std::vector<LuRedistribution> lu_redistributions(const std::vector<TraceEvent>& 
 nlohmann::json redistributions_json(const std::vector<LuRedistribution>& rs, double origin) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rs) {
-    out.push_back({{"after_iteration", r.after_iteration}, {"from_ranks", r.from_ranks}, {"to_ranks", r.to_ranks},
-                   {"start_s", r.start_s - origin}, {"end_s", r.end_s - origin},
-                   {"time_s", r.time_s()}, {"bytes", r.bytes}, {"ranks", r.ranks}});
+    out.push_back({{"after_iteration", r.after_iteration},
+                   {"from_ranks", r.from_ranks},
+                   {"to_ranks", r.to_ranks},
+                   {"start_s", r.start_s - origin},
+                   {"end_s", r.end_s - origin},
+                   {"time_s", r.time_s()},
+                   {"bytes", r.bytes},
+                   {"ranks", r.ranks}});
   }
   return out;
 }

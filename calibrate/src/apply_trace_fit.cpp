@@ -36,10 +36,12 @@ void fit_disk_sync(const std::vector<DiskWrite>& writes, Computer& c, std::vecto
       {"median_s", c.disk_sync_latency_s},
       {"p10_s", p10},
       {"p90_s", p90},
-      {"model", "a write's bytes at disk_write_bytes_per_s through the disk in turn, then this flush, side by side "
-                "with other writers' flushes; from the traced writes made while no other rank of the computer wrote"}};
+      {"model",
+       "a write's bytes at disk_write_bytes_per_s through the disk in turn, then this flush, side by side "
+       "with other writers' flushes; from the traced writes made while no other rank of the computer wrote"}};
   char line[256];
-  std::snprintf(line, sizeof line, ": disk flush %.2f ms (median of %zu lone writes of %llu to %llu bytes, 10-90%% %.2f to %.2f ms)",
+  std::snprintf(line, sizeof line,
+                ": disk flush %.2f ms (median of %zu lone writes of %llu to %llu bytes, 10-90%% %.2f to %.2f ms)",
                 1e3 * c.disk_sync_latency_s, writes.size(), static_cast<unsigned long long>(smallest),
                 static_cast<unsigned long long>(largest), 1e3 * p10, 1e3 * p90);
   report.push_back(c.name + line);

@@ -59,11 +59,12 @@ ContentionSummary waiting_share(const std::vector<double>& alone_ratios, const s
 
 std::string ContentionSummary::brief_report() const {
   char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "a waiting MPI rank takes %.2f of a core (workers' wall / CPU time alone %.3f, one per core at once %.3f; "
-                "mean responses %.4f s and %.4f s)",
-                value, record["alone_wall_over_cpu"].get<double>(), record["one_per_core_wall_over_cpu"].get<double>(),
-                record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
+  std::snprintf(
+      buf, sizeof buf,
+      "a waiting MPI rank takes %.2f of a core (workers' wall / CPU time alone %.3f, one per core at once %.3f; "
+      "mean responses %.4f s and %.4f s)",
+      value, record["alone_wall_over_cpu"].get<double>(), record["one_per_core_wall_over_cpu"].get<double>(),
+      record["alone_s"].get<double>(), record["one_per_core_s"].get<double>());
   return buf;
 }
 
@@ -73,8 +74,9 @@ ContentionSummary measure_waiting_share(const ContentionOptions& o, const Progra
   auto measure = [&](int instances) {
     std::vector<double> response, ratio;
     for (int k = 0; k < o.repeats; ++k) {
-      auto out = run(1, 2 * instances,
-                     {o.integrate_program, "--instances", std::to_string(instances), "--steps", steps, "--scratch", o.scratch});
+      auto out = run(
+          1, 2 * instances,
+          {o.integrate_program, "--instances", std::to_string(instances), "--steps", steps, "--scratch", o.scratch});
       response.push_back(summary_number(out.at(0), "mean_response_s"));
       ratio.push_back(wall_over_cpu(out.at(0)));
     }
@@ -96,8 +98,17 @@ ContentionSummary measure_waiting_share_on(const ContentionOptions& o, const std
     apart.insert(apart.end(), {elsewhere, computer});
     together.insert(together.end(), {computer, computer});
   }
-  const std::vector<std::string> args = {o.integrate_program, "--instances", std::to_string(o.cores), "--steps", steps,
-                                         "--message-bytes", "32", "--disk-bytes", "0", "--scratch", o.scratch};
+  const std::vector<std::string> args = {o.integrate_program,
+                                         "--instances",
+                                         std::to_string(o.cores),
+                                         "--steps",
+                                         steps,
+                                         "--message-bytes",
+                                         "32",
+                                         "--disk-bytes",
+                                         "0",
+                                         "--scratch",
+                                         o.scratch};
   run(apart, args);  // warm-up, discarded
   std::vector<double> alone, shared, alone_ratio, shared_ratio;
   for (int k = 0; k < o.repeats; ++k) {

@@ -74,9 +74,9 @@ FitSummary fit_exponential(std::span<const double> x, std::span<const double> y,
   ceres::Problem problem;
   for (std::size_t i = 0; i < n; ++i) {
     double w = weighted ? 1 / y[i] : 1;
-    problem.AddResidualBlock(new ceres::AutoDiffCostFunction<ExponentialResidual, 1, 1, 1>(
-                                 new ExponentialResidual{x[i] / scale, y[i], w}),
-                             nullptr, &c, &d_u);
+    problem.AddResidualBlock(
+        new ceres::AutoDiffCostFunction<ExponentialResidual, 1, 1, 1>(new ExponentialResidual{x[i] / scale, y[i], w}),
+        nullptr, &c, &d_u);
   }
   problem.SetParameterLowerBound(&c, 0, 0.0);
   ceres::Solver::Options solver;

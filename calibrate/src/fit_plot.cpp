@@ -8,7 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/gnuplot.hpp"
@@ -38,8 +37,10 @@ std::string plot_file_stem(const std::string& fit_name) {
   std::string stem;
   for (unsigned char ch : fit_name) {
     bool keep = std::isalnum(ch) || ch == '-' || ch == '_';
-    if (keep) stem += static_cast<char>(ch);
-    else if (stem.empty() || stem.back() != '_') stem += '_';
+    if (keep)
+      stem += static_cast<char>(ch);
+    else if (stem.empty() || stem.back() != '_')
+      stem += '_';
   }
   while (!stem.empty() && stem.back() == '_') stem.pop_back();
   return stem.empty() ? "fit" : stem;
@@ -60,7 +61,8 @@ PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& o
     std::string stem = plot_file_stem(r.summary.name);
     // Fit names are unique within a calibration; a suffix keeps them apart if a caller repeats one.
     std::string unique = stem;
-    for (int k = 2; std::find(used.begin(), used.end(), unique) != used.end(); ++k) unique = stem + "-" + std::to_string(k);
+    for (int k = 2; std::find(used.begin(), used.end(), unique) != used.end(); ++k)
+      unique = stem + "-" + std::to_string(k);
     used.push_back(unique);
     std::filesystem::path data = options.directory / (unique + ".dat");
     std::filesystem::path curve = options.directory / (unique + ".curve.dat");
@@ -81,17 +83,17 @@ PlotResult write_fit_plots(std::span<const FitRecord> fits, const PlotOptions& o
     write_file_atomic(curve, band.str());
     GnuplotScript gp;
     gp.terminal(options.format, 800, 560, options.format == "svg" ? "dynamic" : "").output(image.filename())
-       << "set title " << gnuplot_quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")")
-       << " noenhanced\n"
-       << "set xlabel " << gnuplot_quoted(r.x_label) << " noenhanced\nset ylabel " << gnuplot_quoted(r.y_label)
-       << " noenhanced\n"
-       << "set key left top\nset grid\n"
-       << (r.log_scale ? "set logscale xy\n" : "")
-       << "plot " << gnuplot_quoted(curve.filename().string())
-       << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
-       << "     " << gnuplot_quoted(curve.filename().string()) << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
-       << "     " << gnuplot_quoted(data.filename().string())
-       << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
+        << "set title " << gnuplot_quoted(r.summary.name + "  (R² " + std::to_string(r.summary.r2).substr(0, 6) + ")")
+        << " noenhanced\n"
+        << "set xlabel " << gnuplot_quoted(r.x_label) << " noenhanced\nset ylabel " << gnuplot_quoted(r.y_label)
+        << " noenhanced\n"
+        << "set key left top\nset grid\n"
+        << (r.log_scale ? "set logscale xy\n" : "") << "plot " << gnuplot_quoted(curve.filename().string())
+        << " using 1:3:4 with filledcurves fc rgb '#c6dbef' title '95% confidence band', \\\n"
+        << "     " << gnuplot_quoted(curve.filename().string())
+        << " using 1:2 with lines lw 2 lc rgb '#08519c' title 'fit', \\\n"
+        << "     " << gnuplot_quoted(data.filename().string())
+        << " using 1:2 with points pt 7 ps 0.8 lc rgb '#cb181d' title 'measured'\n";
     write_file_atomic(script, gp.text());
     run_gnuplot(script.filename(), options.directory);
     result.written.push_back(image);

@@ -38,8 +38,10 @@ std::string equation(const FitSummary& s) {
     double v = s.parameters[k].value;
     e += k == 0 ? (v < 0 ? " -" : " ") : (v < 0 ? " - " : " + ");
     e += number(std::fabs(v));
-    if (s.powers[k] == 1) e += "·x";
-    else if (s.powers[k] > 1) e += "·x^" + std::to_string(s.powers[k]);
+    if (s.powers[k] == 1)
+      e += "·x";
+    else if (s.powers[k] > 1)
+      e += "·x^" + std::to_string(s.powers[k]);
   }
   return e;
 }

@@ -84,7 +84,8 @@ unimpp::SlowdownFunction MemorySlowdownFitSummary::function() const {
     f.virtual_table = swap_table;
     return f;
   }
-  if (swap) f.virtual_memory = unimpp::ExponentialSlowdown{swap->parameter("c").value, swap->parameter("d_per_mb").value};
+  if (swap)
+    f.virtual_memory = unimpp::ExponentialSlowdown{swap->parameter("c").value, swap->parameter("d_per_mb").value};
   return f;
 }
 
@@ -95,9 +96,8 @@ MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> x, std::spa
   check_fit_input(options.name + ": memory slowdown", x, y, 3);
   const std::size_t n = x.size();
   const auto& se = options.alpha_standard_errors;
-  HETPERF_CHECK(se.empty() || (se.size() == n && std::all_of(se.begin(), se.end(), [](double e) {
-                                 return e > 0 && std::isfinite(e);
-                               })),
+  HETPERF_CHECK(se.empty() || (se.size() == n &&
+                               std::all_of(se.begin(), se.end(), [](double e) { return e > 0 && std::isfinite(e); })),
                 "MemorySlowdownFitOptions: alpha_standard_errors: one positive finite number per point");
   if (options.knee_mb) {
     std::size_t split = 0;
@@ -108,8 +108,7 @@ MemorySlowdownFitSummary fit_memory_slowdown(std::span<const double> x, std::spa
     }
     if (split < n && n - split < 3) {
       throw InputError(options.name + ": memory slowdown: expected at least 3 points beyond the knee (" +
-                       csv_number(*options.knee_mb) + " MB) to fit the swap region, got " +
-                       std::to_string(n - split));
+                       csv_number(*options.knee_mb) + " MB) to fit the swap region, got " + std::to_string(n - split));
     }
     MemorySlowdownFitSummary s = fit_split(x, y, split, options);
     s.knee_mb = s.knee_low_mb = s.knee_high_mb = *options.knee_mb;

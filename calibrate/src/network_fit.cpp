@@ -38,7 +38,8 @@ FitSummary line_fit(const std::string& name, std::span<const double> x, std::spa
   o.name = name;
   o.relative_errors = true;
   o.powers = flat ? std::vector<int>{0} : std::vector<int>{0, 1};
-  o.parameter_names = flat ? std::vector<std::string>{"latency_s"} : std::vector<std::string>{"latency_s", "seconds_per_byte"};
+  o.parameter_names =
+      flat ? std::vector<std::string>{"latency_s"} : std::vector<std::string>{"latency_s", "seconds_per_byte"};
   return fit_polynomial(x, y, o);
 }
 
@@ -79,9 +80,14 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   check_fit_input(options.name, x, y, m);
   for (std::size_t i = 0; i < n; ++i) {
     // A 0-byte message is a real measurement (it times the latency alone); negative sizes are not.
-    if (!(x[i] >= 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a non-negative message size, got " + std::to_string(x[i]));
-    if (!(y[i] > 0)) throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive time, got " + std::to_string(y[i]));
-    if (i > 0 && x[i] < x[i - 1]) throw InputError(options.name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
+    if (!(x[i] >= 0))
+      throw InputError(options.name + ": point " + std::to_string(i) + ": expected a non-negative message size, got " +
+                       std::to_string(x[i]));
+    if (!(y[i] > 0))
+      throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive time, got " +
+                       std::to_string(y[i]));
+    if (i > 0 && x[i] < x[i - 1])
+      throw InputError(options.name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
   }
   // cost[i][j]: relative squared error of one line over points i..j (j - i + 1 >= m).
   std::vector<std::vector<double>> cost(n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
@@ -107,7 +113,8 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   // BIC on relative errors: a k-regime model has 2k line parameters and k - 1 searched breakpoints.
   const double nd = static_cast<double>(n), floor_ss = nd * options.relative_error_floor * options.relative_error_floor;
   auto bic = [&](std::size_t k) {
-    return nd * std::log(std::max(best[k][n], floor_ss) / nd) + (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - 1)) * std::log(nd);
+    return nd * std::log(std::max(best[k][n], floor_ss) / nd) +
+           (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - 1)) * std::log(nd);
   };
   std::size_t chosen = 1;
   for (std::size_t k = 2; k <= kmax; ++k) {
@@ -151,9 +158,9 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
     lines.clear();
     for (std::size_t k = 0; k < chosen; ++k) {
       auto [i, j] = ranges[k];
-      lines.push_back(line_fit(options.name + ": regime " + std::to_string(k + 1) + " of " + std::to_string(chosen) +
-                                   " (t = l + s/b)",
-                               x.subspan(i, j - i), y.subspan(i, j - i), false));
+      lines.push_back(line_fit(
+          options.name + ": regime " + std::to_string(k + 1) + " of " + std::to_string(chosen) + " (t = l + s/b)",
+          x.subspan(i, j - i), y.subspan(i, j - i), false));
     }
     bool all_distinct = true;
     for (std::size_t k = 0; k + 1 < chosen; ++k) {

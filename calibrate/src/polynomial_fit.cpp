@@ -88,7 +88,8 @@ FitSummary fit_polynomial(std::span<const double> x, std::span<const double> y, 
   s.covariance.resize(p * p);
   for (std::size_t i = 0; i < p; ++i) {
     for (std::size_t j = 0; j < p; ++j) {
-      s.covariance[i * p + j] = cov(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) * unscale[i] * unscale[j];
+      s.covariance[i * p + j] =
+          cov(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) * unscale[i] * unscale[j];
     }
   }
   set_parameter_intervals(s);

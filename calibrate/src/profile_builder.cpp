@@ -40,10 +40,12 @@ double central(const SampleSummary& s) { return s.median; }
 // samples) and the asymptotic standard error of a median, sqrt(pi/2) * stddev / sqrt(n). Without
 // raw samples the interval is the file's t-interval of the mean.
 nlohmann::json figure(const SampleSummary& s) {
-  const double se_median = s.n > 1 ? std::sqrt(std::acos(-1.0) / 2) * s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
+  const double se_median =
+      s.n > 1 ? std::sqrt(std::acos(-1.0) / 2) * s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
   auto [low, high] = s.samples.empty() ? std::pair{s.ci95_low, s.ci95_high} : median_ci95(s.samples);
-  return {{"value", s.median}, {"statistic", "median"}, {"std_error", se_median}, {"ci95", {low, high}},
-          {"mean", s.mean}, {"n", s.n}, {"precise", s.precise}};
+  return {{"value", s.median},   {"statistic", "median"}, {"std_error", se_median},
+          {"ci95", {low, high}}, {"mean", s.mean},        {"n", s.n},
+          {"precise", s.precise}};
 }
 
 // A fit failing on the data of `file` at JSON `path` becomes an error naming both.
@@ -73,7 +75,8 @@ struct Builder {
   void record(FitRecord r) {
     const FitSummary& s = r.summary;
     if (r.r2_meaningful && s.r2 < options.poor_fit_r2) {
-      out.profile.warnings.push_back("poor fit: " + s.name + ": R² " + fixed(s.r2) + " < " + fixed(options.poor_fit_r2));
+      out.profile.warnings.push_back("poor fit: " + s.name + ": R² " + fixed(s.r2) + " < " +
+                                     fixed(options.poor_fit_r2));
     }
     if (!s.converged) out.profile.warnings.push_back("fit did not converge: " + s.name + ": " + s.termination);
     out.fits.push_back(std::move(r));
@@ -102,10 +105,9 @@ struct Builder {
       // A model of p powers needs p + 1 block sizes (its uncertainty too); with fewer the profile
       // holds no model of this kernel and bind() names it for the LU jobs that need it.
       if (x.size() < kernel_model_powers(kernel).size() + 1) {
-        out.profile.warnings.push_back(c.name + ": " + label + ": " + std::to_string(x.size()) +
-                                       " block size(s) measured, a model needs " +
-                                       std::to_string(kernel_model_powers(kernel).size() + 1) +
-                                       "; no model (probe with more --blocks)");
+        out.profile.warnings.push_back(
+            c.name + ": " + label + ": " + std::to_string(x.size()) + " block size(s) measured, a model needs " +
+            std::to_string(kernel_model_powers(kernel).size() + 1) + "; no model (probe with more --blocks)");
         continue;
       }
       KernelModelFitOptions o{c.name + ": " + label + " time per call", kernel, rows};
@@ -118,8 +120,10 @@ struct Builder {
       // The probe's concurrent copies: the speed of the kernels beside others, at most one per core.
       c.concurrency_speed = cpu.concurrency->speed;
       c.concurrency_speed.resize(std::min(c.concurrency_speed.size(), static_cast<std::size_t>(c.cores)));
-      c.fits["concurrency_speed"] = {{"rows", cpu.concurrency->rows}, {"block", cpu.concurrency->block},
-                                     {"calls_per_s", cpu.concurrency->rates}, {"speed", cpu.concurrency->speed}};
+      c.fits["concurrency_speed"] = {{"rows", cpu.concurrency->rows},
+                                     {"block", cpu.concurrency->block},
+                                     {"calls_per_s", cpu.concurrency->rates},
+                                     {"speed", cpu.concurrency->speed}};
     }
     if (cpu.time_slice && cpu.time_slice->slice_s > 0) {
       // The scheduler's slice: the ranks of an oversubscribed computer take turns of it on their cores
@@ -129,7 +133,8 @@ struct Builder {
       const nlohmann::json source = {{"source", "$.probes.cpu.time_slice"},
                                      {"processes", cpu.time_slice->processes},
                                      {"slice_s", cpu.time_slice->slice_s}};
-      c.handoff_slice_s = c.time_slice_s = cpu.time_slice->slice_s;  // within 1e-5 to 1 s, as the measurement's reader checks
+      c.handoff_slice_s = c.time_slice_s =
+          cpu.time_slice->slice_s;  // within 1e-5 to 1 s, as the measurement's reader checks
       c.fits["communication_cpu"]["handoff_slice_s"] = source;
       c.fits["communication_cpu"]["time_slice_s"] = source;
       c.fits["communication_cpu"]["time_slice_s"]["applied"] = true;
@@ -198,7 +203,8 @@ struct Builder {
                                 "the measured curve)";
       }
     } else {
-      out.profile.warnings.push_back(c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
+      out.profile.warnings.push_back(
+          c.name + ": memory slowdown beyond main memory (swap) not measured; α is the linear part extended");
     }
     // The probe emulates main memory with a cgroup far smaller than the machine, so the
     // computer keeps the host's own memory and swap, and the measured curve is stretched from the
@@ -223,8 +229,10 @@ struct Builder {
   }
 
   void disk(const CalibrationInput& in, const DiskMeasurement& d, Computer& c) {
-    c.disk_read_bytes_per_s = checked_central(in.file, "$.probes.disk.read_direct_bytes_per_s", d.read_direct_bytes_per_s);
-    c.disk_write_bytes_per_s = checked_central(in.file, "$.probes.disk.write_direct_bytes_per_s", d.write_direct_bytes_per_s);
+    c.disk_read_bytes_per_s =
+        checked_central(in.file, "$.probes.disk.read_direct_bytes_per_s", d.read_direct_bytes_per_s);
+    c.disk_write_bytes_per_s =
+        checked_central(in.file, "$.probes.disk.write_direct_bytes_per_s", d.write_direct_bytes_per_s);
     checked_central(in.file, "$.probes.disk.write_buffered_bytes_per_s", d.write_buffered_bytes_per_s);
     c.fits["disk_read_direct_bytes_per_s"] = figure(d.read_direct_bytes_per_s);
     c.fits["disk_write_direct_bytes_per_s"] = figure(d.write_direct_bytes_per_s);
@@ -264,7 +272,8 @@ struct NetworkResult {
 // Fits, per size, the mean over files of the median one-way times in `times_by_size`, and describes
 // the result, including what LogGP parameters a ping-pong determines.
 NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
-                       const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp) {
+                       const std::map<std::uint64_t, std::vector<double>>& times_by_size,
+                       const LogGPParameters* loggp) {
   std::vector<double> x, y;
   for (const auto& [size, times] : times_by_size) {
     double sum = 0;
@@ -279,11 +288,13 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
   const NetworkFitSummary& s = r.summary;
   double inv_b = s.overall.parameter("seconds_per_byte").value;
   if (!(inv_b > 0)) {
-    throw InputError(where + ": $.probes.net.pingpong: one-way time does not grow with message size; cannot fit t = l + s/b");
+    throw InputError(where +
+                     ": $.probes.net.pingpong: one-way time does not grow with message size; cannot fit t = l + s/b");
   }
   r.latency_s = std::max(0.0, s.overall.parameter("latency_s").value);
   if (s.overall.parameter("latency_s").value < 0) {
-    b.out.profile.warnings.push_back(name + ": fitted latency is negative (" + fixed(s.overall.parameter("latency_s").value) + " s); set to 0");
+    b.out.profile.warnings.push_back(name + ": fitted latency is negative (" +
+                                     fixed(s.overall.parameter("latency_s").value) + " s); set to 0");
   }
   r.bandwidth_bytes_per_s = 1 / inv_b;
   nlohmann::json regimes = nlohmann::json::array();
@@ -309,14 +320,16 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
   if (auto it = times_by_size.find(static_cast<std::uint64_t>(kLoMessageBytes)); it != times_by_size.end()) {
     lo = y[static_cast<std::size_t>(std::distance(times_by_size.begin(), it))];
   }
-  r.fit = {{"model", "t = l + s/b per protocol regime, weighted least squares on relative errors (weights 1/t²) "
-                     "over the per-size median one-way times; breakpoints by dynamic programming"},
+  r.fit = {{"model",
+            "t = l + s/b per protocol regime, weighted least squares on relative errors (weights 1/t²) "
+            "over the per-size median one-way times; breakpoints by dynamic programming"},
            {"overall", to_json(s.overall)},
            {"regimes", regimes},
            {"piecewise_r2", s.piecewise_r2},
            {"selection", s.selection},
-           {"piecewise_r2_note", "regimes with r2_meaningful false have a slope indistinguishable from 0; their R² "
-                                 "compares noise with noise and raises no warning"}};
+           {"piecewise_r2_note",
+            "regimes with r2_meaningful false have a slope indistinguishable from 0; their R² "
+            "compares noise with noise and raises no warning"}};
   if (loggp) {
     // LogGP measured the Netgauge way by the probe; o is the mean of the send and receive overheads.
     double o = (central(loggp->send_overhead_s) + central(loggp->receive_overhead_s)) / 2;
@@ -340,9 +353,10 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
                       {"L_s", nullptr},
                       {"o_s", nullptr},
                       {"g_s", nullptr},
-                      {"note", "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (UniMPP paper eq. 7), "
-                               "and the per-byte gap G of the largest-size regime; L, o and g are not separable without "
-                               "the probe's LogGP measurement ($.probes.net.loggp), which this file does not hold"}};
+                      {"note",
+                       "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (UniMPP paper eq. 7), "
+                       "and the per-byte gap G of the largest-size regime; L, o and g are not separable without "
+                       "the probe's LogGP measurement ($.probes.net.loggp), which this file does not hold"}};
   }
   return r;
 }
@@ -372,7 +386,8 @@ namespace {
 // each sample is a send whose receiver waited, fitted as the applications' sends are
 // (send_buffer.hpp). Absent without such samples, or with too few to fit; the line the fit reports is
 // kept in its record.
-std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationInput>& inputs, const NetworkModel& network) {
+std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationInput>& inputs,
+                                                  const NetworkModel& network) {
   std::vector<NetworkSend> sends;
   for (const CalibrationInput& in : inputs) {
     const auto& net = in.measurement.net;
@@ -431,7 +446,8 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     const CalibrationInput& in = inputs[idx];
     const Measurement& m = in.measurement;
-    if (!m.cpu) throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
+    if (!m.cpu)
+      throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
     if (!m.complete) p.warnings.push_back(in.file + ": measurement was interrupted before it completed");
     Computer c;
     c.name = in.name.empty() ? m.machine : in.name;
@@ -472,8 +488,11 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
         // not of an application, so profiles built from probes alone predict oversubscribed runs too.
         c.oversubscribed_handoff_s = h->handoff_s;
         nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
-        f = {{"source", "$.probes.net.handoff"}, {"cores", h->cores}, {"bytes", h->bytes},
-             {"period_oversubscribed_s", h->period_oversubscribed_s.mean}, {"handoff_s", h->handoff_s}};
+        f = {{"source", "$.probes.net.handoff"},
+             {"cores", h->cores},
+             {"bytes", h->bytes},
+             {"period_oversubscribed_s", h->period_oversubscribed_s.mean},
+             {"handoff_s", h->handoff_s}};
         if (h->period_at_cores_s) f["period_at_cores_s"] = h->period_at_cores_s->mean;
       }
     } else {
@@ -494,7 +513,8 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   std::vector<std::optional<double>> pair_lo(inputs.size());
   for (auto& [key, pair] : pairs) {
     std::string where = inputs[pair.inputs.front()].file;
-    if (pair.inputs.size() > 1) where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
+    if (pair.inputs.size() > 1)
+      where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
     NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp);
     for (std::size_t idx : pair.inputs) pair_lo[idx] = r.fit["loggp"]["lo_s"].get<double>();
     for (const auto& [size, times] : pair.times_by_size) {
@@ -509,8 +529,8 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
     p.network.regimes = only.regimes;
     p.network.fit = only.fit;
   } else {
-    NetworkResult r = fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes,
-                             nullptr);
+    NetworkResult r =
+        fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes, nullptr);
     p.network.latency_s = r.latency_s;
     p.network.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
     p.network.regimes = r.regimes;
@@ -528,7 +548,8 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
                          : pair_lo[idx]   ? "fitted network model of this host's pair at 32 bytes"
                                           : "fitted network model of the other machines at 32 bytes";
     c.overhead_latency_s = std::max(0.0, lo);
-    c.fits["overhead_latency_s"] = {{"message_bytes", kLoMessageBytes}, {"value", c.overhead_latency_s}, {"source", source}};
+    c.fits["overhead_latency_s"] = {
+        {"message_bytes", kLoMessageBytes}, {"value", c.overhead_latency_s}, {"source", source}};
   }
   return std::move(b.out);
 }

@@ -18,7 +18,8 @@ RedistributionFitSummary fit_redistribution(std::span<const RedistributionSample
   std::map<std::tuple<double, int, int>, std::vector<double>> groups;
   for (const auto& s : samples) {
     auto bad = [&](const std::string& what) { throw InputError(s.source + ": " + what); };
-    if (!(s.bytes > 0) || !std::isfinite(s.bytes)) bad("expected a positive number of bytes moved, got " + csv_number(s.bytes));
+    if (!(s.bytes > 0) || !std::isfinite(s.bytes))
+      bad("expected a positive number of bytes moved, got " + csv_number(s.bytes));
     if (s.from_ranks < 1 || s.to_ranks < 1 || s.from_ranks == s.to_ranks) {
       bad("expected two different rank counts >= 1, got " + std::to_string(s.from_ranks) + " -> " +
           std::to_string(s.to_ranks));
@@ -56,8 +57,9 @@ RedistributionFitSummary fit_redistribution(std::span<const RedistributionSample
     l = 0;
     g = out.fit.parameter("seconds_per_byte").value;
   }
-  if (!(g > 0)) throw InputError(name + ": the redistribution time does not grow with the bytes moved (slope " +
-                                 csv_number(g) + " s/B): no bandwidth can be fitted");
+  if (!(g > 0))
+    throw InputError(name + ": the redistribution time does not grow with the bytes moved (slope " + csv_number(g) +
+                     " s/B): no bandwidth can be fitted");
   out.latency_s = l;
   out.bandwidth_bytes_per_s = 1 / g;
   return out;

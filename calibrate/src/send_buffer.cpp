@@ -9,7 +9,8 @@
 
 namespace hetperf::calibrate {
 
-std::optional<double> kaplan_meier_quantile(const std::vector<double>& values, const std::vector<bool>& censored, double p) {
+std::optional<double> kaplan_meier_quantile(const std::vector<double>& values, const std::vector<bool>& censored,
+                                            double p) {
   std::vector<std::size_t> order(values.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   // At equal values an uncensored one comes first: a value censored at x was still at risk at x.
@@ -68,10 +69,11 @@ std::optional<SendBuffer> fit_send_buffer(const std::vector<NetworkSend>& sends,
   const auto uncensored = static_cast<std::size_t>(std::count(censored.begin(), censored.end(), false));
   char line[320];
   if (buffered.size() < 8 || uncensored < 4) {
-    std::snprintf(line, sizeof line,
-                  "network send buffer: %zu sends across hosts beyond the eager limit, %zu of them not returning at once; "
-                  "too few to fit (at least 8 and 4): a large send holds its sender until its message has arrived",
-                  buffered.size(), uncensored);
+    std::snprintf(
+        line, sizeof line,
+        "network send buffer: %zu sends across hosts beyond the eager limit, %zu of them not returning at once; "
+        "too few to fit (at least 8 and 4): a large send holds its sender until its message has arrived",
+        buffered.size(), uncensored);
     report.push_back(line);
     return std::nullopt;
   }
@@ -84,9 +86,10 @@ std::optional<SendBuffer> fit_send_buffer(const std::vector<NetworkSend>& sends,
   }
   SendBuffer out;
   out.bytes = median ? *median : largest;
-  out.fit = {{"method", "Kaplan-Meier median of B = s - max(0, d - l)/g over the blocking sends between hosts beyond "
-                        "the eager limit that did not follow another send; a send within 5% of its line's streaming "
-                        "counts as B >= s"},
+  out.fit = {{"method",
+              "Kaplan-Meier median of B = s - max(0, d - l)/g over the blocking sends between hosts beyond "
+              "the eager limit that did not follow another send; a send within 5% of its line's streaming "
+              "counts as B >= s"},
              {"sends", buffered.size()},
              {"returned_at_once", buffered.size() - uncensored},
              {"left_out_after_a_send", after_send},

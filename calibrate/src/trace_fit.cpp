@@ -33,7 +33,7 @@ using Calls = std::vector<Call>;
 
 struct Message {
   std::uint64_t bytes = 0;
-  double t = 0;         // from both sides ready to the receive's end
+  double t = 0;  // from both sides ready to the receive's end
   std::size_t run = 0;
   int src = 0, dst = 0;  // ranks
 };
@@ -81,7 +81,8 @@ std::vector<double> fit_relative(const Calls& calls, const std::vector<double>& 
   Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(calls.size()));
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const std::vector<double> x = feature_values(calls[i].call);
-    for (std::size_t j = 0; j < features; ++j) a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = x[j] / times[i];
+    for (std::size_t j = 0; j < features; ++j)
+      a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = x[j] / times[i];
   }
   // Columns scaled to a largest entry of 1: the features span many orders of magnitude.
   Eigen::VectorXd scale(static_cast<Eigen::Index>(features));
@@ -92,7 +93,8 @@ std::vector<double> fit_relative(const Calls& calls, const std::vector<double>& 
   }
   Eigen::VectorXd beta = a.completeOrthogonalDecomposition().solve(b);
   std::vector<double> out(features);
-  for (std::size_t j = 0; j < features; ++j) out[j] = beta(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
+  for (std::size_t j = 0; j < features; ++j)
+    out[j] = beta(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
   return out;
 }
 
@@ -118,15 +120,17 @@ std::string format(const char* fmt, double a, double b = 0, double c = 0) {
 
 // The state of the calibration run traced in `trace`, added when the models have none yet.
 RunState& state_of(AppModels& models, const std::string& trace) {
-  auto state = std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == trace; });
+  auto state =
+      std::find_if(models.runs.begin(), models.runs.end(), [&](const RunState& s) { return s.trace == trace; });
   if (state != models.runs.end()) return *state;
   return models.runs.emplace_back(RunState{trace, {}});
 }
 
 // t = l + bytes · g through the median time of each message size (least squares weighted by the
 // messages of each size; g >= 0), then every message's delay beyond the line, kept per run.
-void fit_messages(const std::vector<Message>& messages, const std::vector<std::string>& run_file, const TraceFitOptions& o,
-                  AppModels& models, std::vector<std::string>& report, const std::string& label) {
+void fit_messages(const std::vector<Message>& messages, const std::vector<std::string>& run_file,
+                  const TraceFitOptions& o, AppModels& models, std::vector<std::string>& report,
+                  const std::string& label) {
   std::map<std::uint64_t, std::vector<double>> by_size;
   for (const auto& m : messages) by_size[m.bytes].push_back(m.t);
   double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -146,13 +150,15 @@ void fit_messages(const std::vector<Message>& messages, const std::vector<std::s
   std::vector<double> all;
   for (auto& [run, d] : delays) {
     all.insert(all.end(), d.begin(), d.end());
-    if (std::find(model.traces.begin(), model.traces.end(), run_file[run]) == model.traces.end()) model.traces.push_back(run_file[run]);
+    if (std::find(model.traces.begin(), model.traces.end(), run_file[run]) == model.traces.end())
+      model.traces.push_back(run_file[run]);
     state_of(models, run_file[run]).message_delays_s = equally_likely(d, o.values);
   }
   std::sort(all.begin(), all.end());
   report.push_back(label + ": " + std::to_string(model.messages) + " messages in " + std::to_string(delays.size()) +
-                   " runs, " + format("l = %.1f us, b = %.3g GB/s, delays beyond the line: median %.3g ms", 1e6 * model.latency_s,
-                                      model.seconds_per_byte > 0 ? 1e-9 / model.seconds_per_byte : INFINITY, 1e3 * median(all)) +
+                   " runs, " +
+                   format("l = %.1f us, b = %.3g GB/s, delays beyond the line: median %.3g ms", 1e6 * model.latency_s,
+                          model.seconds_per_byte > 0 ? 1e-9 / model.seconds_per_byte : INFINITY, 1e3 * median(all)) +
                    format(", 90th percentile %.3g ms", 1e3 * quantile_nearest_rank(all, 0.9)));
   models.messages = model;
 }
@@ -201,13 +207,15 @@ RunFacts run_facts(const JsonNode& run, const TraceFitOptions& o, TraceFit& out,
   if (const auto listed = run.optional("rank_hosts")) {
     const std::vector<JsonNode> names = listed->items();
     if (names.size() != f.rank_host.size()) {
-      run.field("rank_hosts").fail("one host per rank (" + std::to_string(ranks) + "), got " + std::to_string(names.size()));
+      run.field("rank_hosts")
+          .fail("one host per rank (" + std::to_string(ranks) + "), got " + std::to_string(names.size()));
     }
     for (std::size_t r = 0; r < names.size(); ++r) f.rank_host[r] = names[r].as_string();
   }
   f.across = std::set<std::string>(f.rank_host.begin(), f.rank_host.end()).size() > 1;
   if (f.across && !o.computer.empty()) {
-    out.notes.push_back(file + ": ranks on several hosts: each rank's calls fitted under its own host, not under " + o.computer);
+    out.notes.push_back(file + ": ranks on several hosts: each rank's calls fitted under its own host, not under " +
+                        o.computer);
   }
   const auto origin = run.optional("clock_origin");
   f.host_clock = !f.across || (origin && origin->as_string() == "host");
@@ -263,7 +271,8 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
   const nlohmann::json j = read_json_file(path);
   const hetperf::TraceFile trace = hetperf::trace_from_json(j, file);
   const JsonNode root(j, file);
-  if (trace.backend != "mpi") root.field("backend").fail("\"mpi\": a real run's trace (a simulated trace is not a measurement)");
+  if (trace.backend != "mpi")
+    root.field("backend").fail("\"mpi\": a real run's trace (a simulated trace is not a measurement)");
   const RunFacts facts = run_facts(root.object("run"), o, out, file);
   const int ranks = static_cast<int>(facts.rank_host.size());
   extend_range(out, facts, root, trace);
@@ -272,7 +281,8 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
     data[h].cores = facts.cores_of.at(h);
   }
   std::map<std::string, std::vector<std::pair<double, double>>> intervals;  // host -> compute calls (start, end)
-  std::map<std::string, std::vector<std::tuple<double, double, std::uint64_t>>> writes;  // host -> disk writes (start, end, bytes)
+  std::map<std::string, std::vector<std::tuple<double, double, std::uint64_t>>>
+      writes;  // host -> disk writes (start, end, bytes)
   std::map<std::string, std::vector<Call>> host_calls;
   std::size_t unusable = 0;
   std::set<std::string> sliced;
@@ -284,10 +294,11 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
       const auto& e = rank.events[k];
       if ((e.op == "send" || e.op == "isend" || e.op == "recv") && (e.peer < 0 || e.peer >= ranks)) {
         root.array("ranks")[i].array("events")[k].field("peer").fail("a rank 0 to " + std::to_string(ranks - 1) +
-                                                                      " (the other end of the " + e.op + ")");
+                                                                     " (the other end of the " + e.op + ")");
       }
       // A large blocking send to another host: for the network's send buffer.
-      if (e.op != "send" || e.bytes <= o.eager_limit_bytes || facts.rank_host[static_cast<std::size_t>(e.peer)] == h) continue;
+      if (e.op != "send" || e.bytes <= o.eager_limit_bytes || facts.rank_host[static_cast<std::size_t>(e.peer)] == h)
+        continue;
       const bool after_send = k > 0 && (rank.events[k - 1].op == "send" || rank.events[k - 1].op == "isend");
       out.network_sends.push_back({e.bytes, std::max(0.0, e.end_s - e.start_s), after_send, file});
     }
@@ -308,7 +319,8 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
   }
   for (auto& [h, calls] : host_calls) {
     // Ranks of one host share its clock (one origin per host), so their calls overlap as they ran.
-    const std::vector<int> k = facts.host_clock ? concurrency_at_midpoints(intervals[h]) : std::vector<int>(calls.size(), 1);
+    const std::vector<int> k =
+        facts.host_clock ? concurrency_at_midpoints(intervals[h]) : std::vector<int>(calls.size(), 1);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       calls[i].concurrency = k[i];
       data[h].calls[calls[i].call.op].push_back(calls[i]);
@@ -330,8 +342,9 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
     }
   }
   for (const auto& h : sliced) {
-    out.notes.push_back(file + ": " + std::to_string(facts.on_host.at(h)) + " ranks on " + std::to_string(facts.cores_of.at(h)) +
-                        " cores of " + h + ": its times include the ranks' time-slicing, which the simulator's processor "
+    out.notes.push_back(file + ": " + std::to_string(facts.on_host.at(h)) + " ranks on " +
+                        std::to_string(facts.cores_of.at(h)) + " cores of " + h +
+                        ": its times include the ranks' time-slicing, which the simulator's processor "
                         "sharing and hand-off model on top; not fitted");
   }
   if (unusable > 0) out.notes.push_back(file + ": " + std::to_string(unusable) + " calls of zero duration not fitted");
@@ -395,7 +408,9 @@ OperationModel fit_form(const std::string& op, const Calls& calls, const std::ve
   std::vector<double> alone;
   for (const Call& c : calls) {
     const bool slowed = op != "integrate" && !speed.empty();
-    alone.push_back(slowed ? c.t * speed[static_cast<std::size_t>(std::min<int>(c.concurrency, static_cast<int>(speed.size()))) - 1] : c.t);
+    alone.push_back(
+        slowed ? c.t * speed[static_cast<std::size_t>(std::min<int>(c.concurrency, static_cast<int>(speed.size()))) - 1]
+               : c.t);
   }
   OperationModel m;
   m.op = op;
@@ -420,8 +435,9 @@ OperationModel fit_form(const std::string& op, const Calls& calls, const std::ve
 // often than the long ones, and came out 1.0 on a capped testbed computer where the sums said 2.0).
 // The relative least squares leans low on right-skewed times; the form is rescaled so that the median
 // run's factor is 1: the point prediction is then that of a typical run.
-void fit_noise(OperationModel& m, const Calls& calls, const std::vector<double>& speed, const std::vector<std::string>& run_file,
-               const TraceFitOptions& o, AppModels& models, TraceFit& out, const std::string& label) {
+void fit_noise(OperationModel& m, const Calls& calls, const std::vector<double>& speed,
+               const std::vector<std::string>& run_file, const TraceFitOptions& o, AppModels& models, TraceFit& out,
+               const std::string& label) {
   std::vector<double> predicted(calls.size());
   std::map<std::size_t, std::pair<double, double>> time_of_run;  // Σ measured, Σ predicted
   for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -447,7 +463,8 @@ void fit_noise(OperationModel& m, const Calls& calls, const std::vector<double>&
     if (predicted[i] > 0) residual.emplace_back(predicted[i], calls[i].t / (predicted[i] * factor[calls[i].run]));
   }
   if (residual.size() < calls.size()) {
-    out.notes.push_back(label + ": the fitted form is zero at " + std::to_string(calls.size() - residual.size()) + " of its calls");
+    out.notes.push_back(label + ": the fitted form is zero at " + std::to_string(calls.size() - residual.size()) +
+                        " of its calls");
   }
   std::sort(residual.begin(), residual.end());
   const std::size_t bands = std::clamp<std::size_t>(residual.size() / std::max<std::size_t>(1, o.calls_per_band), 1, 4);
@@ -474,7 +491,8 @@ void fit_noise(OperationModel& m, const Calls& calls, const std::vector<double>&
     state_of(models, run_file[run]).factor[m.op] = v;
   }
   std::sort(f_values.begin(), f_values.end());
-  out.report.push_back(label + ": " + std::to_string(m.calls) + " calls in " + std::to_string(factor.size()) + " runs, " +
+  out.report.push_back(label + ": " + std::to_string(m.calls) + " calls in " + std::to_string(factor.size()) +
+                       " runs, " +
                        format("median |ε − 1| %.1f%%, run factors %.3f to %.3f", 100 * m.median_abs_residual,
                               f_values.front() / typical, f_values.back() / typical));
 }
@@ -513,7 +531,8 @@ void fit_computer(const std::string& computer, const ComputerData& d, const std:
   if (d.messages.size() >= 4) {
     fit_messages(d.messages, run_file, o, models, out.report, computer + " messages");
   } else if (!d.messages.empty()) {
-    out.notes.push_back(computer + " messages: " + std::to_string(d.messages.size()) + " matched messages, too few; not fitted");
+    out.notes.push_back(computer + " messages: " + std::to_string(d.messages.size()) +
+                        " matched messages, too few; not fitted");
   }
 }
 

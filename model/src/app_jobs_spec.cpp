@@ -13,7 +13,9 @@ namespace {
 constexpr std::int64_t kMaxRanks = 1 << 20;
 
 LuVariant lu_variant(const std::string& name) {
-  return name == "pipelined" ? LuVariant::kPipelined : name == "flow_control" ? LuVariant::kFlowControl : LuVariant::kBasic;
+  return name == "pipelined"      ? LuVariant::kPipelined
+         : name == "flow_control" ? LuVariant::kFlowControl
+                                  : LuVariant::kBasic;
 }
 
 LuBcast lu_bcast(const std::string& name) {
@@ -62,7 +64,8 @@ AppJobSpec app_job_from_json(const JsonNode& n, std::size_t index) {
     job.integrate = integrate_from_json(n);
   }
   if (static_cast<std::int64_t>(job.instances) * job.ranks > kMaxRanks) {
-    n.field("instances").fail("at most " + std::to_string(kMaxRanks) + " ranks in all (instances x ranks_per_instance)");
+    n.field("instances")
+        .fail("at most " + std::to_string(kMaxRanks) + " ranks in all (instances x ranks_per_instance)");
   }
   job.mapping = mapping_from_json(n, job.total_ranks());
   return job;
@@ -81,8 +84,8 @@ std::optional<FieldViolation> expand_violation(const LuSpec& lu, int ranks) {
                                                         "] (there are " + std::to_string(iterations) + " iterations)"};
   }
   if (lu.remove_ranks > 0 && lu.remove_after_iteration <= lu.expand_after_iteration) {
-    return FieldViolation{"remove.after_iteration", "an iteration after the expansion's (" +
-                                                        std::to_string(lu.expand_after_iteration) + ")"};
+    return FieldViolation{"remove.after_iteration",
+                          "an iteration after the expansion's (" + std::to_string(lu.expand_after_iteration) + ")"};
   }
   return std::nullopt;
 }
@@ -91,18 +94,24 @@ std::optional<FieldViolation> expand_violation(const LuSpec& lu, int ranks) {
 
 const char* to_string(LuVariant v) {
   switch (v) {
-    case LuVariant::kBasic: return "basic";
-    case LuVariant::kPipelined: return "pipelined";
-    case LuVariant::kFlowControl: return "flow_control";
+    case LuVariant::kBasic:
+      return "basic";
+    case LuVariant::kPipelined:
+      return "pipelined";
+    case LuVariant::kFlowControl:
+      return "flow_control";
   }
   return "basic";
 }
 
 const char* to_string(LuBcast b) {
   switch (b) {
-    case LuBcast::kSequential: return "sequential";
-    case LuBcast::kTree: return "tree";
-    case LuBcast::kRing: return "ring";
+    case LuBcast::kSequential:
+      return "sequential";
+    case LuBcast::kTree:
+      return "tree";
+    case LuBcast::kRing:
+      return "ring";
   }
   return "sequential";
 }
@@ -204,7 +213,11 @@ nlohmann::json lu_to_json(const LuSpec& lu) {
 }
 
 nlohmann::json integrate_to_json(const IntegrateSpec& in) {
-  return {{"a", in.a}, {"b", in.b}, {"steps", in.steps}, {"message_bytes", in.message_bytes}, {"disk_bytes", in.disk_bytes}};
+  return {{"a", in.a},
+          {"b", in.b},
+          {"steps", in.steps},
+          {"message_bytes", in.message_bytes},
+          {"disk_bytes", in.disk_bytes}};
 }
 
 std::vector<AppJobSpec> app_jobs_from_json(const JsonNode& apps) {
@@ -231,9 +244,15 @@ nlohmann::json to_json(const AppJobSpec& job) {
   }
   if (!job.mapping.computers.empty()) j["computers"] = job.mapping.computers;
   switch (job.mapping.rule) {
-    case RankMappingSpec::Rule::kCyclic: j["mapping"] = "cyclic"; break;
-    case RankMappingSpec::Rule::kBlock: j["mapping"] = "block"; break;
-    case RankMappingSpec::Rule::kList: j["mapping"] = job.mapping.ranks; break;
+    case RankMappingSpec::Rule::kCyclic:
+      j["mapping"] = "cyclic";
+      break;
+    case RankMappingSpec::Rule::kBlock:
+      j["mapping"] = "block";
+      break;
+    case RankMappingSpec::Rule::kList:
+      j["mapping"] = job.mapping.ranks;
+      break;
   }
   return j;
 }

@@ -76,9 +76,15 @@ nlohmann::json to_json(const AppModels& models) {
   for (const auto& m : models.operations) {
     nlohmann::json bands = nlohmann::json::array();
     for (const auto& b : m.residuals) bands.push_back({{"up_to_s", b.up_to_s}, {"values", b.values}});
-    ops.push_back({{"op", m.op}, {"features", m.features}, {"coefficients_s", m.coefficients_s},
-                   {"feature_min", m.feature_min}, {"feature_max", m.feature_max}, {"calls", m.calls},
-                   {"median_abs_residual", m.median_abs_residual}, {"residuals", bands}, {"traces", m.traces}});
+    ops.push_back({{"op", m.op},
+                   {"features", m.features},
+                   {"coefficients_s", m.coefficients_s},
+                   {"feature_min", m.feature_min},
+                   {"feature_max", m.feature_max},
+                   {"calls", m.calls},
+                   {"median_abs_residual", m.median_abs_residual},
+                   {"residuals", bands},
+                   {"traces", m.traces}});
   }
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : models.runs) {
@@ -89,15 +95,17 @@ nlohmann::json to_json(const AppModels& models) {
   nlohmann::json out = {{"operations", ops}, {"runs", runs}};
   if (const auto& m = models.messages) {
     out["local_messages"] = {{"latency_s", m->latency_s}, {"seconds_per_byte", m->seconds_per_byte},
-                             {"min_bytes", m->min_bytes}, {"max_bytes", m->max_bytes}, {"messages", m->messages},
-                             {"traces", m->traces}};
+                             {"min_bytes", m->min_bytes}, {"max_bytes", m->max_bytes},
+                             {"messages", m->messages},   {"traces", m->traces}};
     if (!m->source.empty()) out["local_messages"]["source"] = m->source;
   }
   if (!models.concurrency_speed.empty()) out["concurrency_speed"] = models.concurrency_speed;
   if (!models.calibrated.ranks.empty() || !models.calibrated.sizes.empty()) {
     nlohmann::json sizes = nlohmann::json::object();
     for (const auto& [app, range] : models.calibrated.sizes) sizes[app] = {range.first, range.second};
-    out["calibrated"] = {{"ranks", models.calibrated.ranks}, {"sizes", sizes}, {"variants", models.calibrated.variants},
+    out["calibrated"] = {{"ranks", models.calibrated.ranks},
+                         {"sizes", sizes},
+                         {"variants", models.calibrated.variants},
                          {"with", models.calibrated.with}};
   }
   if (!models.model_error_log.empty()) out["model_error_log"] = models.model_error_log;
@@ -124,8 +132,9 @@ MessageModel message_model_from_json(const JsonNode& m) {
 
 OperationModel operation_model_from_json(const JsonNode& o) {
   if (o.optional("ranks")) {
-    o.field("ranks").fail("no rank count: operation models belong to a computer, not to a configuration "
-                          "(a profile of an older hetperf; calibrate it again)");
+    o.field("ranks").fail(
+        "no rank count: operation models belong to a computer, not to a configuration "
+        "(a profile of an older hetperf; calibrate it again)");
   }
   o.known_fields({"op", "features", "coefficients_s", "feature_min", "feature_max", "calls", "median_abs_residual",
                   "residuals", "traces"});
@@ -134,7 +143,8 @@ OperationModel operation_model_from_json(const JsonNode& o) {
   m.features = operation_features(m.op);
   const auto given = o.array("features", m.features.size());
   for (std::size_t j = 0; j < given.size(); ++j) {
-    if (j >= m.features.size() || given[j].as_string() != m.features[j]) o.field("features").fail("the features of " + m.op + " in order");
+    if (j >= m.features.size() || given[j].as_string() != m.features[j])
+      o.field("features").fail("the features of " + m.op + " in order");
   }
   m.coefficients_s = numbers(o, "coefficients_s", m.features.size(), Range::kAny);
   m.feature_min = numbers(o, "feature_min", m.features.size(), Range::kNonNegative);
@@ -148,7 +158,8 @@ OperationModel operation_model_from_json(const JsonNode& o) {
       band.up_to_s = b.number("up_to_s", Range::kNonNegative);
       for (const JsonNode& q : b.array("values", 1)) band.values.push_back(q.as_number(Range::kPositive));
       if (!std::is_sorted(band.values.begin(), band.values.end())) b.field("values").fail("non-decreasing values");
-      if (!m.residuals.empty() && band.up_to_s < m.residuals.back().up_to_s) b.field("up_to_s").fail("bands by increasing up_to_s");
+      if (!m.residuals.empty() && band.up_to_s < m.residuals.back().up_to_s)
+        b.field("up_to_s").fail("bands by increasing up_to_s");
       m.residuals.push_back(std::move(band));
     }
   }
@@ -206,7 +217,8 @@ CalibratedRange calibrated_range_from_json(const JsonNode& c) {
 AppModels app_models_from_json(const JsonNode& node) {
   for (const char* gone : {"run_scales", "messages"}) {
     if (node.optional(gone)) {
-      node.field(gone).fail(std::string("no \"") + gone + "\": whole-run ratios and message models per rank count belong to "
+      node.field(gone).fail(std::string("no \"") + gone +
+                            "\": whole-run ratios and message models per rank count belong to "
                             "configurations, not to the computer (a profile of an older hetperf; calibrate it again)");
     }
   }

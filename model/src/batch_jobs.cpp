@@ -70,8 +70,8 @@ void require_supported(const BatchAppModel& app, std::int64_t p, const JsonNode&
 }
 
 ResizeSpec resize_from_json(const JsonNode& n) {
-  n.known_fields({"topology", "problem_size", "min_processors", "max_processors", "data_bytes",
-                  "redistribution_s", "redistribution_cost", "remove", "min_efficiency"});
+  n.known_fields({"topology", "problem_size", "min_processors", "max_processors", "data_bytes", "redistribution_s",
+                  "redistribution_cost", "remove", "min_efficiency"});
   ResizeSpec r;
   std::string topology = n.choice_or("topology", "any", {"any", "divides", "nearly_square"});
   r.topology = topology == "any"       ? ResizeTopology::kAny
@@ -104,19 +104,24 @@ BatchJob batch_job_from_json(const JsonNode& n, std::size_t index) {
   job.where = n.file() + ": " + n.path();
   job.name = n.string_or("name", "job-" + std::to_string(job.id));
   std::string type = n.choice_or("type", "rigid", {"rigid", "moldable", "malleable"});
-  job.kind = type == "rigid" ? BatchJobKind::kRigid : type == "moldable" ? BatchJobKind::kMoldable : BatchJobKind::kMalleable;
+  job.kind = type == "rigid"      ? BatchJobKind::kRigid
+             : type == "moldable" ? BatchJobKind::kMoldable
+                                  : BatchJobKind::kMalleable;
   job.submit_s = n.number_or("submit_s", 0, Range::kNonNegative);
   if (n.has("requested_time_s")) job.requested_time_s = n.number("requested_time_s", Range::kPositive);
   if (auto app = n.optional("app")) job.app = app_from_json(*app);
-  if (n.has("resize") && job.kind != BatchJobKind::kMalleable) n.field("resize").fail("no resize settings on a " + type + " job");
+  if (n.has("resize") && job.kind != BatchJobKind::kMalleable)
+    n.field("resize").fail("no resize settings on a " + type + " job");
 
   JsonNode processors = n.field("processors");
   switch (job.kind) {
     case BatchJobKind::kRigid:
       job.processors = as_count(processors);
       if (n.has("run_time_s") == job.app.has_value()) n.fail("a rigid job with exactly one of run_time_s and app");
-      if (n.has("run_time_s")) job.run_time_s = n.number("run_time_s", Range::kNonNegative);
-      else require_supported(*job.app, job.processors, processors);
+      if (n.has("run_time_s"))
+        job.run_time_s = n.number("run_time_s", Range::kNonNegative);
+      else
+        require_supported(*job.app, job.processors, processors);
       break;
     case BatchJobKind::kMoldable: {
       if (!job.app) n.fail("a moldable job with an app model (\"app\")");
@@ -137,8 +142,9 @@ BatchJob batch_job_from_json(const JsonNode& n, std::size_t index) {
       require_supported(*job.app, job.processors, processors);
       if (auto r = n.optional("resize")) job.resize = resize_from_json(*r);
       if (job.resize.max_processors != 0 && job.resize.max_processors < job.processors) {
-        n.object("resize").field("max_processors").fail("at least the initial processors (" +
-                                                        std::to_string(job.processors) + ")");
+        n.object("resize")
+            .field("max_processors")
+            .fail("at least the initial processors (" + std::to_string(job.processors) + ")");
       }
       // A resize of an LU job moves its matrix unless the workload says otherwise (ResizeSpec::data_bytes).
       if (job.app->kind == BatchAppModel::Kind::kLu && !job.resize.redistribution_s &&
@@ -164,7 +170,9 @@ nlohmann::json app_to_json(const BatchAppModel& app) {
       j["kind"] = "lu";
       break;
     case BatchAppModel::Kind::kIntegrate:
-      j = {{"kind", "integrate"}, {"steps", app.integrate.steps}, {"message_bytes", app.integrate.message_bytes},
+      j = {{"kind", "integrate"},
+           {"steps", app.integrate.steps},
+           {"message_bytes", app.integrate.message_bytes},
            {"disk_bytes", app.integrate.disk_bytes}};
       break;
   }
@@ -176,8 +184,10 @@ nlohmann::json resize_to_json(const ResizeSpec& r) {
   const char* topology = r.topology == ResizeTopology::kAny       ? "any"
                          : r.topology == ResizeTopology::kDivides ? "divides"
                                                                   : "nearly_square";
-  nlohmann::json j = {{"topology", topology}, {"min_processors", r.min_processors},
-                      {"max_processors", r.max_processors}, {"data_bytes", r.data_bytes}};
+  nlohmann::json j = {{"topology", topology},
+                      {"min_processors", r.min_processors},
+                      {"max_processors", r.max_processors},
+                      {"data_bytes", r.data_bytes}};
   if (r.topology != ResizeTopology::kAny) j["problem_size"] = r.problem_size;
   if (r.redistribution_s) j["redistribution_s"] = *r.redistribution_s;
   if (r.redistribution_bandwidth_bytes_per_s) {
@@ -195,9 +205,12 @@ nlohmann::json resize_to_json(const ResizeSpec& r) {
 
 const char* to_string(BatchJobKind kind) {
   switch (kind) {
-    case BatchJobKind::kRigid: return "rigid";
-    case BatchJobKind::kMoldable: return "moldable";
-    case BatchJobKind::kMalleable: return "malleable";
+    case BatchJobKind::kRigid:
+      return "rigid";
+    case BatchJobKind::kMoldable:
+      return "moldable";
+    case BatchJobKind::kMalleable:
+      return "malleable";
   }
   return "rigid";
 }
@@ -222,8 +235,10 @@ std::vector<BatchJob> batch_jobs_from_json(const JsonNode& jobs) {
 
 nlohmann::json to_json(const BatchJob& job) {
   nlohmann::json j = {{"name", job.name}, {"type", to_string(job.kind)}, {"submit_s", job.submit_s}};
-  if (job.kind == BatchJobKind::kMoldable) j["processors"] = job.allowed;
-  else j["processors"] = job.processors;
+  if (job.kind == BatchJobKind::kMoldable)
+    j["processors"] = job.allowed;
+  else
+    j["processors"] = job.processors;
   if (job.run_time_s) j["run_time_s"] = *job.run_time_s;
   if (job.requested_time_s) j["requested_time_s"] = *job.requested_time_s;
   if (job.app) j["app"] = app_to_json(*job.app);

@@ -32,7 +32,8 @@ BatchSchedulerSpec batch_scheduler_from_json(const JsonNode& n) {
 }
 
 nlohmann::json to_json(const BatchSchedulerSpec& s) {
-  nlohmann::json j = {{"policy", s.policy}, {"options", s.policy_options}, {"slowdown_threshold_s", s.slowdown_threshold_s}};
+  nlohmann::json j = {
+      {"policy", s.policy}, {"options", s.policy_options}, {"slowdown_threshold_s", s.slowdown_threshold_s}};
   if (s.processors) j["processors"] = *s.processors;
   return j;
 }

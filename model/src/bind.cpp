@@ -15,13 +15,17 @@ constexpr const char* kLuKernels[] = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
 class Binder {
  public:
   Binder(const Workload& w, const Profile& p)
-      : w_(w), p_(p), wfile_(w.file.empty() ? "the workload" : w.file), pfile_(p.file.empty() ? "the profile" : p.file) {}
+      : w_(w),
+        p_(p),
+        wfile_(w.file.empty() ? "the workload" : w.file),
+        pfile_(p.file.empty() ? "the profile" : p.file) {}
 
   Binding run() {
     Binding b;
     disciplines();
     for (const ProcessSpec& s : w_.processes) b.processes.push_back(process(s, s.json_path));
-    for (const ArrivalGenerator& g : w_.generators) b.generators.push_back(process(g.process, g.json_path + ".process"));
+    for (const ArrivalGenerator& g : w_.generators)
+      b.generators.push_back(process(g.process, g.json_path + ".process"));
     for (const AppJobSpec& app : w_.apps) b.app_mappings.push_back(app_job(app));
     for (const BatchJob& job : w_.jobs) batch_job(job);
     return b;
@@ -58,8 +62,9 @@ class Binder {
       bool known = p_.find(name).has_value();
       for (const Computer& c : p_.computers) known |= !c.group.empty() && c.group == name;
       if (!known) {
-        throw InputError(wfile_ + ": $.policy.discipline." + name + ": expected \"default\", the name of a computer of the profile " +
-                         pfile_ + " or of a computer group, got \"" + name + "\"");
+        throw InputError(wfile_ + ": $.policy.discipline." + name +
+                         ": expected \"default\", the name of a computer of the profile " + pfile_ +
+                         " or of a computer group, got \"" + name + "\"");
       }
     }
   }
@@ -71,16 +76,17 @@ class Binder {
   }
 
   // `needed_by` names the workload file, the JSON path and the job or process.
-  [[noreturn]] void missing(const std::string& profile_path, const std::string& what, const std::string& needed_by) const {
+  [[noreturn]] void missing(const std::string& profile_path, const std::string& what,
+                            const std::string& needed_by) const {
     throw InputError(pfile_ + ": " + profile_path + ": " + what + ", needed by " + needed_by);
   }
 
   // The computer's name when its entry stands for several ("count" in the profile).
   std::string named(std::size_t c) const {
     const Computer& comp = p_.computers[c];
-    bool shared = !comp.json_path.empty() && std::any_of(p_.computers.begin(), p_.computers.end(), [&](const Computer& o) {
-      return &o != &comp && o.json_path == comp.json_path;
-    });
+    bool shared = !comp.json_path.empty() &&
+                  std::any_of(p_.computers.begin(), p_.computers.end(),
+                              [&](const Computer& o) { return &o != &comp && o.json_path == comp.json_path; });
     return shared ? " for computer \"" + comp.name + "\"" : "";
   }
 
@@ -103,11 +109,13 @@ class Binder {
     const Computer& comp = p_.computers[c];
     for (const char* kernel : kLuKernels) {
       // A model fitted on the application's traces serves as well ("dgemm" is its "gemm").
-      bool present = std::any_of(comp.kernels.begin(), comp.kernels.end(), [&](const KernelModel& k) { return k.kernel == kernel; }) ||
+      bool present = std::any_of(comp.kernels.begin(), comp.kernels.end(),
+                                 [&](const KernelModel& k) { return k.kernel == kernel; }) ||
                      comp.app_models.find(kernel + 1) != nullptr;
       if (!present) {
-        missing(computer_path(c) + ".kernels", std::string("no ") + kernel + " model" + named(c),
-                needed_by + "; probe with the cpu probe's kernels, then calibrate (or calibrate --trace with LU traces)");
+        missing(
+            computer_path(c) + ".kernels", std::string("no ") + kernel + " model" + named(c),
+            needed_by + "; probe with the cpu probe's kernels, then calibrate (or calibrate --trace with LU traces)");
       }
     }
   }
@@ -149,8 +157,12 @@ class Binder {
     std::vector<std::size_t> mapping(ranks);
     for (std::size_t r = 0; r < ranks; ++r) {
       switch (m.rule) {
-        case RankMappingSpec::Rule::kCyclic: mapping[r] = computers[r % count]; break;
-        case RankMappingSpec::Rule::kBlock: mapping[r] = computers[r * count / ranks]; break;
+        case RankMappingSpec::Rule::kCyclic:
+          mapping[r] = computers[r % count];
+          break;
+        case RankMappingSpec::Rule::kBlock:
+          mapping[r] = computers[r * count / ranks];
+          break;
         case RankMappingSpec::Rule::kList:
           mapping[r] = computer(m.ranks[r], app.json_path + ".mapping[" + std::to_string(r) + "]");
           break;
@@ -168,8 +180,9 @@ class Binder {
       if (app.integrate.disk_bytes > 0) require_disk_write(mapping[r], needed_by);
     }
     // Ranks on one computer whose local messages were calibrated on traces need no network.
-    const bool local = std::all_of(mapping.begin(), mapping.end(), [&](std::size_t c) { return c == mapping.front(); }) &&
-                       p_.computers[mapping.front()].app_models.messages.has_value();
+    const bool local =
+        std::all_of(mapping.begin(), mapping.end(), [&](std::size_t c) { return c == mapping.front(); }) &&
+        p_.computers[mapping.front()].app_models.messages.has_value();
     if (ranks > 1 && !local) require_network(needed_by);
     return mapping;
   }
@@ -180,13 +193,15 @@ class Binder {
     const BatchAppModel& app = *job.app;
     const bool lu = app.kind == BatchAppModel::Kind::kLu;
     std::vector<std::size_t> cores;  // the computer of each core, in profile order
-    for (std::size_t c = 0; c < p_.computers.size(); ++c) cores.insert(cores.end(), static_cast<std::size_t>(p_.computers[c].cores), c);
+    for (std::size_t c = 0; c < p_.computers.size(); ++c)
+      cores.insert(cores.end(), static_cast<std::size_t>(p_.computers[c].cores), c);
     const std::string where = job.where + ".app";
     if (!lu && cores.size() < 2) {
       throw InputError(where + ": expected an application that fits the profile " + pfile_ +
                        " (an integration needs 2 cores, a master and a worker), got \"integrate\" on its 1 core");
     }
-    const std::size_t top = lu ? std::min<std::size_t>(cores.size(), static_cast<std::size_t>(app.lu.n / app.lu.r)) : cores.size();
+    const std::size_t top =
+        lu ? std::min<std::size_t>(cores.size(), static_cast<std::size_t>(app.lu.n / app.lu.r)) : cores.size();
     const std::string needed_by = where + " (an \"" + (lu ? "lu" : "integrate") +
                                   "\" model simulated on the profile's first " + std::to_string(top) + " cores)";
     std::set<std::size_t> checked;

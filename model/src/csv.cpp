@@ -48,7 +48,8 @@ CsvWriter& CsvWriter::operator<<(double v) {
     }
     if (from != std::string::npos) column = header_.substr(from, header_.find(',', from) - from);
     throw InputError("CSV column " + column + ", row " + std::to_string(row_) + ": the result is " +
-                     (std::isnan(v) ? "not a number" : "infinite") + ", expected a finite number; nothing was "
+                     (std::isnan(v) ? "not a number" : "infinite") +
+                     ", expected a finite number; nothing was "
                      "written (an input figure is beyond what the model can compute with)");
   }
   out_ += csv_number(v);

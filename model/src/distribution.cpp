@@ -52,15 +52,16 @@ double Rng::open01() {
   return u;
 }
 
-double Rng::normal() {
-  return std::sqrt(-2 * std::log(open01())) * std::cos(2 * std::numbers::pi * uniform01());
-}
+double Rng::normal() { return std::sqrt(-2 * std::log(open01())) * std::cos(2 * std::numbers::pi * uniform01()); }
 
 double Distribution::sample(Rng& rng) const {
   switch (kind) {
-    case Kind::kConstant: return a;
-    case Kind::kUniform: return a + (b - a) * rng.uniform01();
-    case Kind::kExponential: return -a * std::log(rng.open01());
+    case Kind::kConstant:
+      return a;
+    case Kind::kUniform:
+      return a + (b - a) * rng.uniform01();
+    case Kind::kExponential:
+      return -a * std::log(rng.open01());
     case Kind::kHyperexponential: {
       double u = rng.uniform01(), acc = 0;
       std::size_t phase = weights.size() - 1;
@@ -73,24 +74,36 @@ double Distribution::sample(Rng& rng) const {
       }
       return -values[phase] * std::log(rng.open01());
     }
-    case Kind::kWeibull: return b * std::pow(-std::log(rng.open01()), 1 / a);
-    case Kind::kNormal: return a + b * rng.normal();
-    case Kind::kLognormal: return std::exp(a + b * rng.normal());
-    case Kind::kEmpirical: return values[rng.index(values.size())];
+    case Kind::kWeibull:
+      return b * std::pow(-std::log(rng.open01()), 1 / a);
+    case Kind::kNormal:
+      return a + b * rng.normal();
+    case Kind::kLognormal:
+      return std::exp(a + b * rng.normal());
+    case Kind::kEmpirical:
+      return values[rng.index(values.size())];
   }
   return a;
 }
 
 double Distribution::mean() const {
   switch (kind) {
-    case Kind::kConstant: return a;
-    case Kind::kUniform: return (a + b) / 2;
-    case Kind::kExponential: return a;
-    case Kind::kHyperexponential: return std::inner_product(weights.begin(), weights.end(), values.begin(), 0.0);
-    case Kind::kWeibull: return b * std::tgamma(1 + 1 / a);
-    case Kind::kNormal: return a;
-    case Kind::kLognormal: return std::exp(a + b * b / 2);
-    case Kind::kEmpirical: return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    case Kind::kConstant:
+      return a;
+    case Kind::kUniform:
+      return (a + b) / 2;
+    case Kind::kExponential:
+      return a;
+    case Kind::kHyperexponential:
+      return std::inner_product(weights.begin(), weights.end(), values.begin(), 0.0);
+    case Kind::kWeibull:
+      return b * std::tgamma(1 + 1 / a);
+    case Kind::kNormal:
+      return a;
+    case Kind::kLognormal:
+      return std::exp(a + b * b / 2);
+    case Kind::kEmpirical:
+      return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
   }
   return a;
 }
@@ -127,7 +140,9 @@ Distribution distribution_from_json(const JsonNode& node, Range range) {
     d = {K::kWeibull, node.number("shape", Range::kPositive), node.number("scale", Range::kPositive), {}, {}};
   } else if (kind == "normal") {
     node.known_fields({"distribution", "mean", "stddev"});
-    if (non_negative) node.field("distribution").fail("a distribution with non-negative support (normal can be negative; use lognormal or weibull)");
+    if (non_negative)
+      node.field("distribution")
+          .fail("a distribution with non-negative support (normal can be negative; use lognormal or weibull)");
     d = {K::kNormal, node.number("mean"), node.number("stddev", Range::kNonNegative), {}, {}};
   } else if (kind == "lognormal") {
     node.known_fields({"distribution", "mu", "sigma"});
@@ -148,14 +163,22 @@ Distribution distribution_from_json(const JsonNode& node, Range range) {
 nlohmann::json to_json(const Distribution& d) {
   using K = Distribution::Kind;
   switch (d.kind) {
-    case K::kConstant: return d.a;
-    case K::kUniform: return {{"distribution", "uniform"}, {"min", d.a}, {"max", d.b}};
-    case K::kExponential: return {{"distribution", "exponential"}, {"mean", d.a}};
-    case K::kHyperexponential: return {{"distribution", "hyperexponential"}, {"weights", d.weights}, {"means", d.values}};
-    case K::kWeibull: return {{"distribution", "weibull"}, {"shape", d.a}, {"scale", d.b}};
-    case K::kNormal: return {{"distribution", "normal"}, {"mean", d.a}, {"stddev", d.b}};
-    case K::kLognormal: return {{"distribution", "lognormal"}, {"mu", d.a}, {"sigma", d.b}};
-    case K::kEmpirical: return {{"distribution", "empirical"}, {"samples", d.values}};
+    case K::kConstant:
+      return d.a;
+    case K::kUniform:
+      return {{"distribution", "uniform"}, {"min", d.a}, {"max", d.b}};
+    case K::kExponential:
+      return {{"distribution", "exponential"}, {"mean", d.a}};
+    case K::kHyperexponential:
+      return {{"distribution", "hyperexponential"}, {"weights", d.weights}, {"means", d.values}};
+    case K::kWeibull:
+      return {{"distribution", "weibull"}, {"shape", d.a}, {"scale", d.b}};
+    case K::kNormal:
+      return {{"distribution", "normal"}, {"mean", d.a}, {"stddev", d.b}};
+    case K::kLognormal:
+      return {{"distribution", "lognormal"}, {"mu", d.a}, {"sigma", d.b}};
+    case K::kEmpirical:
+      return {{"distribution", "empirical"}, {"samples", d.values}};
   }
   return d.a;
 }

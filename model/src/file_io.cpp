@@ -60,8 +60,10 @@ std::optional<std::size_t> too_deep(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;  // the escaped character cannot end the string
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;  // the escaped character cannot end the string
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
@@ -105,8 +107,12 @@ class DuplicateKeys {
   bool operator()(int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using E = nlohmann::json::parse_event_t;
     switch (event) {
-      case E::object_start: frames_.push_back({true, {}, {}, 0}); break;
-      case E::array_start: frames_.push_back({false, {}, {}, 0}); break;
+      case E::object_start:
+        frames_.push_back({true, {}, {}, 0});
+        break;
+      case E::array_start:
+        frames_.push_back({false, {}, {}, 0});
+        break;
       case E::key: {
         Frame& f = frames_.back();
         f.key = parsed.get<std::string>();
@@ -118,7 +124,9 @@ class DuplicateKeys {
         frames_.pop_back();
         element_done();
         break;
-      case E::value: element_done(); break;
+      case E::value:
+        element_done();
+        break;
     }
     return true;
   }
@@ -186,7 +194,8 @@ std::string read_text_file(const std::filesystem::path& path) {
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   // JSON text holds no NUL byte; one means a binary or damaged file, whose rest a reader would ignore.
   if (auto nul = text.find('\0'); nul != std::string_view::npos) {
-    throw InputError(file + ":" + position(text, nul) + ": a NUL byte (expected JSON text; is this a binary or "
+    throw InputError(file + ":" + position(text, nul) +
+                     ": a NUL byte (expected JSON text; is this a binary or "
                      "damaged file?)");
   }
   nlohmann::json j;
@@ -195,8 +204,8 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
     j = nlohmann::json::parse(text, std::ref(keys));
   } catch (const nlohmann::json::parse_error& e) {
     // Byte offset -> line and column, so an editor can jump to the problem.
-    throw InputError(file + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) + ": invalid JSON: " +
-                     reason_of(e.what()));
+    throw InputError(file + ":" + position(text, e.byte == 0 ? 0 : e.byte - 1) +
+                     ": invalid JSON: " + reason_of(e.what()));
   } catch (const nlohmann::json::out_of_range& e) {
     // A number too large for a double ("number overflow parsing '1e400'"): point at it.
     std::string what = e.what(), where;
@@ -241,7 +250,8 @@ bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == 
 void remove_if_unclaimed(const fs::path& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return;  // gone, or not ours to open
-  struct stat locked {}, named {};
+  struct stat locked {
+  }, named{};
   if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && S_ISREG(locked.st_mode) &&
       ::lstat(path.c_str(), &named) == 0 && same_file(locked, named)) {
     ::unlink(path.c_str());
@@ -258,7 +268,8 @@ void remove_orphaned_temporaries(const fs::path& parent, const std::string& name
   for (auto it = fs::directory_iterator(parent, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string file = it->path().filename().string();
     for (const std::string& prefix : prefixes) {
-      if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0) remove_if_unclaimed(it->path());
+      if (file.size() >= prefix.size() + 6 && file.compare(0, prefix.size(), prefix) == 0)
+        remove_if_unclaimed(it->path());
     }
   }
 }
@@ -273,7 +284,8 @@ fs::path output_target(const fs::path& path) {
     std::error_code ec;
     target = fs::canonical(path, ec);
     if (ec || ::stat(target.c_str(), &st) != 0) {
-      throw InputError(path.string() + ": cannot write: a symbolic link to a file that does not exist (expected "
+      throw InputError(path.string() +
+                       ": cannot write: a symbolic link to a file that does not exist (expected "
                        "a regular file, or a link to one, to replace)");
     }
   }
@@ -312,7 +324,8 @@ int claim_temporary(std::string& name, const std::string& pattern) {
     name = pattern;
     const int fd = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd < 0) return -1;
-    struct stat locked {}, named {};
+    struct stat locked {
+    }, named{};
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &locked) == 0 && ::lstat(name.c_str(), &named) == 0 &&
         same_file(locked, named)) {
       return fd;
@@ -358,7 +371,8 @@ void roll_forward(const fs::path& target) {
   const fs::path journal = journal_of(target);
   Descriptor file(::open(journal.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (file.fd < 0) return;
-  struct stat locked {}, named {};
+  struct stat locked {
+  }, named{};
   // Blocks while a live writer renames its set (a few system calls); then the journal is gone.
   if (::flock(file.fd, LOCK_EX) != 0 || ::fstat(file.fd, &locked) != 0 || ::lstat(journal.c_str(), &named) != 0 ||
       !same_file(locked, named)) {
@@ -370,7 +384,8 @@ void roll_forward(const fs::path& target) {
     paths.push_back(text.substr(from, nul - from));
   }
   bool complete = paths.size() % 2 == 0;
-  for (std::size_t i = 1; i < paths.size(); i += 2) complete = complete && ::access(journal_of(paths[i]).c_str(), F_OK) == 0;
+  for (std::size_t i = 1; i < paths.size(); i += 2)
+    complete = complete && ::access(journal_of(paths[i]).c_str(), F_OK) == 0;
   for (std::size_t i = 0; complete && i + 1 < paths.size(); i += 2) ::rename(paths[i].c_str(), paths[i + 1].c_str());
   for (std::size_t i = 1; i < paths.size(); i += 2) ::unlink(journal_of(paths[i]).c_str());
   ::unlink(journal.c_str());
@@ -386,7 +401,8 @@ AtomicFile::AtomicFile(fs::path path) : path_(std::move(path)), target_(output_t
   if (ec) throw EnvironmentError(parent.string() + ": cannot create directory: " + ec.message());
   roll_forward(target_);
   remove_orphaned_temporaries(parent, target_.filename().string());
-  const int fd = claim_temporary(temporary_, (parent / (temporary_prefix(target_.filename().string()) + "XXXXXX")).string());
+  const int fd =
+      claim_temporary(temporary_, (parent / (temporary_prefix(target_.filename().string()) + "XXXXXX")).string());
   if (fd < 0) {
     const int err = errno;
     for (const auto& d : created_directories_) fs::remove(d, ec);
@@ -474,7 +490,8 @@ void OutputSet::commit() {
   // large one; held open here, the old files are freed after the last rename, not between two.
   std::vector<Descriptor> previous;
   previous.reserve(files_.size());
-  for (const Claimed& c : files_) previous.emplace_back(::open(c.file->target().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  for (const Claimed& c : files_)
+    previous.emplace_back(::open(c.file->target().c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   for (Claimed& c : files_) c.file->publish();
   for (Journal& j : journals) {
     ::unlink(j.path.c_str());
@@ -492,11 +509,13 @@ std::vector<OutputSet::Journal> OutputSet::write_journals() const {
   std::vector<Journal> journals;
   std::vector<std::string> temporaries;
   for (const Claimed& c : files_) {
-    const fs::path target = c.file->target(), parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    const fs::path target = c.file->target(),
+                   parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
     std::string temporary;
     Journal j;
     j.fd = claim_temporary(temporary, (parent / (journal_prefix(target.filename().string()) + "XXXXXX")).string());
-    if (j.fd < 0) throw EnvironmentError(target.string() + ": cannot create its commit journal: " + std::strerror(errno));
+    if (j.fd < 0)
+      throw EnvironmentError(target.string() + ": cannot create its commit journal: " + std::strerror(errno));
     j.path = temporary;
     journals.push_back(std::move(j));
     temporaries.push_back(temporary);
@@ -516,7 +535,8 @@ std::vector<OutputSet::Journal> OutputSet::write_journals() const {
   for (std::size_t i = 0; i < journals.size(); ++i) {
     const fs::path place = journal_of(files_[i].file->target());
     if (::rename(temporaries[i].c_str(), place.c_str()) != 0) {
-      throw EnvironmentError(files_[i].file->path().string() + ": cannot place its commit journal: " + std::strerror(errno));
+      throw EnvironmentError(files_[i].file->path().string() +
+                             ": cannot place its commit journal: " + std::strerror(errno));
     }
     journals[i].path = place;
   }
@@ -680,7 +700,8 @@ std::string json_output_text(const nlohmann::json& value, const std::string& fil
 
 void check_finite_output(const nlohmann::json& value, const std::string& file, const std::string& path) {
   if (auto at = non_finite_at(value)) {
-    throw InputError(file + ": " + path + at->path + ": the result is " + (std::isnan(at->value) ? "not a number" : "infinite") +
+    throw InputError(file + ": " + path + at->path + ": the result is " +
+                     (std::isnan(at->value) ? "not a number" : "infinite") +
                      ", expected a finite number; nothing was written (an input figure is beyond what the model "
                      "can compute with: check the inputs' extreme values)");
   }

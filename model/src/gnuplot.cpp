@@ -6,9 +6,12 @@ namespace hetperf {
 std::string gnuplot_quoted(std::string_view text) {
   std::string q = "\"";
   for (char ch : text) {
-    if (ch == '"' || ch == '\\') q += '\\', q += ch;
-    else if (ch == '\n') q += "\\n";
-    else q += ch;
+    if (ch == '"' || ch == '\\')
+      q += '\\', q += ch;
+    else if (ch == '\n')
+      q += "\\n";
+    else
+      q += ch;
   }
   return q + "\"";
 }

@@ -14,17 +14,17 @@
 namespace hetperf {
 
 nlohmann::json to_json(const HostInfo& h) {
-  nlohmann::json j = {{"hostname", h.hostname},         {"cpu_model", h.cpu_model}, {"cores", h.cores},
+  nlohmann::json j = {{"hostname", h.hostname},         {"cpu_model", h.cpu_model},   {"cores", h.cores},
                       {"memory_bytes", h.memory_bytes}, {"swap_bytes", h.swap_bytes}, {"kernel", h.kernel},
-                      {"compiler", h.compiler},         {"libraries", h.libraries},  {"time_utc", h.time_utc}};
+                      {"compiler", h.compiler},         {"libraries", h.libraries},   {"time_utc", h.time_utc}};
   if (!h.notes.empty()) j["notes"] = h.notes;
   if (h.cpu_quota) j["cpu_quota"] = {{"share", h.cpu_quota->share}, {"period_s", h.cpu_quota->period_s}};
   return j;
 }
 
 HostInfo host_info_from_json(const JsonNode& node) {
-  node.known_fields({"hostname", "cpu_model", "cores", "memory_bytes", "swap_bytes", "kernel", "compiler",
-                     "libraries", "time_utc", "notes", "cpu_quota"});
+  node.known_fields({"hostname", "cpu_model", "cores", "memory_bytes", "swap_bytes", "kernel", "compiler", "libraries",
+                     "time_utc", "notes", "cpu_quota"});
   HostInfo h;
   h.hostname = node.string("hostname");
   h.cpu_model = node.string_or("cpu_model", "");

@@ -13,12 +13,20 @@ namespace {
 std::string describe(const nlohmann::json& v) {
   std::string kind;
   switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array of " + std::to_string(v.size());
-    case nlohmann::json::value_t::string: kind = "the string "; break;
-    case nlohmann::json::value_t::boolean: kind = "the boolean "; break;
-    default: break;
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::object:
+      return "an object";
+    case nlohmann::json::value_t::array:
+      return "an array of " + std::to_string(v.size());
+    case nlohmann::json::value_t::string:
+      kind = "the string ";
+      break;
+    case nlohmann::json::value_t::boolean:
+      kind = "the boolean ";
+      break;
+    default:
+      break;
   }
   std::string text = v.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
@@ -27,10 +35,14 @@ std::string describe(const nlohmann::json& v) {
 
 const char* expected_text(Range range) {
   switch (range) {
-    case Range::kPositive: return "a positive number";
-    case Range::kNonNegative: return "a non-negative number";
-    case Range::kFraction: return "a number in [0, 1]";
-    case Range::kAny: break;
+    case Range::kPositive:
+      return "a positive number";
+    case Range::kNonNegative:
+      return "a non-negative number";
+    case Range::kFraction:
+      return "a number in [0, 1]";
+    case Range::kAny:
+      break;
   }
   return "a number";
 }
@@ -47,8 +59,10 @@ std::string member_path(const std::string& parent, std::string_view key) { retur
 std::optional<std::string> range_violation(double v, Range range) {
   if (!std::isfinite(v)) return "a finite number";
   switch (range) {
-    case Range::kAny: return std::nullopt;
-    case Range::kPositive: return v > 0 ? std::nullopt : std::optional<std::string>("a positive number");
+    case Range::kAny:
+      return std::nullopt;
+    case Range::kPositive:
+      return v > 0 ? std::nullopt : std::optional<std::string>("a positive number");
     case Range::kNonNegative:
       return v >= 0 ? std::nullopt : std::optional<std::string>("a non-negative number");
     case Range::kFraction:
@@ -140,7 +154,8 @@ std::int64_t JsonNode::integer(std::string_view key, std::int64_t min, std::int6
   // and 9.3e18 or 2^63 written as a float would convert with undefined behaviour.
   std::optional<std::int64_t> value;
   if (v.is_number_unsigned()) {
-    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX)) value = static_cast<std::int64_t>(v.get<std::uint64_t>());
+    if (v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX))
+      value = static_cast<std::int64_t>(v.get<std::uint64_t>());
   } else if (v.is_number_integer()) {
     value = v.get<std::int64_t>();
   } else if (v.is_number_float()) {
@@ -219,8 +234,7 @@ int JsonNode::schema(std::string_view kind, int max_version) const {
   if (version.empty() || v < 1) n.fail(expected);
   if (v > max_version) {
     throw InputError(file_ + ": $.schema: version " + std::to_string(v) + " of hetperf." + std::string(kind) +
-                     " is newer than this hetperf reads (up to " + std::to_string(max_version) +
-                     "); upgrade hetperf");
+                     " is newer than this hetperf reads (up to " + std::to_string(max_version) + "); upgrade hetperf");
   }
   return v;
 }

@@ -108,8 +108,10 @@ JsonText& JsonText::key(std::string_view name) {
 
 JsonText& JsonText::value(double v) {
   before_value();
-  if (std::isfinite(v)) append_json_number(out_, v);
-  else finite_ = false, out_ += "null";
+  if (std::isfinite(v))
+    append_json_number(out_, v);
+  else
+    finite_ = false, out_ += "null";
   return *this;
 }
 

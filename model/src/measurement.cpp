@@ -35,11 +35,12 @@ nlohmann::json to_json(const Measurement& m) {
     }
     if (m.cpu->integration_step_s) probes["cpu"]["integration_step_s"] = to_json(*m.cpu->integration_step_s);
     if (const auto& c = m.cpu->concurrency) {
-      probes["cpu"]["concurrency"] = {{"rows", c->rows}, {"block", c->block}, {"calls_per_s", c->rates}, {"speed", c->speed}};
+      probes["cpu"]["concurrency"] = {
+          {"rows", c->rows}, {"block", c->block}, {"calls_per_s", c->rates}, {"speed", c->speed}};
     }
     if (const auto& t = m.cpu->time_slice) {
-      probes["cpu"]["time_slice"] = {{"processes", t->processes}, {"seconds", t->seconds}, {"gaps_s", to_json(t->gap_s)},
-                                     {"slice_s", t->slice_s}};
+      probes["cpu"]["time_slice"] = {
+          {"processes", t->processes}, {"seconds", t->seconds}, {"gaps_s", to_json(t->gap_s)}, {"slice_s", t->slice_s}};
     }
   }
   if (m.memory) {
@@ -58,13 +59,14 @@ nlohmann::json to_json(const Measurement& m) {
       if (p.spell_correction) j["spell_correction"] = *p.spell_correction;
       points.push_back(j);
     }
-    probes["memory"] = {{"settings", m.memory->settings},
-                        {"main_memory_mb", m.memory->main_memory_mb ? nlohmann::json(*m.memory->main_memory_mb) : nlohmann::json()},
-                        {"swap_mb", m.memory->swap_mb},
-                        {"swap_measured", m.memory->swap_measured},
-                        {"confinement", m.memory->confinement},
-                        {"points", points},
-                        {"notes", m.memory->notes}};
+    probes["memory"] = {
+        {"settings", m.memory->settings},
+        {"main_memory_mb", m.memory->main_memory_mb ? nlohmann::json(*m.memory->main_memory_mb) : nlohmann::json()},
+        {"swap_mb", m.memory->swap_mb},
+        {"swap_measured", m.memory->swap_measured},
+        {"confinement", m.memory->confinement},
+        {"points", points},
+        {"notes", m.memory->notes}};
     if (m.memory->reference_idle_s) probes["memory"]["reference_idle_s"] = to_json(*m.memory->reference_idle_s);
     if (m.memory->knee_slowdown) probes["memory"]["knee_slowdown"] = *m.memory->knee_slowdown;
     if (m.memory->knee_mb) probes["memory"]["knee_mb"] = *m.memory->knee_mb;
@@ -93,10 +95,8 @@ nlohmann::json to_json(const Measurement& m) {
       points.push_back({{"size_bytes", p.size_bytes}, {"one_way_s", to_json(p.one_way_s)}});
       if (p.send_s) points.back()["send_s"] = to_json(*p.send_s);
     }
-    probes["net"] = {{"settings", m.net->settings},
-                     {"transport", m.net->transport},
-                     {"hosts", m.net->hosts},
-                     {"pingpong", points}};
+    probes["net"] = {
+        {"settings", m.net->settings}, {"transport", m.net->transport}, {"hosts", m.net->hosts}, {"pingpong", points}};
     if (m.net->bandwidth_bytes_per_s) probes["net"]["bandwidth_bytes_per_s"] = *m.net->bandwidth_bytes_per_s;
     for (const BusySend& b : m.net->busy_sends) {
       probes["net"]["busy_sends"].push_back(
@@ -150,7 +150,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
   JsonNode probes = root.object("probes");
   probes.known_fields({"cpu", "memory", "disk", "net"});
   if (auto cpu = probes.optional("cpu")) {
-    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency", "time_slice"});
+    cpu->known_fields(
+        {"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency", "time_slice"});
     CpuMeasurement c;
     if (auto s = cpu->optional("settings")) c.settings = s->value();
     c.mips = summary(*cpu, "mips", Range::kPositive);
@@ -180,7 +181,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
         if (v > 1) x.fail("a speed relative to one copy alone, in (0, 1]");
         cm.speed.push_back(v);
       }
-      if (cm.speed.size() > static_cast<std::size_t>(m.host.cores)) k->field("speed").fail("at most one speed per core");
+      if (cm.speed.size() > static_cast<std::size_t>(m.host.cores))
+        k->field("speed").fail("at most one speed per core");
       c.concurrency = std::move(cm);
     }
     if (auto t = cpu->optional("time_slice")) {
@@ -209,11 +211,13 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     double previous = -1;
     for (const JsonNode& p : mem->array("points")) {
       p.known_fields({"occupied_mb", "slowdown", "reference_major_faults", "cgroup_major_faults", "swap_used_mb",
-                      "charged_mb", "duration_s", "transient_rounds", "settle_rounds", "device_read_s",
-                      "device_scale", "spell_correction"});
+                      "charged_mb", "duration_s", "transient_rounds", "settle_rounds", "device_read_s", "device_scale",
+                      "spell_correction"});
       MemoryPoint point{p.number("occupied_mb", Range::kNonNegative), summary(p, "slowdown", Range::kAny)};
-      if (p.has("reference_major_faults")) point.reference_major_faults = p.number("reference_major_faults", Range::kNonNegative);
-      if (p.has("cgroup_major_faults")) point.cgroup_major_faults = p.number("cgroup_major_faults", Range::kNonNegative);
+      if (p.has("reference_major_faults"))
+        point.reference_major_faults = p.number("reference_major_faults", Range::kNonNegative);
+      if (p.has("cgroup_major_faults"))
+        point.cgroup_major_faults = p.number("cgroup_major_faults", Range::kNonNegative);
       if (p.has("swap_used_mb")) point.swap_used_mb = p.number("swap_used_mb", Range::kNonNegative);
       if (p.has("charged_mb")) point.charged_mb = p.number("charged_mb", Range::kNonNegative);
       if (p.has("duration_s")) point.duration_s = p.number("duration_s", Range::kNonNegative);
@@ -235,8 +239,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     m.memory = mm;
   }
   if (auto disk = probes.optional("disk")) {
-    disk->known_fields({"settings", "directory", "direct_io", "write_buffered_bytes_per_s",
-                        "write_direct_bytes_per_s", "read_direct_bytes_per_s", "notes", "buffer_sweep"});
+    disk->known_fields({"settings", "directory", "direct_io", "write_buffered_bytes_per_s", "write_direct_bytes_per_s",
+                        "read_direct_bytes_per_s", "notes", "buffer_sweep"});
     DiskMeasurement d;
     if (auto s = disk->optional("settings")) d.settings = s->value();
     d.directory = disk->string_or("directory", "");
@@ -263,7 +267,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
     m.disk = d;
   }
   if (auto net = probes.optional("net")) {
-    net->known_fields({"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp", "handoff", "busy_sends"});
+    net->known_fields(
+        {"settings", "transport", "hosts", "pingpong", "bandwidth_bytes_per_s", "loggp", "handoff", "busy_sends"});
     NetMeasurement n;
     if (auto s = net->optional("settings")) n.settings = s->value();
     n.transport = net->string_or("transport", "mpi");
@@ -283,7 +288,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
       if (p.has("send_s")) point.send_s = summary(p, "send_s", Range::kNonNegative);
       n.pingpong.push_back(point);
     }
-    if (net->has("bandwidth_bytes_per_s")) n.bandwidth_bytes_per_s = net->number("bandwidth_bytes_per_s", Range::kPositive);
+    if (net->has("bandwidth_bytes_per_s"))
+      n.bandwidth_bytes_per_s = net->number("bandwidth_bytes_per_s", Range::kPositive);
     if (auto g = net->optional("loggp")) {
       g->known_fields({"small_size_bytes", "large_size_bytes", "send_overhead_s", "receive_overhead_s", "gap_s",
                        "gap_per_byte_s", "latency_s"});

@@ -60,7 +60,8 @@ nlohmann::json process_json(const ProcessResult& r) {
   if (b.migration_s > 0) j["breakdown_s"]["migration"] = b.migration_s;
   if (!r.segments.empty()) {
     nlohmann::json segments = nlohmann::json::array();
-    for (const auto& g : r.segments) segments.push_back({{"computer", g.computer}, {"from_s", g.from_s}, {"to_s", g.to_s}});
+    for (const auto& g : r.segments)
+      segments.push_back({{"computer", g.computer}, {"from_s", g.from_s}, {"to_s", g.to_s}});
     j["segments"] = segments;
   }
   return j;
@@ -80,7 +81,14 @@ void append_process_json_row(std::string& out, const ProcessResult& r, std::uint
   if (!r.segments.empty()) {
     w.key("segments").begin_array();
     for (const auto& g : r.segments) {
-      w.begin_object().key("computer").value(g.computer).key("from_s").value(g.from_s).key("to_s").value(g.to_s).end_object();
+      w.begin_object()
+          .key("computer")
+          .value(g.computer)
+          .key("from_s")
+          .value(g.from_s)
+          .key("to_s")
+          .value(g.to_s)
+          .end_object();
     }
     w.end_array();
   }
@@ -109,26 +117,26 @@ nlohmann::json to_json(const Prediction& p) {
   }
   const auto& s = p.summary;
   nlohmann::json j = {{"schema", "hetperf.prediction/" + std::to_string(kPredictionSchemaVersion)},
-          {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
-          {"command", p.command},
-          {"platform_file", p.platform_file},
-          {"workload_file", p.workload_file},
-          {"workload_name", p.workload_name},
-          {"seed", p.seed},
-          {"placement", p.placement},
-          {"summary",
-           {{"processes", s.processes},
-            {"mean_response_s", s.mean_response_s},
-            {"median_response_s", s.median_response_s},
-            {"p90_response_s", s.p90_response_s},
-            {"p95_response_s", s.p95_response_s},
-            {"p99_response_s", s.p99_response_s},
-            {"max_response_s", s.max_response_s},
-            {"makespan_s", s.makespan_s},
-            {"events", s.events},
-            {"migrations", s.migrations}}},
-          {"computers", computers},
-          {"processes", processes}};
+                      {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
+                      {"command", p.command},
+                      {"platform_file", p.platform_file},
+                      {"workload_file", p.workload_file},
+                      {"workload_name", p.workload_name},
+                      {"seed", p.seed},
+                      {"placement", p.placement},
+                      {"summary",
+                       {{"processes", s.processes},
+                        {"mean_response_s", s.mean_response_s},
+                        {"median_response_s", s.median_response_s},
+                        {"p90_response_s", s.p90_response_s},
+                        {"p95_response_s", s.p95_response_s},
+                        {"p99_response_s", s.p99_response_s},
+                        {"max_response_s", s.max_response_s},
+                        {"makespan_s", s.makespan_s},
+                        {"events", s.events},
+                        {"migrations", s.migrations}}},
+                      {"computers", computers},
+                      {"processes", processes}};
   if (!p.apps.empty()) j["apps"] = p.apps;
   if (!p.warnings.empty()) j["warnings"] = p.warnings;
   return j;
@@ -138,8 +146,8 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.prediction file)");
   root.schema("prediction", kPredictionSchemaVersion);
-  root.known_fields({"schema", "hetperf_version", "command", "platform_file", "workload_file", "workload_name",
-                     "seed", "placement", "summary", "computers", "processes", "apps", "warnings"});
+  root.known_fields({"schema", "hetperf_version", "command", "platform_file", "workload_file", "workload_name", "seed",
+                     "placement", "summary", "computers", "processes", "apps", "warnings"});
   Prediction p;
   p.hetperf_version = root.string_or("hetperf_version", "");
   p.command = root.string_or("command", "");
@@ -157,26 +165,34 @@ Prediction prediction_from_json(const nlohmann::json& j, const std::string& file
     pr.start_s = r.number("start_s", Range::kNonNegative);
     pr.finish_s = r.number("finish_s", Range::kNonNegative);
     pr.response_s = r.number("response_s", Range::kNonNegative);
-    if (pr.finish_s < pr.start_s || pr.start_s < pr.arrival_s) r.field("finish_s").fail("arrival_s <= start_s <= finish_s");
+    if (pr.finish_s < pr.start_s || pr.start_s < pr.arrival_s)
+      r.field("finish_s").fail("arrival_s <= start_s <= finish_s");
     JsonNode b = r.object("breakdown_s");
     b.known_fields({"cpu", "memory", "disk", "network", "sleep", "waiting", "migration"});
-    pr.breakdown = {b.number("cpu", Range::kNonNegative),     b.number("memory", Range::kNonNegative),
-                    b.number("disk", Range::kNonNegative),    b.number("network", Range::kNonNegative),
-                    b.number("sleep", Range::kNonNegative),   b.number("waiting", Range::kNonNegative),
+    pr.breakdown = {b.number("cpu", Range::kNonNegative),
+                    b.number("memory", Range::kNonNegative),
+                    b.number("disk", Range::kNonNegative),
+                    b.number("network", Range::kNonNegative),
+                    b.number("sleep", Range::kNonNegative),
+                    b.number("waiting", Range::kNonNegative),
                     b.number_or("migration", 0, Range::kNonNegative)};
     if (auto segments = r.optional("segments")) {
       for (const JsonNode& g : segments->items()) {
         g.known_fields({"computer", "from_s", "to_s"});
-        pr.segments.push_back({g.string("computer"), g.number("from_s", Range::kNonNegative), g.number("to_s", Range::kNonNegative)});
+        pr.segments.push_back(
+            {g.string("computer"), g.number("from_s", Range::kNonNegative), g.number("to_s", Range::kNonNegative)});
       }
     }
     p.processes.push_back(pr);
   }
   for (const JsonNode& c : root.array("computers")) {
     c.known_fields({"name", "busy_s", "utilisation", "peak_memory_mb", "processes", "timeline"});
-    p.computers.push_back({c.string("name"), c.number("busy_s", Range::kNonNegative),
-                           c.number("utilisation", Range::kFraction), c.number("peak_memory_mb", Range::kNonNegative),
-                           static_cast<std::size_t>(c.integer("processes", 0, INT64_MAX)), {}});
+    p.computers.push_back({c.string("name"),
+                           c.number("busy_s", Range::kNonNegative),
+                           c.number("utilisation", Range::kFraction),
+                           c.number("peak_memory_mb", Range::kNonNegative),
+                           static_cast<std::size_t>(c.integer("processes", 0, INT64_MAX)),
+                           {}});
     if (auto t = c.optional("timeline")) {
       t->known_fields({"interval_s", "utilisation", "memory_mb"});
       ComputerTimeline& tl = p.computers.back().timeline;

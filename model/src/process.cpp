@@ -80,8 +80,9 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
     if (options.capture_stdout) ::close(out[0]), ::close(out[1]);
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
-    throw EnvironmentError("cannot run " + argv[0] + (options.directory.empty() ? "" : " in " + options.directory.string()) +
-                           ": " + std::strerror(child_errno));
+    throw EnvironmentError("cannot run " + argv[0] +
+                           (options.directory.empty() ? "" : " in " + options.directory.string()) + ": " +
+                           std::strerror(child_errno));
   }
   ::close(exec_error[0]);
   CommandResult result;
@@ -121,8 +122,9 @@ CommandResult run_command(const std::vector<std::string>& argv, const CommandOpt
 std::string display_command(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& a : argv) {
-    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                                         "@%+=:,./-_") == std::string::npos;
+    const bool plain = !a.empty() && a.find_first_not_of(
+                                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                         "@%+=:,./-_") == std::string::npos;
     std::string quoted = "'";
     for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     line += (line.empty() ? "" : " ") + (plain ? a : quoted + "'");

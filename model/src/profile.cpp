@@ -47,8 +47,9 @@ unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memor
         unimpp::SlowdownPoint point{p.number("occupied_mb", Range::kPositive), p.number("alpha")};
         const double previous = s.virtual_table.empty() ? s.main_memory_mb : s.virtual_table.back().occupied_mb;
         if (point.occupied_mb <= previous) {
-          p.field("occupied_mb").fail(s.virtual_table.empty() ? "an occupation above knee_mb (" + csv_number(s.main_memory_mb) + ")"
-                                                              : "occupations in strictly ascending order");
+          p.field("occupied_mb")
+              .fail(s.virtual_table.empty() ? "an occupation above knee_mb (" + csv_number(s.main_memory_mb) + ")"
+                                            : "occupations in strictly ascending order");
         }
         s.virtual_table.push_back(point);
       }
@@ -64,7 +65,8 @@ unimpp::SlowdownFunction slowdown_from_json(const JsonNode& n, double main_memor
 nlohmann::json regimes_to_json(const std::vector<MessageRegime>& regimes) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& r : regimes) {
-    a.push_back({{"min_size_bytes", r.min_size_bytes}, {"latency_s", r.latency_s}, {"seconds_per_byte", r.seconds_per_byte}});
+    a.push_back(
+        {{"min_size_bytes", r.min_size_bytes}, {"latency_s", r.latency_s}, {"seconds_per_byte", r.seconds_per_byte}});
   }
   return a;
 }
@@ -169,19 +171,20 @@ nlohmann::json to_json(const Profile& p) {
   if (!p.network.pairs.empty()) {
     network["pairs"] = nlohmann::json::array();
     for (const auto& l : p.network.pairs) {
-      nlohmann::json j = {{"hosts", l.hosts}, {"latency_s", l.latency_s}, {"bandwidth_bytes_per_s", l.bandwidth_bytes_per_s}};
+      nlohmann::json j = {
+          {"hosts", l.hosts}, {"latency_s", l.latency_s}, {"bandwidth_bytes_per_s", l.bandwidth_bytes_per_s}};
       if (!l.regimes.empty()) j["regimes"] = regimes_to_json(l.regimes);
       if (!l.fit.empty()) j["fit"] = l.fit;
       network["pairs"].push_back(j);
     }
   }
   nlohmann::json root = {{"schema", "hetperf.profile/" + std::to_string(kProfileSchemaVersion)},
-          {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
-          {"command", p.command},
-          {"created_utc", p.created_utc},
-          {"computers", computers},
-          {"provenance", provenance},
-          {"warnings", p.warnings}};
+                         {"hetperf_version", p.hetperf_version.empty() ? kVersion : p.hetperf_version},
+                         {"command", p.command},
+                         {"created_utc", p.created_utc},
+                         {"computers", computers},
+                         {"provenance", provenance},
+                         {"warnings", p.warnings}};
   if (p.network.bandwidth_bytes_per_s > 0) root["network"] = network;
   if (!p.description.empty()) root["description"] = p.description;
   if (!p.diagnostics.empty()) root["diagnostics"] = p.diagnostics;
@@ -195,8 +198,10 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   root.known_fields({"schema", "hetperf_version", "command", "created_utc", "description", "computers", "network",
                      "provenance", "warnings", "diagnostics", "placements"});
   if (root.optional("placements")) {
-    root.field("placements").fail("no \"placements\": whole-run ratios per placement pattern belong to configurations, "
-                                  "not to the computers (a profile of an older hetperf; calibrate it again)");
+    root.field("placements")
+        .fail(
+            "no \"placements\": whole-run ratios per placement pattern belong to configurations, "
+            "not to the computers (a profile of an older hetperf; calibrate it again)");
   }
   Profile p;
   p.file = file;
@@ -206,10 +211,25 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
   p.created_utc = root.string_or("created_utc", "");
   std::set<std::string> names;
   for (const JsonNode& c : root.array("computers", 1)) {
-    c.known_fields({"name", "group", "count", "cores", "mips", "main_memory_mb", "virtual_memory_mb",
-                    "disk_read_bytes_per_s", "disk_write_bytes_per_s", "disk_sync_latency_s", "overhead_latency_s",
-                    "slowdown", "fits", "local_eager_limit",
-                    "communication_cpu", "kernels", "integration_step_s", "core_efficiency", "concurrency_speed",
+    c.known_fields({"name",
+                    "group",
+                    "count",
+                    "cores",
+                    "mips",
+                    "main_memory_mb",
+                    "virtual_memory_mb",
+                    "disk_read_bytes_per_s",
+                    "disk_write_bytes_per_s",
+                    "disk_sync_latency_s",
+                    "overhead_latency_s",
+                    "slowdown",
+                    "fits",
+                    "local_eager_limit",
+                    "communication_cpu",
+                    "kernels",
+                    "integration_step_s",
+                    "core_efficiency",
+                    "concurrency_speed",
                     "app_models"});
     Computer computer;
     computer.json_path = c.path();
@@ -230,8 +250,10 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     computer.virtual_memory_mb = c.number_or("virtual_memory_mb", 0, Range::kNonNegative);
     // A partial profile lacks what was not measured: the disk figures, or (without a network) lo.
     // bind() refuses the workloads that need them, naming the field.
-    if (c.has("disk_read_bytes_per_s")) computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
-    if (c.has("disk_write_bytes_per_s")) computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
+    if (c.has("disk_read_bytes_per_s"))
+      computer.disk_read_bytes_per_s = c.number("disk_read_bytes_per_s", Range::kPositive);
+    if (c.has("disk_write_bytes_per_s"))
+      computer.disk_write_bytes_per_s = c.number("disk_write_bytes_per_s", Range::kPositive);
     computer.disk_sync_latency_s = c.number_or("disk_sync_latency_s", 0, Range::kNonNegative);
     if (root.has("network") || c.has("overhead_latency_s")) {
       computer.overhead_latency_s = c.number("overhead_latency_s", Range::kNonNegative);
@@ -244,11 +266,15 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     };
     at_most("mips", computer.mips, 1e12, "a positive number of MIPS up to 1e12");
     at_most("main_memory_mb", computer.main_memory_mb, 1e12, "a positive number of MB up to 1e12");
-    if (c.has("virtual_memory_mb")) at_most("virtual_memory_mb", computer.virtual_memory_mb, 1e12, "a number of MB in [0, 1e12]");
-    if (c.has("disk_read_bytes_per_s")) at_most("disk_read_bytes_per_s", computer.disk_read_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
-    if (c.has("disk_write_bytes_per_s")) at_most("disk_write_bytes_per_s", computer.disk_write_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
+    if (c.has("virtual_memory_mb"))
+      at_most("virtual_memory_mb", computer.virtual_memory_mb, 1e12, "a number of MB in [0, 1e12]");
+    if (c.has("disk_read_bytes_per_s"))
+      at_most("disk_read_bytes_per_s", computer.disk_read_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
+    if (c.has("disk_write_bytes_per_s"))
+      at_most("disk_write_bytes_per_s", computer.disk_write_bytes_per_s, 1e18, "a positive rate up to 1e18 bytes/s");
     at_most("disk_sync_latency_s", computer.disk_sync_latency_s, 10, "a number of seconds in [0, 10]");
-    if (c.has("overhead_latency_s")) at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
+    if (c.has("overhead_latency_s"))
+      at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
     if (auto cc = c.optional("communication_cpu")) {
       cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
@@ -317,7 +343,8 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     p.network.bandwidth_bytes_per_s = net.number("bandwidth_bytes_per_s", Range::kPositive);
     // As the computers' figures: far beyond any network, and far below where sums overflow.
     if (p.network.latency_s > 1e12) net.field("latency_s").fail("a number of seconds in [0, 1e12]");
-    if (p.network.bandwidth_bytes_per_s > 1e18) net.field("bandwidth_bytes_per_s").fail("a positive rate up to 1e18 bytes/s");
+    if (p.network.bandwidth_bytes_per_s > 1e18)
+      net.field("bandwidth_bytes_per_s").fail("a positive rate up to 1e18 bytes/s");
     if (auto f = net.optional("fit")) p.network.fit = f->value();
     p.network.regimes = regimes_from_json(net);
     if (auto r = net.optional("redistribution")) {
@@ -361,7 +388,8 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     for (const JsonNode& x : w->items()) p.warnings.push_back(x.as_string());
   }
   if (auto d = root.optional("diagnostics")) {
-    if (!d->is_object()) d->fail("an object (what calibration measured against its models; never read by a prediction)");
+    if (!d->is_object())
+      d->fail("an object (what calibration measured against its models; never read by a prediction)");
     p.diagnostics = d->value();
   }
   return p;

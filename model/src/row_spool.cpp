@@ -75,7 +75,8 @@ void RowSpool::copy_to(AtomicFile& out) {
     while (done < length) {
       const ssize_t r = ::pread(fd_, chunk.data() + at + done, length - done, static_cast<off_t>(offset + done));
       if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) throw EnvironmentError(name_ + ": cannot read its spool file back: " + std::strerror(r < 0 ? errno : EIO));
+      if (r <= 0)
+        throw EnvironmentError(name_ + ": cannot read its spool file back: " + std::strerror(r < 0 ? errno : EIO));
       done += static_cast<std::size_t>(r);
     }
   };

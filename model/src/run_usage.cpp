@@ -57,7 +57,9 @@ double process_cpu_seconds() {
 }
 
 RunUsageMeter::RunUsageMeter()
-    : start_(std::chrono::steady_clock::now()), cpu_start_s_(process_cpu_seconds()), host_start_(read_host_cpu_ticks()) {}
+    : start_(std::chrono::steady_clock::now()),
+      cpu_start_s_(process_cpu_seconds()),
+      host_start_(read_host_cpu_ticks()) {}
 
 RunUsage RunUsageMeter::stop() const {
   RunUsage u;

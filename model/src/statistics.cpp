@@ -43,7 +43,8 @@ std::size_t mser5_truncation(const std::vector<double>& series) {
   std::vector<double> z(m);
   for (std::size_t j = 0; j < m; ++j) {
     z[j] = std::accumulate(series.begin() + static_cast<std::ptrdiff_t>(j * kBatch),
-                           series.begin() + static_cast<std::ptrdiff_t>((j + 1) * kBatch), 0.0) / kBatch;
+                           series.begin() + static_cast<std::ptrdiff_t>((j + 1) * kBatch), 0.0) /
+           kBatch;
   }
   // Centred on the batches' mean, so that the running sums below lose nothing to a large offset.
   const double centre = std::accumulate(z.begin(), z.end(), 0.0) / static_cast<double>(m);
@@ -74,7 +75,8 @@ double shorth_median(std::vector<double> v) {
   std::vector<double> centres;
   for (std::size_t i = 0; i < windows; ++i) {
     if (v[i + h - 1] - v[i] <= shortest + 1e-9 * std::fabs(shortest) + 1e-300) {
-      centres.push_back(median({v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(i + h)}));
+      centres.push_back(
+          median({v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(i + h)}));
     }
   }
   return median(centres);
@@ -131,9 +133,12 @@ std::pair<double, double> median_ci95(std::vector<double> samples) {
 }
 
 nlohmann::json to_json(const SampleSummary& s, bool with_samples) {
-  nlohmann::json j = {{"n", s.n},           {"mean", s.mean},
-                      {"median", s.median}, {"stddev", s.stddev},
-                      {"ci95", {s.ci95_low, s.ci95_high}}, {"precise", s.precise}};
+  nlohmann::json j = {{"n", s.n},
+                      {"mean", s.mean},
+                      {"median", s.median},
+                      {"stddev", s.stddev},
+                      {"ci95", {s.ci95_low, s.ci95_high}},
+                      {"precise", s.precise}};
   if (with_samples) j["samples"] = s.samples;
   return j;
 }

@@ -61,10 +61,14 @@ nlohmann::json to_json(const TraceEvent& e) {
 bool is_compute(std::string_view op) {
   // By length first: the simulator asks this of every event it records.
   switch (op.size()) {
-    case 4: return op == "gemm" || op == "trsm";
-    case 5: return op == "getrf" || op == "laswp";
-    case 9: return op == "integrate";
-    default: return false;
+    case 4:
+      return op == "gemm" || op == "trsm";
+    case 5:
+      return op == "getrf" || op == "laswp";
+    case 9:
+      return op == "integrate";
+    default:
+      return false;
   }
 }
 
@@ -99,7 +103,6 @@ std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>
   return out;
 }
 
-
 TraceFile trace_from_json(const nlohmann::json& j, const std::string& file) {
   JsonNode root(j, file);
   if (!root.is_object()) root.fail("a JSON object (a hetperf.trace file)");
@@ -114,8 +117,9 @@ TraceFile trace_from_json(const nlohmann::json& j, const std::string& file) {
   std::string key = root.has("ranks") || !root.has("instance_0_ranks") ? "ranks" : "instance_0_ranks";
   t.ranks_field = key;
   if (!root.has(key)) {
-    throw InputError(file + ": $.ranks: missing required field 'ranks' (expected an array of {\"rank\": R, "
-                            "\"events\": [...]}; integrate traces may call it 'instance_0_ranks')");
+    throw InputError(file +
+                     ": $.ranks: missing required field 'ranks' (expected an array of {\"rank\": R, "
+                     "\"events\": [...]}; integrate traces may call it 'instance_0_ranks')");
   }
   std::set<int> seen;
   for (const JsonNode& r : root.array(key, 1)) {

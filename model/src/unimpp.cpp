@@ -26,7 +26,8 @@ double SlowdownFunction::alpha(double occupied_mb) const {
     const double slope = (last.alpha - knee.alpha) / (last.occupied_mb - knee.occupied_mb);
     return std::max(0.0, last.alpha + slope * (occupied_mb - last.occupied_mb));
   }
-  if (virtual_memory) return std::max(0.0, virtual_memory->c * std::exp(virtual_memory->d_per_mb * occupied_mb));  // Table 2, exponential
+  if (virtual_memory)
+    return std::max(0.0, virtual_memory->c * std::exp(virtual_memory->d_per_mb * occupied_mb));  // Table 2, exponential
   return std::max(0.0, linear);
 }
 

@@ -27,14 +27,15 @@ void io_from_json(const JsonNode& n, std::string_view key, Distribution& ops, Di
 }
 
 ProcessSpec process_from_json(const JsonNode& n, bool is_template) {
-  n.known_fields({"name", "count", "arrival_s", "computer", "mi", "static_memory_mb", "dynamic_memory_mb",
-                  "disk_read", "disk_write", "messages", "sleep_s"});
+  n.known_fields({"name", "count", "arrival_s", "computer", "mi", "static_memory_mb", "dynamic_memory_mb", "disk_read",
+                  "disk_write", "messages", "sleep_s"});
   ProcessSpec p;
   p.json_path = n.path();
   p.name = n.string("name");
   if (p.name.empty()) n.field("name").fail("a non-empty name");
   if (is_template && (n.has("count") || n.has("arrival_s"))) {
-    n.field(n.has("count") ? "count" : "arrival_s").fail("no count or arrival_s in a generator's template (the generator sets them)");
+    n.field(n.has("count") ? "count" : "arrival_s")
+        .fail("no count or arrival_s in a generator's template (the generator sets them)");
   }
   p.count = n.integer_or("count", 1, 1, kMaxCount);
   p.arrival_s = n.number_or("arrival_s", 0, Range::kNonNegative);
@@ -138,7 +139,8 @@ void check_distinct_names(const Workload& w, const std::string& file) {
     auto [it, fresh] = seen.emplace(name, path);
     if (!fresh) {
       throw InputError(file + ": " + path + ".name: expected a name no other process has, got \"" +
-                       (name.size() > 80 ? name.substr(0, 77) + "..." : name) + "\" (also the name of " + it->second + ")");
+                       (name.size() > 80 ? name.substr(0, 77) + "..." : name) + "\" (also the name of " + it->second +
+                       ")");
     }
   };
   for (const auto& p : w.processes) check(p.name, p.json_path);
@@ -168,8 +170,10 @@ Workload workload_from_json(const nlohmann::json& j, const std::string& file) {
       } else if (d->is_object()) {
         for (const auto& [key, value] : d->value().items()) {
           std::string chosen = d->choice(key, kDisciplines);
-          if (key == "default") w.policy.discipline.default_discipline = chosen;
-          else w.policy.discipline.by_name.emplace_back(key, chosen);
+          if (key == "default")
+            w.policy.discipline.default_discipline = chosen;
+          else
+            w.policy.discipline.by_name.emplace_back(key, chosen);
         }
       } else {
         d->fail("\"processor_sharing\", \"fifo\", or an object {\"default\": ..., \"<computer or group>\": ...}");

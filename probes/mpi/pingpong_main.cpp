@@ -125,11 +125,15 @@ hetperf::SampleSummary measure_gap(std::vector<char>& buf, int count, int rank, 
   auto train = [&](int messages) {
     double t0 = MPI_Wtime();
     for (int k = 0; k < messages; ++k) {
-      if (rank == 0) MPI_Send(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-      else MPI_Recv(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (rank == 0)
+        MPI_Send(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+      else
+        MPI_Recv(buf.data(), count, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-    if (rank == 0) MPI_Recv(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    else MPI_Send(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
+    if (rank == 0)
+      MPI_Recv(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+      MPI_Send(nullptr, 0, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
     return MPI_Wtime() - t0;
   };
   train(n);  // warm-up
@@ -316,14 +320,22 @@ int main(int argc, char** argv) {
   repeat.time_cap_s = 5;
   std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0, busy_sends_from = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_sizes(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--min-samples")) repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--target")) repeat.target_relative_half_width = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--time-cap")) repeat.time_cap_s = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--loggp")) loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--fanout")) fanout = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--send-times")) send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--busy-sends")) busy_sends_from = std::strtoull(argv[i + 1], nullptr, 10);
+    if (!std::strcmp(argv[i], "--sizes"))
+      sizes = parse_sizes(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--min-samples"))
+      repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--target"))
+      repeat.target_relative_half_width = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--time-cap"))
+      repeat.time_cap_s = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--loggp"))
+      loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--fanout"))
+      fanout = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--send-times"))
+      send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--busy-sends"))
+      busy_sends_from = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
       return finalize_together(2);
@@ -373,7 +385,8 @@ int main(int argc, char** argv) {
       round_trips(buf, count, rank, batch);
       return (MPI_Wtime() - t) / (2.0 * batch);
     });
-    nlohmann::json point = {{"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}};
+    nlohmann::json point = {
+        {"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}};
     if (send_times_from > 0 && bytes >= send_times_from) {
       point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
     }
@@ -396,8 +409,9 @@ int main(int argc, char** argv) {
     nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
     if (!loggp.is_null()) out["loggp"] = loggp;
     for (const hetperf::BusySend& b : busy) {
-      out["busy_sends"].push_back(
-          {{"size_bytes", b.size_bytes}, {"receiver_busy_s", b.receiver_busy_s}, {"send_s", hetperf::to_json(b.send_s)}});
+      out["busy_sends"].push_back({{"size_bytes", b.size_bytes},
+                                   {"receiver_busy_s", b.receiver_busy_s},
+                                   {"send_s", hetperf::to_json(b.send_s)}});
     }
     std::printf("%s\n", out.dump().c_str());
   }

@@ -53,7 +53,8 @@ std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::s
     }
   }
   if (v2) return v2;
-  if (why) *why = "no cgroup hierarchy with the " + controller + " controller" + (reasons.empty() ? "" : " (" + reasons + ")");
+  if (why)
+    *why = "no cgroup hierarchy with the " + controller + " controller" + (reasons.empty() ? "" : " (" + reasons + ")");
   return std::nullopt;
 }
 
@@ -66,8 +67,10 @@ std::optional<CpuQuota> cpu_quota_of_this_process() {
     const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
     if (b == std::string::npos) continue;
     const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
-    if (controllers.empty()) v2 = true, v2_path = path;
-    else if (has_word(controllers, "cpu", ',')) v1 = true, v1_path = path;
+    if (controllers.empty())
+      v2 = true, v2_path = path;
+    else if (has_word(controllers, "cpu", ','))
+      v1 = true, v1_path = path;
   }
   const auto mount = find_cgroup_root("cpu", nullptr);
   if (!mount || (mount->version == 1 ? !v1 : !v2)) return std::nullopt;

@@ -42,8 +42,8 @@ std::mutex g_mutex;
 
 // Only async-signal-safe calls: kill, waitpid, swapoff, unlink, rmdir.
 void emergency_cleanup() {
-  for (CleanupKind kind : {CleanupKind::kKillProcessGroup, CleanupKind::kKillProcess, CleanupKind::kSwapOff, CleanupKind::kUnlinkFile,
-                           CleanupKind::kRemoveDirectory}) {
+  for (CleanupKind kind : {CleanupKind::kKillProcessGroup, CleanupKind::kKillProcess, CleanupKind::kSwapOff,
+                           CleanupKind::kUnlinkFile, CleanupKind::kRemoveDirectory}) {
     for (Slot& s : g_slots) {
       if (!s.used.load() || s.kind != kind) continue;
       switch (kind) {

@@ -124,20 +124,21 @@ double float_workload(std::uint64_t iterations, double seed) {
 }
 
 nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
-  return nlohmann::json({{"integer_iterations", options.integer_iterations},
-                {"float_iterations", options.float_iterations},
-                {"min_samples", options.repeat.min_samples},
-                {"target_relative_half_width", options.repeat.target_relative_half_width},
-                {"time_cap_s", options.repeat.time_cap_s},
-                {"warmup_s", options.warmup_s},
-                {"threads", 1},
-                {"kernel_threads", options.kernel.threads},
-                {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
-                {"kernel_lu_rows", options.kernel.lu_rows},
-                {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
-                {"kernel_cpu_share", options.kernel.cpu_share},
-                {"integration_steps_per_call", options.kernel.integration_steps_per_call},
-                {"time_slice_s", options.time_slice_s}});
+  return nlohmann::json(
+      {{"integer_iterations", options.integer_iterations},
+       {"float_iterations", options.float_iterations},
+       {"min_samples", options.repeat.min_samples},
+       {"target_relative_half_width", options.repeat.target_relative_half_width},
+       {"time_cap_s", options.repeat.time_cap_s},
+       {"warmup_s", options.warmup_s},
+       {"threads", 1},
+       {"kernel_threads", options.kernel.threads},
+       {"kernel_blocks", options.kernels ? nlohmann::json(options.kernel.blocks) : nlohmann::json::array()},
+       {"kernel_lu_rows", options.kernel.lu_rows},
+       {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
+       {"kernel_cpu_share", options.kernel.cpu_share},
+       {"integration_steps_per_call", options.kernel.integration_steps_per_call},
+       {"time_slice_s", options.time_slice_s}});
 }
 
 CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
@@ -148,8 +149,9 @@ CpuMeasurement probe_cpu(const CpuProbeOptions& options) {
   std::snprintf(per_iteration, sizeof per_iteration, "%g", kInstructionsPerIteration);
   m.mips_method = counter ? "perf_event: retired user-space instructions"
                   : kInstructionCountExact
-                      ? std::string("count: perf_event_open refused or not counting; the xorshift loop is fixed "
-                                    "x86-64 assembly of exactly ") +
+                      ? std::string(
+                            "count: perf_event_open refused or not counting; the xorshift loop is fixed "
+                            "x86-64 assembly of exactly ") +
                             per_iteration + " instructions per iteration"
                       : std::string("estimate: perf_event_open refused or not counting; about ") + per_iteration +
                             " instructions per iteration of the compiled xorshift loop";

@@ -112,7 +112,8 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
   const std::uint64_t file_bytes = o.scratch_file_bytes();
   if (static_cast<double>(file_bytes) > o.max_fraction_of_free_space * free_bytes) {
-    throw EnvironmentError(o.directory.string() + ": only " + std::to_string(static_cast<std::uint64_t>(free_bytes) >> 20) +
+    throw EnvironmentError(o.directory.string() + ": only " +
+                           std::to_string(static_cast<std::uint64_t>(free_bytes) >> 20) +
                            " MiB free; the disk probe uses at most a quarter of it (choose a smaller --disk-size)");
   }
 
@@ -154,7 +155,9 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
       errno = rc;
       io_error(path, "cannot allocate the scratch file");
     }
-    if (rc != 0) m.notes.push_back(std::string("fallocate refused (") + std::strerror(rc) + "): blocks allocated by the first write");
+    if (rc != 0)
+      m.notes.push_back(std::string("fallocate refused (") + std::strerror(rc) +
+                        "): blocks allocated by the first write");
   }
   {
     Fd probe(::open(path.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC));
@@ -197,15 +200,17 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   throw_if_interrupted();
   write_direct(file_bytes, buffer_capacity);
 
-  auto headline = repeat_interleaved(o.repeat, {write_buffered, [&] { return write_direct(o.file_size_bytes, o.buffer_bytes); },
-                                                [&] { return read_direct(o.file_size_bytes, o.buffer_bytes); }});
+  auto headline =
+      repeat_interleaved(o.repeat, {write_buffered, [&] { return write_direct(o.file_size_bytes, o.buffer_bytes); },
+                                    [&] { return read_direct(o.file_size_bytes, o.buffer_bytes); }});
   m.write_buffered_bytes_per_s = headline[0];
   m.write_direct_bytes_per_s = headline[1];
   m.read_direct_bytes_per_s = headline[2];
 
   for (std::uint64_t b : o.sweep_buffers_bytes) {
     const std::uint64_t bytes = std::max(o.sweep_file_size_bytes, b) / b * b;
-    auto point = repeat_interleaved(sweep_repeat, {[&] { return write_direct(bytes, b); }, [&] { return read_direct(bytes, b); }});
+    auto point = repeat_interleaved(sweep_repeat,
+                                    {[&] { return write_direct(bytes, b); }, [&] { return read_direct(bytes, b); }});
     m.buffer_sweep.push_back({b, point[0], point[1]});
   }
   m.settings["sweep_buffers_bytes"] = o.sweep_buffers_bytes;

@@ -1,4 +1,5 @@
-// Host facts from uname, /proc/cpuinfo, /proc/meminfo and the CPU quota of the probe's control group, and the versions of the libraries probes use.
+// Host facts from uname, /proc/cpuinfo, /proc/meminfo and the CPU quota of the probe's control group, and the versions
+// of the libraries probes use.
 #include "hetperf/probes/host_facts.hpp"
 
 #include "hetperf/probes/cgroup.hpp"
@@ -80,7 +81,8 @@ HostInfo collect_host_info() {
                                  std::to_string(NLOHMANN_JSON_VERSION_PATCH);
   h.libraries["openblas"] = openblas_config();
   h.libraries["openblas_core"] = openblas_corename();
-  if (std::string w = blas_kernel_warning(openblas_corename(), cpuinfo_field("flags")); !w.empty()) h.notes.push_back(w);
+  if (std::string w = blas_kernel_warning(openblas_corename(), cpuinfo_field("flags")); !w.empty())
+    h.notes.push_back(w);
   h.libraries["google_benchmark"] = google_benchmark_version();
 #if defined(MPICH_VERSION)
   h.libraries["mpich"] = MPICH_VERSION;  // headers hetperf-pingpong was built with

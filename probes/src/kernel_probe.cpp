@@ -168,7 +168,8 @@ std::pair<Body, bool> kernel_body(const std::string& kernel, std::uint64_t r64, 
     return {[=](benchmark::State& s) {
               for (auto _ : s) {
                 for (int j = 0; j < r; ++j) {  // restore the r x r right-hand side
-                  std::copy_n(b->data() + static_cast<std::size_t>(j) * t64, r, work->data() + static_cast<std::size_t>(j) * t64);
+                  std::copy_n(b->data() + static_cast<std::size_t>(j) * t64, r,
+                              work->data() + static_cast<std::size_t>(j) * t64);
                 }
                 double t0 = clock();
                 cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, r, r, 1.0, a->data(), t,
@@ -291,7 +292,9 @@ std::string openblas_corename() {
 }
 
 std::string blas_kernel_warning(const std::string& corename, const std::string& cpu_flags) {
-  auto has = [&](const std::string& flag) { return (" " + cpu_flags + " ").find(" " + flag + " ") != std::string::npos; };
+  auto has = [&](const std::string& flag) {
+    return (" " + cpu_flags + " ").find(" " + flag + " ") != std::string::npos;
+  };
   std::string core = corename;
   std::transform(core.begin(), core.end(), core.begin(), [](unsigned char ch) { return std::tolower(ch); });
   auto one_of = [&](std::initializer_list<const char*> names) {
@@ -301,9 +304,9 @@ std::string blas_kernel_warning(const std::string& corename, const std::string& 
   const bool sse = one_of({"generic", "prescott", "core2", "penryn", "dunnington", "nehalem", "atom", "katmai",
                            "coppermine", "northwood", "opteron", "barcelona", "bobcat"});
   const bool avx2 = one_of({"haswell", "zen", "sandybridge", "bulldozer", "piledriver", "steamroller", "excavator"});
-  std::string env = std::getenv("OPENBLAS_CORETYPE") ? std::string(" (OPENBLAS_CORETYPE=") + std::getenv("OPENBLAS_CORETYPE") +
-                                                          " is set)"
-                                                    : "";
+  std::string env = std::getenv("OPENBLAS_CORETYPE")
+                        ? std::string(" (OPENBLAS_CORETYPE=") + std::getenv("OPENBLAS_CORETYPE") + " is set)"
+                        : "";
   if (has("avx512f") && (sse || avx2)) {
     return "OpenBLAS runs its " + corename + " kernels on a CPU with AVX-512" + env +
            ": BLAS figures (MFLOPS, kernel times) may be well below what this machine can do";
@@ -358,7 +361,8 @@ std::vector<double> concurrent_rates(int copies, std::uint64_t rows, std::uint64
     do got = ::read(fd, &calls, sizeof calls);
     while (got < 0 && errno == EINTR && !interrupted());
     ::close(fd);
-    if (got != static_cast<ssize_t>(sizeof calls)) throw EnvironmentError("kernel probe: a concurrent copy did not report");
+    if (got != static_cast<ssize_t>(sizeof calls))
+      throw EnvironmentError("kernel probe: a concurrent copy did not report");
     rates.push_back(static_cast<double>(calls) / seconds);
   }
   return rates;
@@ -377,7 +381,9 @@ ConcurrencyMeasurement probe_concurrency(const KernelProbeOptions& o, int cores,
   for (int round = 0; round < rounds && !interrupted(); ++round) {
     double alone = 0;
     for (int k = 1; k <= cores && !interrupted(); ++k) {
-      if (o.on_step) o.on_step(std::to_string(k) + " concurrent copies", static_cast<double>(round * cores + k - 1) / (rounds * cores));
+      if (o.on_step)
+        o.on_step(std::to_string(k) + " concurrent copies",
+                  static_cast<double>(round * cores + k - 1) / (rounds * cores));
       const std::vector<double> rates = concurrent_rates(k, m.rows, m.block, seconds);
       double mean = 0;
       for (double x : rates) mean += x / static_cast<double>(rates.size());

@@ -431,10 +431,14 @@ double largest_cache_mb() {
     std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
     double v = 0;
     if (!(in >> v)) continue;
-    if (in.peek() == 'K') v /= 1024;
-    else if (in.peek() == 'M') v *= 1;
-    else if (in.peek() == 'G') v *= 1024;
-    else v /= kMiB;
+    if (in.peek() == 'K')
+      v /= 1024;
+    else if (in.peek() == 'M')
+      v *= 1;
+    else if (in.peek() == 'G')
+      v *= 1024;
+    else
+      v /= kMiB;
     best = std::max(best, v);
   }
   return best;
@@ -447,7 +451,8 @@ class CacheSweep {
   explicit CacheSweep(double mb) : bytes_(static_cast<std::size_t>(mb * kMiB) / kPage * kPage) {
     if (bytes_ == 0) return;
     void* m = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) throw EnvironmentError(std::string("memory probe: cache sweep buffer: ") + std::strerror(errno));
+    if (m == MAP_FAILED)
+      throw EnvironmentError(std::string("memory probe: cache sweep buffer: ") + std::strerror(errno));
     ::madvise(m, bytes_, MADV_NOHUGEPAGE);
     ::madvise(m, bytes_, MADV_DONTFORK);  // not copied into the load processes (ControlTask says why)
     p_ = static_cast<char*>(m);
@@ -465,7 +470,6 @@ class CacheSweep {
   std::size_t bytes_;
   char* p_ = nullptr;
 };
-
 
 // The same-round control: the probe's own resident copy of the reference task's work (as many
 // random page touches over as many pages, each written once per cache line), timed right after the
@@ -546,8 +550,8 @@ class DeviceControl {
       const auto page = static_cast<off_t>(1 + rng_() % (pages_ - 1));
       const double start = monotonic_seconds();
       if (::pread(fd_, buffer_, kPage, page * static_cast<off_t>(kPage)) != static_cast<ssize_t>(kPage)) {
-        why_not_ = "a read of the swap file failed (" + std::string(std::strerror(errno)) +
-                   "): no device control after it";
+        why_not_ =
+            "a read of the swap file failed (" + std::string(std::strerror(errno)) + "): no device control after it";
         ::close(fd_);
         fd_ = -1;
         return -1;
@@ -614,13 +618,15 @@ std::string MemoryProbeOptions::validate() const {
   if (!(step_fraction > 0 && step_fraction <= 0.5)) return "occupation step must be in (0, 0.5] of main memory";
   if (!(max_swap_fraction >= 0 && max_swap_fraction <= 0.9)) return "max swap fraction must be in [0, 0.9]";
   if (!(reference_mb >= 1)) return "reference task memory must be at least 1 MB";
-  if (confine && !(reference_mb <= 0.5 * limit_mb)) return "reference task memory must be at most half the memory limit";
+  if (confine && !(reference_mb <= 0.5 * limit_mb))
+    return "reference task memory must be at most half the memory limit";
   if (!(holder_mb >= 1)) return "load process size must be at least 1 MB";
   if (!(cache_sweep_mb == -1 || (cache_sweep_mb >= 0 && cache_sweep_mb <= 1024))) {
     return "cache sweep must be -1 (automatic) or in [0, 1024] MB";
   }
   if (!(touches_per_page > 0 && touches_per_page <= 4)) return "touches per page must be in (0, 4]";
-  if (!(warmup_touches_per_page >= 0 && warmup_touches_per_page <= 16)) return "warm-up touches per page must be in [0, 16]";
+  if (!(warmup_touches_per_page >= 0 && warmup_touches_per_page <= 16))
+    return "warm-up touches per page must be in [0, 16]";
   if (device_reads_per_round > 64) return "device reads per round must be in [0, 64]";
   if (!(device_reference_quantile == -1 || (device_reference_quantile >= 0 && device_reference_quantile <= 1))) {
     return "device reference quantile must be -1 (no scaling) or in [0, 1]";
@@ -680,8 +686,8 @@ std::optional<double> memory_knee_mb(const std::vector<MemoryPoint>& points, dou
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!above(i) || (i + 1 < points.size() && !above(i + 1))) continue;
     std::size_t j = i;  // the medians cross the threshold between j - 1 and j
-    while (j > 0 && points[j - 1].slowdown.median >= threshold && !(points[j - 1].reference_major_faults &&
-                                                                    *points[j - 1].reference_major_faults <= 0)) {
+    while (j > 0 && points[j - 1].slowdown.median >= threshold &&
+           !(points[j - 1].reference_major_faults && *points[j - 1].reference_major_faults <= 0)) {
       --j;
     }
     if (j == 0) return points[0].occupied_mb;
@@ -754,15 +760,17 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
       try {
         cgroup->write("memory.memsw.limit_in_bytes", with_swap);
       } catch (const EnvironmentError&) {
-        m.notes.push_back("swap accounting is off (no memory.memsw.limit_in_bytes): swap use is bounded by the "
-                          "occupation steps only");
+        m.notes.push_back(
+            "swap accounting is off (no memory.memsw.limit_in_bytes): swap use is bounded by the "
+            "occupation steps only");
       }
       // A task that finds no memory waits (under_oom) instead of being killed; PressureWatch decides.
       try {
         cgroup->write("memory.oom_control", "1");
       } catch (const EnvironmentError&) {
-        m.notes.push_back("the cgroup's OOM killer could not be disabled (memory.oom_control): a load process may "
-                          "be killed near the limit; the curve then stops there");
+        m.notes.push_back(
+            "the cgroup's OOM killer could not be disabled (memory.oom_control): a load process may "
+            "be killed near the limit; the curve then stops there");
       }
       m.confinement = "cgroup v1 " + cgroup->path().string() + " memory.limit_in_bytes=" + limit;
     } else {
@@ -783,15 +791,23 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   }
   m.swap_mb = swap_mb;
   m.settings = {{"method", "peers touching random pages, random order per round, ascents pooled (memory_probe.hpp)"},
-                {"limit_mb", o.limit_mb},         {"swap_file_mb", o.swap_mb},
-                {"step_fraction", o.step_fraction}, {"max_swap_fraction", o.max_swap_fraction},
-                {"reference_mb", o.reference_mb}, {"holder_mb", o.holder_mb},
-                {"touches_per_page", o.touches_per_page}, {"warmup_touches_per_page", o.warmup_touches_per_page},
-                {"seed", o.seed}, {"passes", o.passes},
-                {"fill_mb_per_s", o.fill_mb_per_s}, {"swap_fill_mb_per_s", o.swap_fill_mb_per_s},
+                {"limit_mb", o.limit_mb},
+                {"swap_file_mb", o.swap_mb},
+                {"step_fraction", o.step_fraction},
+                {"max_swap_fraction", o.max_swap_fraction},
+                {"reference_mb", o.reference_mb},
+                {"holder_mb", o.holder_mb},
+                {"touches_per_page", o.touches_per_page},
+                {"warmup_touches_per_page", o.warmup_touches_per_page},
+                {"seed", o.seed},
+                {"passes", o.passes},
+                {"fill_mb_per_s", o.fill_mb_per_s},
+                {"swap_fill_mb_per_s", o.swap_fill_mb_per_s},
                 {"swap_safety_fraction", o.swap_safety_fraction},
-                {"knee_slowdown", o.knee_slowdown}, {"max_slowdown", o.max_slowdown},
-                {"max_occupation_mb", max_mb},    {"min_samples", o.repeat.min_samples},
+                {"knee_slowdown", o.knee_slowdown},
+                {"max_slowdown", o.max_slowdown},
+                {"max_occupation_mb", max_mb},
+                {"min_samples", o.repeat.min_samples},
                 {"max_samples", o.repeat.max_samples},
                 {"target_relative_half_width", o.repeat.target_relative_half_width},
                 {"precision_statistic", o.repeat.statistic == RepeatStatistic::kMedian ? "median" : "mean"},
@@ -804,7 +820,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   auto check = [&watch] { watch.check(); };
 
   const bool exclude_waiting = o.exclude_run_queue_wait && run_queue_wait_ns("/proc/self/schedstat") >= 0;
-  m.settings["reference_time"] = exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
+  m.settings["reference_time"] =
+      exclude_waiting ? "wall time minus run-queue wait (/proc/self/schedstat)" : "wall time";
   std::mt19937_64 order_rng(o.seed);
   const double sweep_mb = o.cache_sweep_mb >= 0 ? o.cache_sweep_mb : std::min(256.0, 2 * largest_cache_mb());
   m.settings["cache_sweep_mb"] = sweep_mb;
@@ -835,9 +852,10 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     const auto touches = static_cast<std::size_t>(std::ceil(o.touches_per_page * static_cast<double>(bytes / kPage)));
     const std::uint64_t seed = next_seed();
     const long pace = pace_ns_per_mib(fill_mb_per_s);
-    peers.push_back({spawn(cgroup.get(), [&](pid_t parent, int go, int ready) {
-                       occupant_main(parent, go, ready, bytes, touches, seed, exclude_waiting, pace, cpu);
-                     }),
+    peers.push_back({spawn(cgroup.get(),
+                           [&](pid_t parent, int go, int ready) {
+                             occupant_main(parent, go, ready, bytes, touches, seed, exclude_waiting, pace, cpu);
+                           }),
                      mb});
     char k = 0;
     if (!read_exact(peers.back().worker->from_child.fd[0], &k, 1, 300, check)) {
@@ -848,9 +866,10 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   };
   start_peer(o.reference_mb, o.fill_mb_per_s);
   const auto reference_bytes = static_cast<std::size_t>(o.reference_mb * kMiB) / kPage * kPage;
-  ControlTask control(reference_bytes,
-                      static_cast<std::size_t>(std::ceil(o.touches_per_page * static_cast<double>(reference_bytes / kPage))),
-                      next_seed(), exclude_waiting);
+  ControlTask control(
+      reference_bytes,
+      static_cast<std::size_t>(std::ceil(o.touches_per_page * static_cast<double>(reference_bytes / kPage))),
+      next_seed(), exclude_waiting);
   DeviceControl device(swap_path, swap_mb, o.device_reads_per_round, next_seed());
 
   // One round: every peer makes its burst of touches, the reference at a random place among the load
@@ -858,8 +877,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   // reference alone (its time is the sample), then those after it together: the load processes' faults
   // overlap on the swap device, and the reference competes with the pages they touched, not with them
   // for the CPUs or the device while it is timed.
-  std::vector<double> round_times;    // the reference's time per round of the current point
-  std::vector<double> round_faults;   // its major faults per round
+  std::vector<double> round_times;     // the reference's time per round of the current point
+  std::vector<double> round_faults;    // its major faults per round
   std::vector<double> round_controls;  // the control's time per round
   std::vector<double> round_devices;   // the device control's read time after each round; -1: none
   // What a round returns to the stopping rule: the reference's time, or, at and beyond main memory,
@@ -956,12 +975,12 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   }
   // What each occupation of the grid gathered over the passes.
   struct Gathered {
-    std::vector<double> times;   // the reference's time per sampled round
-    std::vector<double> faults;  // its major faults in those rounds
+    std::vector<double> times;     // the reference's time per sampled round
+    std::vector<double> faults;    // its major faults in those rounds
     std::vector<double> controls;  // the control's time in those rounds
     std::vector<double> devices;   // the device control's read time after them (-1: none)
-    bool below_main = false;     // the occupation fits in main memory
-    double held_mb = 0;          // the occupation (the same in every pass)
+    bool below_main = false;       // the occupation fits in main memory
+    double held_mb = 0;            // the occupation (the same in every pass)
     double duration_s = 0;
     std::size_t settle_rounds = 0;  // untimed rounds before the timed ones, all passes
     double cgroup_major_faults = 0;
@@ -1002,8 +1021,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         while (held_mb + 0.5 < target) {
           const double chunk = std::min(o.holder_mb, target - held_mb);
           if (cgroup) {
-            std::string why = occupation_stop_reason(watch.start(), watch.read(), chunk, main_mb, swap_mb,
-                                                     o.swap_safety_fraction);
+            std::string why =
+                occupation_stop_reason(watch.start(), watch.read(), chunk, main_mb, swap_mb, o.swap_safety_fraction);
             if (!why.empty()) throw CurveStops(why + " (occupation " + mb_text(held_mb) + " MB)");
           }
           const bool into_swap = cgroup && held_mb + chunk > main_mb;
@@ -1054,9 +1073,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
         const double slowdown = median(sampled(round_times)) / idle.median - 1;
         if (slowdown > o.max_slowdown) {
           curve_end = "slowdown above max_slowdown";
-          m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " +
-                            std::to_string(slowdown) + " exceeds the maximum " +
-                            std::to_string(o.max_slowdown));
+          m.notes.push_back("stopped at " + mb_text(held_mb) + " MB: slowdown " + std::to_string(slowdown) +
+                            " exceeds the maximum " + std::to_string(o.max_slowdown));
           grid_end = i + 1;
           break;
         }
@@ -1068,8 +1086,8 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
     // Out of memory: end the newest load process so that tasks waiting for memory can go on and the
     // clean-up below does not race the cgroup's reclaim.
     if (e.out_of_memory() && peers.size() > 1) peers.pop_back();
-    m.notes.push_back(std::string("curve incomplete: ") + e.what() + " in pass " + std::to_string(pass + 1) +
-                      " of " + std::to_string(passes) + "; the " + std::to_string(points_reached()) +
+    m.notes.push_back(std::string("curve incomplete: ") + e.what() + " in pass " + std::to_string(pass + 1) + " of " +
+                      std::to_string(passes) + "; the " + std::to_string(points_reached()) +
                       " points measured before are kept");
   } catch (const Interrupted&) {
     complete = false;
@@ -1111,8 +1129,9 @@ MemoryMeasurement probe_memory(const MemoryProbeOptions& o) {
   const double baseline_s = k * median(controls_below);
   const bool scaled = o.device_reference_quantile >= 0 && !point_reads.empty();
   const double device_s = scaled ? quantile_nearest_rank(point_reads, o.device_reference_quantile) : -1;
-  m.settings["alpha"] = "(t - k c) (d / d_x) / t_0: reference time t less k times the same-round control's c, "
-                        "beyond main memory scaled to the run's read time d of the swap device, over t_0";
+  m.settings["alpha"] =
+      "(t - k c) (d / d_x) / t_0: reference time t less k times the same-round control's c, "
+      "beyond main memory scaled to the run's read time d of the swap device, over t_0";
   m.settings["alpha_baseline_s"] = baseline_s;
   m.settings["alpha_baseline"] = "t_0 = k times the median of the control's time over the rounds below main memory";
   m.settings["control_ratio"] = k;

@@ -78,12 +78,13 @@ HandoffMeasurement probe_handoff(const NetProbeOptions& o, int cores, std::uint6
     // Oversubscribing this machine on purpose: MPICH's launcher needs no permission for it.
     std::vector<std::string> argv = {o.mpiexec};
     if (!here.empty()) argv.insert(argv.end(), {"-hosts", here});
-    argv.insert(argv.end(), {"-n", std::to_string(ranks), program, "--fanout", std::to_string(bytes), "--min-samples",
-                             std::to_string(o.repeat.min_samples), "--target",
-                             std::to_string(o.repeat.target_relative_half_width), "--time-cap",
-                             std::to_string(o.repeat.time_cap_s)});
+    argv.insert(argv.end(),
+                {"-n", std::to_string(ranks), program, "--fanout", std::to_string(bytes), "--min-samples",
+                 std::to_string(o.repeat.min_samples), "--target", std::to_string(o.repeat.target_relative_half_width),
+                 "--time-cap", std::to_string(o.repeat.time_cap_s)});
     const nlohmann::json j = run_pingpong(argv);
-    return sample_summary_from_json(JsonNode(j, "hetperf-pingpong --fanout output").object("fanout").object("period_s"));
+    return sample_summary_from_json(
+        JsonNode(j, "hetperf-pingpong --fanout output").object("fanout").object("period_s"));
   };
   HandoffMeasurement h;
   h.cores = std::max(1, cores);
@@ -91,8 +92,9 @@ HandoffMeasurement probe_handoff(const NetProbeOptions& o, int cores, std::uint6
   if (h.cores > 1) h.period_at_cores_s = period(h.cores);
   h.period_oversubscribed_s = period(2 * h.cores);
   // Means, not medians: a round's cost is the sum of rare long waits to be scheduled in.
-  h.handoff_s = handoff_from_fanout(h.cores, h.period_at_cores_s ? std::optional<double>(h.period_at_cores_s->mean) : std::nullopt,
-                                    h.period_oversubscribed_s.mean);
+  h.handoff_s = handoff_from_fanout(
+      h.cores, h.period_at_cores_s ? std::optional<double>(h.period_at_cores_s->mean) : std::nullopt,
+      h.period_oversubscribed_s.mean);
   return h;
 }
 
@@ -102,9 +104,9 @@ NetMeasurement probe_net(const NetProbeOptions& o) {
   for (auto s : o.sizes_bytes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
   std::vector<std::string> argv = {o.mpiexec, "-n", "2"};
   if (!o.hosts.empty()) argv.insert(argv.end(), {"-hosts", o.hosts});
-  argv.insert(argv.end(), {program, "--sizes", sizes, "--min-samples", std::to_string(o.repeat.min_samples),
-                           "--target", std::to_string(o.repeat.target_relative_half_width), "--time-cap",
-                           std::to_string(o.repeat.time_cap_s)});
+  argv.insert(argv.end(),
+              {program, "--sizes", sizes, "--min-samples", std::to_string(o.repeat.min_samples), "--target",
+               std::to_string(o.repeat.target_relative_half_width), "--time-cap", std::to_string(o.repeat.time_cap_s)});
   if (o.loggp) argv.insert(argv.end(), {"--loggp", std::to_string(o.loggp_large_bytes)});
   // Between two computers, how long large sends hold their sender (the network's send buffer); on one
   // machine a message never crosses a network.

@@ -183,7 +183,8 @@ bool serve_tcp(std::uint16_t port, const std::string& bind_address, bool once,
     throw InputError("--bind " + bind_address + ": expected an IPv4 address");
   }
   if (::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener.fd, 4) != 0) {
-    throw EnvironmentError("cannot listen on " + bind_address + ":" + std::to_string(port) + ": " + std::strerror(errno));
+    throw EnvironmentError("cannot listen on " + bind_address + ":" + std::to_string(port) + ": " +
+                           std::strerror(errno));
   }
   log("listening on " + bind_address + ":" + std::to_string(port));
   std::vector<char> buf;

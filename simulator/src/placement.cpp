@@ -37,8 +37,8 @@ std::size_t argmin(std::size_t n, Score score) {
 
 class RoundRobin final : public PlacementPolicy {
  public:
-  std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>&,
-                    const PlacementRequest&, Rng&) override {
+  std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>&, const PlacementRequest&,
+                    Rng&) override {
     return next_++ % computers.size();
   }
 
@@ -48,8 +48,8 @@ class RoundRobin final : public PlacementPolicy {
 
 class Random final : public PlacementPolicy {
  public:
-  std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>&,
-                    const PlacementRequest&, Rng& rng) override {
+  std::size_t place(const std::vector<Computer>& computers, const std::vector<ComputerLoad>&, const PlacementRequest&,
+                    Rng& rng) override {
     return rng.index(computers.size());
   }
 };

@@ -11,13 +11,15 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
   const std::size_t n = platform.computers.size();
   for (const RankComputer& c : platform.computers) {
     // Work is counted in seconds of one core alone: speed 1.
-    processors_.emplace_back(engine_, *this,
-                             ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing, c.concurrency_speed});
+    processors_.emplace_back(
+        engine_, *this,
+        ProcessorSpec{c.cores, 1.0, c.core_efficiency, Discipline::kProcessorSharing, c.concurrency_speed});
     disks_.emplace_back(engine_, *this);
   }
   // A partial profile without a network serves single-rank jobs only (bind() refuses the others).
   if (platform.bandwidth_bytes_per_s > 0) {
-    network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
+    network_ =
+        std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
   }
   waiting_.assign(n, 0);
   mapped_.assign(n, 0);
@@ -28,7 +30,8 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
 
 int RankWorld::add_app(int launch_group) {
   const int a = static_cast<int>(apps_.size());
-  auto [g, fresh] = group_index_.try_emplace(launch_group < 0 ? -1 - a : launch_group, static_cast<int>(groups_.size()));
+  auto [g, fresh] =
+      group_index_.try_emplace(launch_group < 0 ? -1 - a : launch_group, static_cast<int>(groups_.size()));
   if (fresh) groups_.emplace_back();
   apps_.push_back({g->second, {}, {}});
   return a;
@@ -43,8 +46,10 @@ int RankWorld::add_rank(int app, std::size_t computer) {
   ++mapped_[computer];
   inbox_.emplace_back();
   posted_.emplace_back();
-  if (sliced_[computer]) sliced_[computer]->add(static_cast<std::uint32_t>(id));
-  else maybe_slice(computer);
+  if (sliced_[computer])
+    sliced_[computer]->add(static_cast<std::uint32_t>(id));
+  else
+    maybe_slice(computer);
   return id;
 }
 
@@ -63,7 +68,8 @@ void RankWorld::maybe_slice(std::size_t computer) {
 double RankWorld::memory_bound_speed(std::size_t computer, int busy) const {
   const RankComputer& c = platform_.computers[computer];
   busy = std::clamp(busy, 1, c.cores);
-  if (!c.concurrency_speed.empty()) return c.concurrency_speed[std::min<std::size_t>(busy, c.concurrency_speed.size()) - 1];
+  if (!c.concurrency_speed.empty())
+    return c.concurrency_speed[std::min<std::size_t>(busy, c.concurrency_speed.size()) - 1];
   if (c.cores == 1) return 1;
   return 1 - (1 - c.core_efficiency) * (busy - 1) / (c.cores - 1);
 }
@@ -109,7 +115,7 @@ bool RankWorld::compute(int rank, double seconds, bool memory_bound) {
     return false;
   }
   processors_[ranks_[rank].computer].start(static_cast<std::uint32_t>(rank), std::max(0.0, seconds),
-                                            memory_bound ? WorkClass::kMemoryBound : WorkClass::kPlain);
+                                           memory_bound ? WorkClass::kMemoryBound : WorkClass::kPlain);
   return false;
 }
 
@@ -124,7 +130,7 @@ void RankWorld::sliced_computed(std::uint32_t token) {
 bool RankWorld::disk_write(int rank, std::uint64_t bytes) {
   const std::size_t c = ranks_[rank].computer;
   disks_[c].submit(Duration(static_cast<double>(bytes) / platform_.computers[c].disk_write_bytes_per_s),
-                    static_cast<std::uint32_t>(rank));
+                   static_cast<std::uint32_t>(rank));
   return false;
 }
 
@@ -132,8 +138,10 @@ void RankWorld::served(std::uint32_t token) {
   const double flush = platform_.computers[ranks_[token].computer].disk_sync_latency_s;
   // Blocked in the kernel as one in MPI is blocked: back on a core after the hand-off, or in its next
   // slice, once flushed.
-  if (flush > 0) engine_.after(Duration(flush), *this, kSynced | token);
-  else resume(static_cast<int>(token));
+  if (flush > 0)
+    engine_.after(Duration(flush), *this, kSynced | token);
+  else
+    resume(static_cast<int>(token));
 }
 
 // --- messages ---
@@ -347,9 +355,8 @@ bool RankWorld::wait(int rank, int handle) {
 
 bool RankWorld::recv(int rank, int src, int tag) {
   auto& inbox = inbox_[rank];
-  auto box = std::find_if(inbox.begin(), inbox.end(), [&](std::uint32_t id) {
-    return messages_[id].src == src && messages_[id].tag == tag;
-  });
+  auto box = std::find_if(inbox.begin(), inbox.end(),
+                          [&](std::uint32_t id) { return messages_[id].src == src && messages_[id].tag == tag; });
   if (box == inbox.end()) {
     posted_[rank].emplace_back(src, tag);
     set_waiting(rank, true);
@@ -383,8 +390,10 @@ bool RankWorld::barrier(int rank) {
   waiting.swap(app.barrier_waiting);
   for (int w : waiting) {
     if (w == rank) continue;
-    if (SlicedCores* s = sliced(ranks_[w].computer)) s->resume(static_cast<std::uint32_t>(w));
-    else complete(w);
+    if (SlicedCores* s = sliced(ranks_[w].computer))
+      s->resume(static_cast<std::uint32_t>(w));
+    else
+      complete(w);
   }
   return true;
 }

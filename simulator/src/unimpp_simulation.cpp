@@ -56,17 +56,17 @@ constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interva
 struct Proc {
   double arrival_s = 0, start_s = 0, finish_s = 0;
   double mi = 0, memory_mb = 0, read_bytes = 0, write_bytes = 0, receive_bytes = 0, send_bytes = 0, sleep_s = 0;
-  double remaining_mi = 0;            // work still to do when the present compute stay started
-  double segment_from_s = 0;          // start of its present stay (eq. 9), for migrated processes
+  double remaining_mi = 0;    // work still to do when the present compute stay started
+  double segment_from_s = 0;  // start of its present stay (eq. 9), for migrated processes
   ResponseBreakdown b;
   std::uint32_t spec = 0, instance = 0;  // instance 0: the spec's only copy (no "-k" suffix)
   std::int32_t pinned = kNone;
-  std::int32_t peer = kNone;          // kNone, a computer index, or computers + process index
-  std::int32_t message_other = kNone; // the other end of the message under way
-  std::uint32_t overhead_computer = 0; // where its o is being worked off
+  std::int32_t peer = kNone;            // kNone, a computer index, or computers + process index
+  std::int32_t message_other = kNone;   // the other end of the message under way
+  std::uint32_t overhead_computer = 0;  // where its o is being worked off
   std::uint32_t computer = 0;
   std::uint32_t reads = 0, writes = 0, receives = 0, sends = 0, done_in_phase = 0;
-  Processor::Client client = 0;       // while computing
+  Processor::Client client = 0;  // while computing
   Phase phase = Phase::kReceive;
   MessageStage stage = MessageStage::kFirstOverhead;
   bool computing = false, placed = false, migrated = false;
@@ -75,7 +75,7 @@ struct Proc {
 struct Node {
   std::unique_ptr<Processor> processor;
   std::unique_ptr<FifoDisk> disk;
-  double overhead_s = 0;        // o of eq. 7
+  double overhead_s = 0;  // o of eq. 7
   double peak_memory_mb = 0;
   std::size_t placed = 0;
   double last_sample_s = 0, busy_cores = 0;  // timeline: since the last sample
@@ -94,9 +94,7 @@ std::uint64_t placement_seed(std::uint64_t seed) {
   return z ^ (z >> 31);
 }
 
-std::uint32_t round_count(double x) {
-  return static_cast<std::uint32_t>(std::llround(std::clamp(x, 0.0, 4.0e9)));
-}
+std::uint32_t round_count(double x) { return static_cast<std::uint32_t>(std::llround(std::clamp(x, 0.0, 4.0e9))); }
 
 Discipline discipline_of(const DisciplineSpec& spec, const Computer& c) {
   std::string chosen = spec.default_discipline;
@@ -171,13 +169,27 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   void fire(std::uint64_t k) override {
     const auto i = static_cast<std::uint32_t>(k);
     switch (static_cast<EventKind>(k >> 32)) {
-      case kArrival: arrive(i); break;
-      case kSleepDone: next_phase(i); break;
-      case kBalance: balance(); break;
-      case kMigrated: start_compute(i); break;
-      case kOverheadDelay: message_step(i); break;
-      case kAdmit: admit_waiting(i); break;
-      case kDrawnArrival: arrive(draw_next()); break;
+      case kArrival:
+        arrive(i);
+        break;
+      case kSleepDone:
+        next_phase(i);
+        break;
+      case kBalance:
+        balance();
+        break;
+      case kMigrated:
+        start_compute(i);
+        break;
+      case kOverheadDelay:
+        message_step(i);
+        break;
+      case kAdmit:
+        admit_waiting(i);
+        break;
+      case kDrawnArrival:
+        arrive(draw_next());
+        break;
     }
   }
 
@@ -189,8 +201,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     throw InputError(file_ + ": " + spec_path(spec) + field + ": " + what);
   }
   std::string spec_path(std::size_t spec) const {
-    return spec < workload_.processes.size() ? workload_.processes[spec].json_path
-                                             : workload_.generators[spec - workload_.processes.size()].json_path + ".process";
+    return spec < workload_.processes.size()
+               ? workload_.processes[spec].json_path
+               : workload_.generators[spec - workload_.processes.size()].json_path + ".process";
   }
   const ProcessSpec& spec_of(std::size_t spec) const {
     return spec < workload_.processes.size() ? workload_.processes[spec]
@@ -199,7 +212,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 
   // bind()'s pin and peer as the simulation numbers them: a computer index, or computers + the index
   // of a process listed once among all instances; kNone when absent.
-  std::int32_t pin_of(const BoundProcess& b) const { return b.computer ? static_cast<std::int32_t>(*b.computer) : kNone; }
+  std::int32_t pin_of(const BoundProcess& b) const {
+    return b.computer ? static_cast<std::int32_t>(*b.computer) : kNone;
+  }
   std::int32_t peer_of(const BoundProcess& b) const {
     if (!b.peer) return kNone;
     if (b.peer->kind == PeerRef::Kind::kComputer) return static_cast<std::int32_t>(b.peer->index);
@@ -230,8 +245,10 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   double draw(const Distribution& d, std::size_t spec, const char* field) {
     const double v = d.sample(rng_);
     if (!std::isfinite(v)) {
-      fail(spec, field, "drew " + csv_number(v) + ", expected a finite number (the distribution's parameters are "
-                        "beyond what a double can draw from)");
+      fail(spec, field,
+           "drew " + csv_number(v) +
+               ", expected a finite number (the distribution's parameters are "
+               "beyond what a double can draw from)");
     }
     return std::max(0.0, v);
   }
@@ -239,9 +256,10 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     const double v = draw(d, spec, field);
     operations_ += std::round(v);
     if (v > kMaxOperations || operations_ > kMaxOperations) {
-      fail(spec, field, "the run would simulate " + csv_number(std::max(v, operations_)) +
-                            " disk operations and messages or more, beyond the " + csv_number(kMaxOperations) +
-                            " a run may simulate one by one; expected fewer, larger operations");
+      fail(spec, field,
+           "the run would simulate " + csv_number(std::max(v, operations_)) +
+               " disk operations and messages or more, beyond the " + csv_number(kMaxOperations) +
+               " a run may simulate one by one; expected fewer, larger operations");
     }
     return round_count(v);
   }
@@ -277,12 +295,14 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     for (const auto& part : parts) {
       if (!(part.s <= kImplausibleS)) {
         const bool profile_figures = part.field != std::string_view(".sleep_s");
-        const std::string where = only >= 0 ? " of computer '" + profile_.computers[static_cast<std::size_t>(only)].name + "'"
-                                            : " of the fastest computer";
-        fail(spec, part.field, std::string(part.figures) +
-                                   (profile_figures ? where + (profile_.file.empty() ? "" : " (" + profile_.file + ")") : "") +
-                                   " would take " + csv_number(part.s) + " s, beyond any plausible time (" +
-                                   csv_number(kImplausibleS) + " s); expected smaller sizes or faster figures");
+        const std::string where = only >= 0
+                                      ? " of computer '" + profile_.computers[static_cast<std::size_t>(only)].name + "'"
+                                      : " of the fastest computer";
+        fail(spec, part.field,
+             std::string(part.figures) +
+                 (profile_figures ? where + (profile_.file.empty() ? "" : " (" + profile_.file + ")") : "") +
+                 " would take " + csv_number(part.s) + " s, beyond any plausible time (" + csv_number(kImplausibleS) +
+                 " s); expected smaller sizes or faster figures");
       }
     }
   }
@@ -291,7 +311,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   // kept) the slot of a finished one.
   std::uint32_t add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
                     std::int32_t peer, bool reusable = false) {
-    if (created_ >= kMaxProcesses) fail(spec, "", "more than " + std::to_string(kMaxProcesses) + " processes in one run");
+    if (created_ >= kMaxProcesses)
+      fail(spec, "", "more than " + std::to_string(kMaxProcesses) + " processes in one run");
     ++created_;
     Proc p;
     p.spec = static_cast<std::uint32_t>(spec);
@@ -301,7 +322,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     p.peer = peer;
     p.mi = draw(s.mi, spec, ".mi");
     p.remaining_mi = p.mi;
-    p.memory_mb = draw(s.static_memory_mb, spec, ".static_memory_mb") + draw(s.dynamic_memory_mb, spec, ".dynamic_memory_mb");
+    p.memory_mb =
+        draw(s.static_memory_mb, spec, ".static_memory_mb") + draw(s.dynamic_memory_mb, spec, ".dynamic_memory_mb");
     p.reads = draw_count(s.disk_read_ops, spec, ".disk_read.ops");
     p.read_bytes = draw(s.disk_read_bytes, spec, ".disk_read.bytes_per_op");
     p.writes = draw_count(s.disk_write_ops, spec, ".disk_write.ops");
@@ -381,13 +403,16 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     if (drawn_.active && workload_.generators[drawn_.generator].count) {
       // Kept results need every process; the summary every response time.
       const auto all = total + static_cast<std::size_t>(*workload_.generators[drawn_.generator].count);
-      if (options_.keep_processes) procs_.reserve(all);
-      else responses_.reserve(all);
+      if (options_.keep_processes)
+        procs_.reserve(all);
+      else
+        responses_.reserve(all);
     }
     // Arrival order: by time, ties by definition order. Arrivals enter the event queue one at a time.
     order_.resize(procs_.size());
     for (std::uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-    std::stable_sort(order_.begin(), order_.end(), [&](auto x, auto y) { return procs_[x].arrival_s < procs_[y].arrival_s; });
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](auto x, auto y) { return procs_[x].arrival_s < procs_[y].arrival_s; });
   }
 
   // The generator drawn as it goes ends at its count or past its horizon.
@@ -400,9 +425,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   // instantiate() would have.
   std::uint32_t draw_next() {
     const ArrivalGenerator& gen = workload_.generators[drawn_.generator];
-    const std::uint32_t i = add(gen.process, workload_.processes.size() + drawn_.generator,
-                                static_cast<std::uint32_t>(drawn_.k), drawn_.t, drawn_.pin, drawn_.peer,
-                                !options_.keep_processes);
+    const std::uint32_t i =
+        add(gen.process, workload_.processes.size() + drawn_.generator, static_cast<std::uint32_t>(drawn_.k), drawn_.t,
+            drawn_.pin, drawn_.peer, !options_.keep_processes);
     drawn_.t += std::max(0.0, gen.interarrival_s.sample(rng_));
     ++drawn_.k;
     end_of_stream();
@@ -440,8 +465,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     HETPERF_CHECK(c < nodes_.size(), "placement policy returned an invalid computer");
     const Computer& comp = profile_.computers[c];
     if (p.memory_mb > comp.main_memory_mb + comp.virtual_memory_mb) {
-      fail(p.spec, ".static_memory_mb", "process " + name_of(p) + " was placed on '" + comp.name + "' by policy '" +
-                                            placement_name_ + "' but needs more than its main plus virtual memory");
+      fail(p.spec, ".static_memory_mb",
+           "process " + name_of(p) + " was placed on '" + comp.name + "' by policy '" + placement_name_ +
+               "' but needs more than its main plus virtual memory");
     }
     check_plausible(p, p.spec, static_cast<std::int32_t>(c));
     p.computer = static_cast<std::uint32_t>(c);
@@ -481,8 +507,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     Node& node = nodes_[c];
     node.admit_pending = false;
     const Computer& comp = profile_.computers[c];
-    while (!node.admission.empty() &&
-           load_[c].occupied_mb + procs_[node.admission.front()].memory_mb <= comp.main_memory_mb + comp.virtual_memory_mb) {
+    while (!node.admission.empty() && load_[c].occupied_mb + procs_[node.admission.front()].memory_mb <=
+                                          comp.main_memory_mb + comp.virtual_memory_mb) {
       const std::uint32_t i = node.admission.front();
       node.admission.pop_front();
       admit(i);
@@ -523,7 +549,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
             return;
           }
           break;
-        case Phase::kDone: return;
+        case Phase::kDone:
+          return;
       }
       p.phase = static_cast<Phase>(static_cast<int>(p.phase) + 1);
       p.done_in_phase = 0;
@@ -552,18 +579,20 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     b.waiting_s = std::max(0.0, response - (b.cpu_s + b.memory_s + b.disk_s + b.network_s + b.sleep_s + b.migration_s));
     ++finished_;
     if (!std::isfinite(response) || response > kImplausibleS) {
-      fail(p.spec, "", "process " + name_of(p) + " on computer '" + profile_.computers[p.computer].name +
-                           "' would take " + csv_number(response) + " s, beyond any plausible time (" +
-                           csv_number(kImplausibleS) + " s); expected smaller sizes or faster figures in the profile");
+      fail(p.spec, "",
+           "process " + name_of(p) + " on computer '" + profile_.computers[p.computer].name + "' would take " +
+               csv_number(response) + " s, beyond any plausible time (" + csv_number(kImplausibleS) +
+               " s); expected smaller sizes or faster figures in the profile");
     }
     if (options_.on_process) options_.on_process(result_of(i), index_of(p));
     if (!options_.keep_processes) {
       responses_.push_back(response);
       first_arrival_s_ = std::min(first_arrival_s_, p.arrival_s);
       last_finish_s_ = std::max(last_finish_s_, p.finish_s);
-      if (p.migrated) segments_.erase(std::remove_if(segments_.begin(), segments_.end(),
-                                                     [&](const Segment& g) { return g.proc == i; }),
-                                      segments_.end());
+      if (p.migrated)
+        segments_.erase(
+            std::remove_if(segments_.begin(), segments_.end(), [&](const Segment& g) { return g.proc == i; }),
+            segments_.end());
       // Nothing refers to a process drawn as it arrived once it is done (message peers are listed
       // processes): its slot takes the next one.
       if (drawn_slot_[i]) free_slots_.push_back(i);
@@ -579,8 +608,10 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
 
   ProcessResult result_of(std::uint32_t i) const {
     const Proc& p = procs_[i];
-    ProcessResult r{name_of(p), profile_.computers[p.computer].name, p.arrival_s, p.start_s, p.finish_s,
-                    p.finish_s - p.arrival_s, p.b, {}};
+    ProcessResult r{name_of(p),  profile_.computers[p.computer].name,
+                    p.arrival_s, p.start_s,
+                    p.finish_s,  p.finish_s - p.arrival_s,
+                    p.b,         {}};
     if (p.migrated) {
       for (const Segment& g : segments_) {
         if (g.proc == i) r.segments.push_back({profile_.computers[g.computer].name, g.from_s, g.to_s});
@@ -718,8 +749,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     sample(p.computer);
     p.computing = false;
     --load_[p.computer].computing;
-    p.b.cpu_s += p.remaining_mi / comp.mips;   // TE = mp / pc (eq. 2), summed over stays
-    p.b.memory_s += slowdown_mi / comp.mips;   // TEM - TE (eq. 3) under changing α
+    p.b.cpu_s += p.remaining_mi / comp.mips;  // TE = mp / pc (eq. 2), summed over stays
+    p.b.memory_s += slowdown_mi / comp.mips;  // TEM - TE (eq. 3) under changing α
     p.remaining_mi = 0;
     next_phase(i);
   }
@@ -812,7 +843,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       record(c, n.last_sample_s, t, n.busy_cores / profile_.computers[c].cores, load_[c].occupied_mb);
     }
     n.last_sample_s = t;
-    n.busy_cores = std::min(static_cast<double>(n.processor->served()), static_cast<double>(profile_.computers[c].cores));
+    n.busy_cores =
+        std::min(static_cast<double>(n.processor->served()), static_cast<double>(profile_.computers[c].cores));
   }
 
   void record(std::uint32_t c, double t0, double t1, double utilisation, double memory_mb) {
@@ -861,10 +893,17 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     if (options_.keep_processes) {
       out.processes.reserve(procs_.size());
       for (const Proc& p : procs_) {
-        out.processes.push_back({name_of(p), profile_.computers[p.computer].name, p.arrival_s, p.start_s, p.finish_s,
-                                 p.finish_s - p.arrival_s, p.b, {}});
+        out.processes.push_back({name_of(p),
+                                 profile_.computers[p.computer].name,
+                                 p.arrival_s,
+                                 p.start_s,
+                                 p.finish_s,
+                                 p.finish_s - p.arrival_s,
+                                 p.b,
+                                 {}});
       }
-      std::stable_sort(segments_.begin(), segments_.end(), [](const Segment& x, const Segment& y) { return x.proc < y.proc; });
+      std::stable_sort(segments_.begin(), segments_.end(),
+                       [](const Segment& x, const Segment& y) { return x.proc < y.proc; });
       for (const Segment& s : segments_) {
         out.processes[s.proc].segments.push_back({profile_.computers[s.computer].name, s.from_s, s.to_s});
       }
@@ -904,7 +943,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   const Profile& profile_;
   const Workload& workload_;
   const Binding& binding_;
-  std::vector<std::size_t> first_instance_;  // per workload process: the index of its first instance
+  std::vector<std::size_t> first_instance_;     // per workload process: the index of its first instance
   std::vector<std::uint64_t> first_generated_;  // per generator: the index of its first process
   std::string file_;
   SimulationOptions options_;
@@ -931,11 +970,11 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     double t = 0;
     std::int32_t pin = kNone, peer = kNone;
   } drawn_;
-  std::uint64_t created_ = 0;                // processes drawn so far
-  double operations_ = 0;                    // disk operations and messages drawn so far
-  Figures fastest_;                          // for check_plausible
-  std::vector<bool> drawn_slot_;             // per slot: holds a process drawn as it arrived
-  std::vector<std::uint32_t> free_slots_;    // slots of finished drawn processes (results not kept)
+  std::uint64_t created_ = 0;              // processes drawn so far
+  double operations_ = 0;                  // disk operations and messages drawn so far
+  Figures fastest_;                        // for check_plausible
+  std::vector<bool> drawn_slot_;           // per slot: holds a process drawn as it arrived
+  std::vector<std::uint32_t> free_slots_;  // slots of finished drawn processes (results not kept)
   std::vector<Segment> segments_;
   double max_memory_mb_ = 0;
   bool communication_costs_cpu_ = false;
@@ -973,8 +1012,8 @@ SimulationSize estimate_simulation_bytes(const Profile& profile, const Workload&
   const double state = sizeof(Proc) + sizeof(std::uint32_t);
   const double process_bytes = processes * per_process + std::max(0.0, processes - drawn) * state;
   // Per computer: its resources and timeline.
-  const double per_computer = sizeof(Node) + sizeof(Processor) + sizeof(FifoDisk) + 512.0 +
-                              16.0 * static_cast<double>(options.timeline_points);
+  const double per_computer =
+      sizeof(Node) + sizeof(Processor) + sizeof(FifoDisk) + 512.0 + 16.0 * static_cast<double>(options.timeline_points);
   size.bytes = static_cast<std::uint64_t>(
       std::min(process_bytes + static_cast<double>(profile.computers.size()) * per_computer, 1e18));
   return size;
@@ -990,7 +1029,9 @@ Prediction simulate(const Profile& profile, const Workload& workload, const Bind
   if (options.max_memory_bytes > 0) {
     const SimulationSize size = estimate_simulation_bytes(profile, workload, options);
     if (size.bytes > options.max_memory_bytes) {
-      auto gb = [](std::uint64_t b) { return std::to_string(static_cast<double>(b) / (1u << 30)).substr(0, 5) + " GiB"; };
+      auto gb = [](std::uint64_t b) {
+        return std::to_string(static_cast<double>(b) / (1u << 30)).substr(0, 5) + " GiB";
+      };
       throw InputError(workload_file + ": " + std::to_string(size.processes) + " processes would take about " +
                        gb(size.bytes) + " to simulate, more than the " + gb(options.max_memory_bytes) +
                        " allowed (the memory available, or --max-memory); simulate fewer processes (a smaller "

@@ -27,7 +27,9 @@ Profile profile(bool kernels = true) {
     c.cores = 2;
     c.disk_write_bytes_per_s = 1e8;
     if (kernels) {
-      c.kernels = {{"dgemm", 0, {3}, {1e-9}}, {"dtrsm", 0, {3}, {0.5e-9}}, {"dgetrf", 0, {3, 0}, {2e-9, 1e-6}},
+      c.kernels = {{"dgemm", 0, {3}, {1e-9}},
+                   {"dtrsm", 0, {3}, {0.5e-9}},
+                   {"dgetrf", 0, {3, 0}, {2e-9, 1e-6}},
                    {"dlaswp", 0, {2}, {1e-8}}};
       c.integration_step_s = 2e-8;
     }
@@ -82,7 +84,7 @@ TEST_CASE("apps: kernel times scale the calibrated r x r models to each call's s
   CHECK(t("trsm", 100, 200, 0) == Approx(2 * 0.5e-3));  // two r x r right-hand sides
   // A 300 x 100 panel: (300·100² − 100³/3) / (100·100² − 100³/3) = 4 times the square one.
   CHECK(t("getrf", 300, 100, 0) == Approx(4 * (2e-3 + 1e-6)));
-  CHECK(t("laswp", 0, 200, 100) == Approx(2 * 1e-4));   // 200 columns, 100 interchanges
+  CHECK(t("laswp", 0, 200, 100) == Approx(2 * 1e-4));  // 200 columns, 100 interchanges
   CHECK(t("integrate", 0, 0, 0, 1000) == Approx(2e-5));
   CHECK(p.computers[0].cores == 2);
   CHECK(p.latency_s == 1e-5);
@@ -169,9 +171,10 @@ TEST_CASE("apps: a batch job's LU or integration model becomes an iteration-time
   BatchAppModel lu_model = model(R"([{"processors": 2, "app": {"kind": "lu", "n": 960, "r": 96, "iterations": 3}}])");
   auto lu = app_model_as_table(lu_model, prof, 16);
   CHECK(lu_model.iterations == 3);
-  REQUIRE(lu.size() == 4);  // 1 .. 4 cores
+  REQUIRE(lu.size() == 4);     // 1 .. 4 cores
   CHECK(lu.at(2) < lu.at(1));  // more ranks, less time per factorisation
-  auto in = app_model_as_table(model(R"([{"processors": 2, "app": {"kind": "integrate", "steps": 3000000}}])"), prof, 3);
+  auto in =
+      app_model_as_table(model(R"([{"processors": 2, "app": {"kind": "integrate", "steps": 3000000}}])"), prof, 3);
   REQUIRE(in.size() == 2);  // 2 and 3 ranks: one and two workers
   // One worker: 3e6 steps of 2e-8 s; two workers on a second core each: half of it (plus messages).
   CHECK(in.at(2) == Approx(0.06).epsilon(1e-3));
@@ -201,7 +204,8 @@ Profile profile_with_app_models() {
 
 }  // namespace
 
-TEST_CASE("apps: a computer's trace-calibrated models give its kernel times alone, slowed by the ranks computing beside") {
+TEST_CASE(
+    "apps: a computer's trace-calibrated models give its kernel times alone, slowed by the ranks computing beside") {
   const Profile p = profile_with_app_models();
   SimPlatform platform = sim_platform_from_profile(p);
   KernelCall one{"gemm", 100, 100, 100, 0};
@@ -270,11 +274,15 @@ TEST_CASE("apps: a message between ranks of one computer takes its calibrated li
   CHECK(!platform.computers[1].local_message_s);  // no traces there: the star network
 }
 
-TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and the spread of what they miss, never a factor") {
+TEST_CASE(
+    "apps: calibration runs give diagnostics by the mechanisms alone and the spread of what they miss, never a "
+    "factor") {
   const Profile base = profile();
   const hetperf::test::TempDir dir("diagnostics");
   auto lu = [&](const std::string& file, int n, const std::vector<std::string>& hosts, double seconds) {
-    nlohmann::json t = {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"},
+    nlohmann::json t = {{"schema", "hetperf.trace/1"},
+                        {"app", "lu"},
+                        {"backend", "mpi"},
                         {"config", {{"n", n}, {"r", 96}, {"variant", "basic"}}},
                         {"summary", {{"factorization_s", seconds}}},
                         {"run", {{"ranks", hosts.size()}, {"host", hosts[0]}, {"rank_hosts", hosts}}}};
@@ -289,7 +297,8 @@ TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and t
     return predict_app_jobs(sim_platform_from_profile(base), base, {job}, false).jobs.front().time_s;
   };
   const double ab = point(960, {0, 1}), aa = point(960, {0, 0});
-  const std::vector<std::filesystem::path> traces = {lu("t1.json", 960, {"a", "b"}, 1.10 * ab), lu("t2.json", 960, {"a", "b"}, 1.20 * ab),
+  const std::vector<std::filesystem::path> traces = {lu("t1.json", 960, {"a", "b"}, 1.10 * ab),
+                                                     lu("t2.json", 960, {"a", "b"}, 1.20 * ab),
                                                      lu("t3.json", 960, {"a", "a"}, 0.9 * aa)};
   const auto d = calibration_diagnostics(base, traces);
   REQUIRE(d.size() == 3);
@@ -313,14 +322,20 @@ TEST_CASE("apps: calibration runs give diagnostics by the mechanisms alone and t
   CHECK(diagnostics_report(d).size() == 2);
   // A host that is not a computer of the profile, and a list of hosts that is not one per rank.
   const auto elsewhere = lu("t6.json", 960, {"a", "c"}, 1);
-  CHECK(hetperf::test::input_error([&] { calibration_diagnostics(base, {elsewhere}); })
-            .find("t6.json: $.run.rank_hosts[1]: expected the name of a computer of the profile, got \"c\"") != std::string::npos);
-  const auto short_list = dir.write("t7.json", R"({"app": "lu", "config": {"n": 960, "r": 96}, "summary": {"factorization_s": 1},
-                                                   "run": {"ranks": 2, "rank_hosts": ["a", "b", "a"]}})");
-  CHECK(hetperf::test::input_error([&] { calibration_diagnostics(base, {short_list}); }).find("$.run.rank_hosts: expected one host per rank (2)") !=
+  CHECK(hetperf::test::input_error([&] {
+          calibration_diagnostics(base, {elsewhere});
+        }).find("t6.json: $.run.rank_hosts[1]: expected the name of a computer of the profile, got \"c\"") !=
         std::string::npos);
+  const auto short_list =
+      dir.write("t7.json", R"({"app": "lu", "config": {"n": 960, "r": 96}, "summary": {"factorization_s": 1},
+                                                   "run": {"ranks": 2, "rank_hosts": ["a", "b", "a"]}})");
+  CHECK(hetperf::test::input_error([&] {
+          calibration_diagnostics(base, {short_list});
+        }).find("$.run.rank_hosts: expected one host per rank (2)") != std::string::npos);
   // The prediction never applies them: without operation noise, every sample is the point.
-  auto jobs = read(nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]}])"), p);
+  auto jobs = read(
+      nlohmann::json::parse(R"([{"name": "ab", "app": "lu", "ranks": 2, "n": 960, "r": 96, "mapping": ["a", "b"]}])"),
+      p);
   const double alone = predict_app_jobs(sim_platform_from_profile(p), p, jobs, false).jobs[0].time_s;
   p.computers[0].app_models.model_error_log.clear();
   p.computers[1].app_models.model_error_log.clear();
@@ -337,7 +352,8 @@ TEST_CASE("apps: the model error's spread leaves out the noise of the configurat
     for (int c = 0; c < 1000; ++c) {
       const double offset = config_sd * rng.normal();
       std::vector<double> r;
-      for (int k = 0; k < 3; ++k) r.push_back(offset + 0.05 * rng.normal() + (rng.uniform01() < 0.1 ? std::log(1.3) : 0.0));
+      for (int k = 0; k < 3; ++k)
+        r.push_back(offset + 0.05 * rng.normal() + (rng.uniform01() < 0.1 ? std::log(1.3) : 0.0));
       out.push_back(r);
     }
     return out;
@@ -358,7 +374,8 @@ TEST_CASE("apps: the model error's spread leaves out the noise of the configurat
   // Sixteen configurations, as a calibration has: their variance is uncertain, and its upper bound lies
   // well above it.
   const auto few_runs = runs(0);
-  const ModelErrorSpread few = model_error_spread(std::vector<std::vector<double>>(few_runs.begin(), few_runs.begin() + 16));
+  const ModelErrorSpread few =
+      model_error_spread(std::vector<std::vector<double>>(few_runs.begin(), few_runs.begin() + 16));
   CHECK(few.observed_variance_upper > 1.2 * few.observed_variance);
   // One run per configuration: no noise known, nothing taken away.
   CHECK(model_error_spread({{0.1}, {-0.1}, {0.2}}).shrink == 1);

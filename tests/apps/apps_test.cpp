@@ -34,7 +34,8 @@ TEST_CASE("apps: LU configurations that cannot run are rejected with the option 
   c.remove = 0, c.parallel_multiply = 3;
   CHECK(c.validate(4) == "--parallel-multiply 3: expected a number of sub-blocks that divides r = 32");
   c.parallel_multiply = 4;
-  CHECK(c.validate(2) == "--parallel-multiply 4: expected at most one sub-block per rank: no more than the 2 ranks that stay");
+  CHECK(c.validate(2) ==
+        "--parallel-multiply 4: expected at most one sub-block per rank: no more than the 2 ranks that stay");
   CHECK(c.validate(4).empty());
   c.parallel_multiply = 0;
   CHECK(c.validate(4) == "--parallel-multiply 0: expected at least 1 sub-block");
@@ -77,8 +78,10 @@ TEST_CASE("apps: the trapezium rule converges to the closed form of 2 sin x + e^
 TEST_CASE("apps: dynamic efficiency is useful compute time over ranks times iteration time") {
   // Iteration 0: rank 0 computes 0-3 s, rank 1 computes 1-2 s and waits: 4 s of work in 2 x 3 s.
   std::vector<TraceEvent> events = {
-      {0, "getrf", 0, -1, 0, 0, 0, 0, 0, 0.0, 3.0}, {1, "recv", 0, 0, 1, 100, 0, 0, 0, 0.0, 1.0},
-      {1, "gemm", 0, -1, 0, 0, 1, 1, 1, 1.0, 2.0},  {0, "gemm", 1, -1, 0, 0, 1, 1, 1, 3.0, 4.0},
+      {0, "getrf", 0, -1, 0, 0, 0, 0, 0, 0.0, 3.0},
+      {1, "recv", 0, 0, 1, 100, 0, 0, 0, 0.0, 1.0},
+      {1, "gemm", 0, -1, 0, 0, 1, 1, 1, 1.0, 2.0},
+      {0, "gemm", 1, -1, 0, 0, 1, 1, 1, 3.0, 4.0},
   };
   auto its = summarize_iterations(events, 2);
   REQUIRE(its.size() == 2);
@@ -90,10 +93,11 @@ TEST_CASE("apps: dynamic efficiency is useful compute time over ranks times iter
 TEST_CASE("apps: an LU redistribution runs from the last rank's entry to the last hand-off's end") {
   // After iteration 2: rank 2 joined and waits in its receive from 0.5 s; rank 0 enters at 1 s,
   // rank 1 at 2 s; the last hand-off ends at 3.5 s. Other messages do not count.
-  std::vector<TraceEvent> events = {
-      {2, "recv", 2, 0, kLuHandOffTag, 100, 0, 0, 0, 0.5, 3.0}, {0, "send", 2, 2, kLuHandOffTag, 100, 0, 0, 0, 1.0, 3.0},
-      {1, "send", 2, 2, kLuHandOffTag, 50, 0, 0, 0, 2.0, 3.5},  {2, "recv", 2, 1, kLuHandOffTag, 50, 0, 0, 0, 3.0, 3.5},
-      {0, "send", 2, 1, 1, 999, 0, 0, 0, 0.0, 9.0}};
+  std::vector<TraceEvent> events = {{2, "recv", 2, 0, kLuHandOffTag, 100, 0, 0, 0, 0.5, 3.0},
+                                    {0, "send", 2, 2, kLuHandOffTag, 100, 0, 0, 0, 1.0, 3.0},
+                                    {1, "send", 2, 2, kLuHandOffTag, 50, 0, 0, 0, 2.0, 3.5},
+                                    {2, "recv", 2, 1, kLuHandOffTag, 50, 0, 0, 0, 3.0, 3.5},
+                                    {0, "send", 2, 1, 1, 999, 0, 0, 0, 0.0, 9.0}};
   LuConfig cfg;
   cfg.n = 384, cfg.r = 48, cfg.expand = 1, cfg.expand_after_iteration = 2;
   auto rs = lu_redistributions(events, cfg, 3);

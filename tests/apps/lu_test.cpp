@@ -140,7 +140,7 @@ TEST_CASE("apps: simulated LU with PM and every broadcast is deterministic and f
     for (auto bcast : {LuBcast::kSequential, LuBcast::kTree, LuBcast::kRing}) {
       LuConfig cfg;
       cfg.n = 10 * 48, cfg.r = 48, cfg.variant = variant, cfg.bcast = bcast, cfg.parallel_multiply = 3, cfg.window = 1;
-      cfg.remove = 2, cfg.remove_after_iteration = 3;  // 5 ranks, 3 stay: S = 3 still fits
+      cfg.remove = 2, cfg.remove_after_iteration = 3;         // 5 ranks, 3 stay: S = 3 still fits
       auto a = simulate_lu(cfg, 5), b = simulate_lu(cfg, 5);  // a deadlock stops the simulation
       REQUIRE(a.size() == b.size());
       for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(a[i].end_s == b[i].end_s);

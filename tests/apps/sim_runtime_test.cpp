@@ -26,7 +26,9 @@ SimPlatform platform(int computers, int cores, double latency_s, double bandwidt
   p.latency_s = latency_s;
   p.bandwidth_bytes_per_s = bandwidth;
   // 1 s per gemm "unit": m*n*k / 1e6 seconds; other kernels alike.
-  p.kernel_time = [](const KernelCall& k, std::size_t) { return k.kernel == "integrate" ? k.steps * 1e-6 : k.m * 1e-6 * k.n * k.k; };
+  p.kernel_time = [](const KernelCall& k, std::size_t) {
+    return k.kernel == "integrate" ? k.steps * 1e-6 : k.m * 1e-6 * k.n * k.k;
+  };
   return p;
 }
 
@@ -44,8 +46,10 @@ double end_of(const SimRunResult& r, int rank, const std::string& op, int nth = 
 TEST_CASE("apps: a simulated rendezvous message costs l + s/b for both ends") {
   SimPlatform p = platform(2, 1, 1e-3, 1e6);
   auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 1000000);
-    else co_await rt.recv(0, 0, nullptr, 1000000);
+    if (rt.rank() == 0)
+      co_await rt.send(1, 0, nullptr, 1000000);
+    else
+      co_await rt.recv(0, 0, nullptr, 1000000);
   });
   CHECK(end_of(r, 0, "send") == Approx(1.001));
   CHECK(end_of(r, 1, "recv") == Approx(1.001));
@@ -54,8 +58,10 @@ TEST_CASE("apps: a simulated rendezvous message costs l + s/b for both ends") {
 TEST_CASE("apps: a simulated eager message lets the sender go on at once") {
   SimPlatform p = platform(2, 1, 1e-3, 1e6);
   auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 1000);
-    else co_await rt.recv(0, 0, nullptr, 1000);
+    if (rt.rank() == 0)
+      co_await rt.send(1, 0, nullptr, 1000);
+    else
+      co_await rt.recv(0, 0, nullptr, 1000);
   });
   CHECK(end_of(r, 0, "send") == Approx(0.0));
   CHECK(end_of(r, 1, "recv") == Approx(1e-3 + 1e-3));
@@ -97,8 +103,10 @@ TEST_CASE("apps: ranks computing on one core share it equally, on two cores they
 TEST_CASE("apps: concurrent transfers out of one computer share its bandwidth equally") {
   // Ranks 0 and 1 on computer 0 send 1 MB each to ranks 2 and 3 on computers 1 and 2.
   auto r = simulate_app(platform(3, 2, 0, 1e6), {0, 0, 1, 2}, [](Runtime& rt) -> Task {
-    if (rt.rank() < 2) co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
-    else co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
+    if (rt.rank() < 2)
+      co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
+    else
+      co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
   });
   CHECK(end_of(r, 2, "recv") == Approx(2.0));
   CHECK(end_of(r, 3, "recv") == Approx(2.0));
@@ -158,18 +166,18 @@ TEST_CASE("apps: without kept events a simulation still summarises every iterati
 
 TEST_CASE("apps: simulated LU runs every variant to completion with the same kernel calls") {
   std::map<std::string, std::map<std::string, int>> counts;
-  for (auto [name, variant, ranks, remove, expand] : {std::tuple{"basic", LuVariant::kBasic, 3, 0, 0},
-                                                      std::tuple{"pipelined", LuVariant::kPipelined, 3, 0, 0},
-                                                      std::tuple{"flow_control", LuVariant::kFlowControl, 3, 0, 0},
-                                                      std::tuple{"removal", LuVariant::kBasic, 3, 1, 0},
-                                                      std::tuple{"expansion", LuVariant::kPipelined, 3, 1, 1}}) {
+  for (auto [name, variant, ranks, remove, expand] :
+       {std::tuple{"basic", LuVariant::kBasic, 3, 0, 0}, std::tuple{"pipelined", LuVariant::kPipelined, 3, 0, 0},
+        std::tuple{"flow_control", LuVariant::kFlowControl, 3, 0, 0}, std::tuple{"removal", LuVariant::kBasic, 3, 1, 0},
+        std::tuple{"expansion", LuVariant::kPipelined, 3, 1, 1}}) {
     LuConfig cfg;
     cfg.n = 2592, cfg.r = 216, cfg.variant = variant, cfg.remove = remove, cfg.remove_after_iteration = remove ? 4 : -1;
     cfg.expand = expand, cfg.expand_after_iteration = expand ? 1 : -1;
     LuResult result;
     std::vector<std::size_t> mapping(ranks);
     for (int i = 0; i < ranks; ++i) mapping[i] = i;
-    auto r = simulate_app(platform(ranks, 1, 50e-6, 1e8), mapping, [&](Runtime& rt) { return lu_rank(rt, cfg, result); });
+    auto r =
+        simulate_app(platform(ranks, 1, 50e-6, 1e8), mapping, [&](Runtime& rt) { return lu_rank(rt, cfg, result); });
     CHECK(r.makespan_s > 0);
     CHECK(result.factors.empty());  // NOALLOC: no matrix memory in the simulated back-end
     for (const auto& e : r.events) counts[name][e.op]++;
@@ -189,7 +197,8 @@ TEST_CASE("apps: simulated integration charges each worker its steps and disk wr
   IntegrateConfig cfg;
   cfg.steps = 2000000, cfg.disk_bytes = 1000000;
   IntegrateResult result;
-  auto r = simulate_app(platform(2, 1, 0, 1e9), {0, 1, 1}, [&](Runtime& rt) { return integrate_rank(rt, cfg, result); });
+  auto r =
+      simulate_app(platform(2, 1, 0, 1e9), {0, 1, 1}, [&](Runtime& rt) { return integrate_rank(rt, cfg, result); });
   // Two workers share computer 1: 2 s of steps each take 4 s; then their disk writes queue (1 s each).
   CHECK(result.response_s == Approx(6.0).epsilon(1e-6));
 }
@@ -237,21 +246,25 @@ TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the in
   SimPlatform p = platform(1, 2, 0, 1e9);
   p.computers[0].core_efficiency = 0.8;
   auto gemm = [](Runtime& rt) -> Task { co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0); };
-  CHECK(simulate_app(p, {0}, gemm).makespan_s == Approx(1.0));       // alone: full speed
-  CHECK(simulate_app(p, {0, 0}, gemm).makespan_s == Approx(1.25));   // both cores: 0.8 each
+  CHECK(simulate_app(p, {0}, gemm).makespan_s == Approx(1.0));      // alone: full speed
+  CHECK(simulate_app(p, {0, 0}, gemm).makespan_s == Approx(1.25));  // both cores: 0.8 each
   auto loop = [](Runtime& rt) -> Task { co_await rt.integrate(0, 1, 1000000, nullptr); };
   CHECK(simulate_app(p, {0, 0}, loop).makespan_s == Approx(1.0));
 }
 
-TEST_CASE("apps: a rank blocked in MPI on an oversubscribed computer is scheduled in after the hand-off, one computing is not") {
+TEST_CASE(
+    "apps: a rank blocked in MPI on an oversubscribed computer is scheduled in after the hand-off, one computing is "
+    "not") {
   SimPlatform p = platform(2, 1, 1e-3, 1e9);
   p.computers[1].oversubscribed_handoff_s = 5e-3;
   auto ping = [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
-    else if (rt.rank() == 1) co_await rt.recv(0, 0, nullptr, 0);
+    if (rt.rank() == 0)
+      co_await rt.send(1, 0, nullptr, 0);
+    else if (rt.rank() == 1)
+      co_await rt.recv(0, 0, nullptr, 0);
   };
-  CHECK(end_of(simulate_app(p, {0, 1}, ping), 1, "recv") == Approx(1e-3));           // 1 rank on 1 core
-  CHECK(end_of(simulate_app(p, {0, 1, 1}, ping), 1, "recv") == Approx(6e-3));        // 2 ranks on 1 core
+  CHECK(end_of(simulate_app(p, {0, 1}, ping), 1, "recv") == Approx(1e-3));     // 1 rank on 1 core
+  CHECK(end_of(simulate_app(p, {0, 1, 1}, ping), 1, "recv") == Approx(6e-3));  // 2 ranks on 1 core
   CHECK(end_of(simulate_app(p, {0, 1, 1, 1, 1}, ping), 1, "recv") == Approx(1e-3 + 2 * 5e-3 * 0.75));  // 4 on 1
   // A receiver still computing when its message arrives finds it on its receive: no hand-off.
   auto late = [](Runtime& rt) -> Task {
@@ -293,7 +306,9 @@ TEST_CASE("apps: a rank blocked in MPI on an oversubscribed computer is schedule
   CHECK(end_of(r, 1, "send") == Approx(2e-3 + 5e-3));
 }
 
-TEST_CASE("apps: a rank scheduled in after its hand-off keeps its core for the rest of its slice, and a rendezvous waits for both ends") {
+TEST_CASE(
+    "apps: a rank scheduled in after its hand-off keeps its core for the rest of its slice, and a rendezvous waits for "
+    "both ends") {
   // Two ranks on one core (hand-off 5 ms) receive twice from a rank elsewhere, 1 ms per message; rank
   // 0 sends the second message `gap` after the first is received.
   SimPlatform p = platform(2, 1, 1e-3, 1e9);
@@ -317,9 +332,9 @@ TEST_CASE("apps: a rank scheduled in after its hand-off keeps its core for the r
   auto second = [&](double gap) { return end_of(simulate_app(p, {0, 1, 1}, twice(gap)), 1, "recv", 1); };
   CHECK(second(0) == Approx(8e-3 + 5e-3));  // no slice known: the full hand-off every time
   p.computers[1].handoff_slice_s = 4e-3;
-  CHECK(second(0) == Approx(8e-3 + 5e-3 * 2.0 / 4));      // half its slice gone: half the hand-off
+  CHECK(second(0) == Approx(8e-3 + 5e-3 * 2.0 / 4));  // half its slice gone: half the hand-off
   CHECK(second(1e-3) == Approx(9e-3 + 5e-3 * 3.0 / 4));
-  CHECK(second(10e-3) == Approx(18e-3 + 5e-3));          // beyond its slice: the full hand-off
+  CHECK(second(10e-3) == Approx(18e-3 + 5e-3));  // beyond its slice: the full hand-off
   CHECK(end_of(simulate_app(p, {0, 1, 1}, twice(0)), 1, "recv", 0) == Approx(6e-3));  // the first: in full
   // A rendezvous send (1 MB: 1 ms + 1 ms of bytes) returns once its receiver has answered and its
   // sender is back on its core: the longer of the two ends' hand-offs. Into the oversubscribed
@@ -363,8 +378,10 @@ TEST_CASE("apps: a message within an oversubscribed computer takes its calibrate
   p.computers[0].oversubscribed_handoff_s = 5e-3;
   p.computers[0].local_message_s = [](std::uint64_t, int ranks) { return ranks * 1e-3; };
   auto ping = [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 0);
-    else co_await rt.recv(0, 0, nullptr, 0);
+    if (rt.rank() == 0)
+      co_await rt.send(1, 0, nullptr, 0);
+    else
+      co_await rt.recv(0, 0, nullptr, 0);
   };
   CHECK(end_of(simulate_app(p, {0, 0}, ping), 1, "recv") == Approx(2e-3 + 5e-3));
 }
@@ -375,8 +392,10 @@ TEST_CASE("apps: a simulated message takes the line of its size's regime, shared
   p.regimes = {{0, 1e-3, 1e-6}, {1000, 2e-3, 2e-6}, {100000, -1e-3, 3e-6}};
   auto message = [](std::uint64_t bytes) {
     return [bytes](Runtime& rt) -> Task {
-      if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, bytes);
-      else co_await rt.recv(0, 0, nullptr, bytes);
+      if (rt.rank() == 0)
+        co_await rt.send(1, 0, nullptr, bytes);
+      else
+        co_await rt.recv(0, 0, nullptr, bytes);
     };
   };
   CHECK(end_of(simulate_app(p, {0, 1}, message(500)), 1, "recv") == Approx(1e-3 + 500e-6));
@@ -406,8 +425,10 @@ TEST_CASE("apps: a large send returns once all but the send buffer has been stre
   SimPlatform p = platform(2, 1, 1e-3, 1e6);
   p.send_buffer_bytes = 400000;
   auto one = [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) co_await rt.send(1, 0, nullptr, 1000000);
-    else co_await rt.recv(0, 0, nullptr, 1000000);
+    if (rt.rank() == 0)
+      co_await rt.send(1, 0, nullptr, 1000000);
+    else
+      co_await rt.recv(0, 0, nullptr, 1000000);
   };
   auto r = simulate_app(p, {0, 1}, one);
   CHECK(end_of(r, 0, "send") == Approx(0.601));

@@ -6,7 +6,9 @@
 
 using namespace hetperf::calibrate;
 
-TEST_CASE("calibrate: the waiting share on one computer of several compares masters beside the workers with masters elsewhere") {
+TEST_CASE(
+    "calibrate: the waiting share on one computer of several compares masters beside the workers with masters "
+    "elsewhere") {
   ContentionOptions o;
   o.cores = 1;
   o.repeats = 3;
@@ -20,7 +22,8 @@ TEST_CASE("calibrate: the waiting share on one computer of several compares mast
       CHECK(args.front() == "hetperf-integrate");
       const bool together = hosts[0] == hosts[1];
       const double wall = together ? 0.1 * (1 + share) : 0.1;
-      return nlohmann::json{{"summary", {{"mean_response_s", wall}, {"workers_compute_cpu_s", 0.1}, {"workers_compute_wall_s", wall}}}};
+      return nlohmann::json{
+          {"summary", {{"mean_response_s", wall}, {"workers_compute_cpu_s", 0.1}, {"workers_compute_wall_s", wall}}}};
     };
   };
   const ContentionSummary s = measure_waiting_share_on(o, "b", "a", run(0.6));
@@ -46,7 +49,9 @@ TEST_CASE("calibrate: the waiting share on one computer of several compares mast
   CHECK(placements[2] == std::vector<std::string>{"b", "b", "b", "b"});
 }
 
-TEST_CASE("calibrate: the waiting share is read off the workers' wall / CPU time, not the responses of runs at different speeds") {
+TEST_CASE(
+    "calibrate: the waiting share is read off the workers' wall / CPU time, not the responses of runs at different "
+    "speeds") {
   ContentionOptions o;
   o.cores = 2;
   o.repeats = 3;
@@ -63,9 +68,10 @@ TEST_CASE("calibrate: the waiting share is read off the workers' wall / CPU time
     const double cpu = one ? 0.2 : 0.1;  // CPU seconds of the same work at half and at full speed
     // beside the waiting masters: 1 / (1 + 0.5) of a core
     const double wall = one ? cpu * (launches == 2 ? 1.4 : 1.0) : cpu * 1.5;
-    return std::vector<nlohmann::json>{{{"summary", {{"mean_response_s", one ? 0.2 : 1.2},
-                                                     {"workers_compute_cpu_s", cpu * (one ? 1 : 2)},
-                                                     {"workers_compute_wall_s", wall * (one ? 1 : 2)}}}}};
+    return std::vector<nlohmann::json>{{{"summary",
+                                         {{"mean_response_s", one ? 0.2 : 1.2},
+                                          {"workers_compute_cpu_s", cpu * (one ? 1 : 2)},
+                                          {"workers_compute_wall_s", wall * (one ? 1 : 2)}}}}};
   };
   const ContentionSummary s = measure_waiting_share(o, run);
   CHECK(launches == 6);

@@ -18,8 +18,9 @@ struct Exp {
   double c, d, x0, x1;  // y = c·e^(d·x) on (x0, x1]
 };
 // The UniMPP paper: Table 2 (c1, c2: 1 GB main + 1 GB swap), Table 5 (c3: 256 + 400 MB), Table 6 (c4: 512 + 512 MB).
-const Exp kExpTables[] = {{"Table 2", 0.0938, 0.0039, 1024, 2048}, {"Table 5", 0.7335, 0.0097, 256, 656},
-                       {"Table 6", 0.0924, 0.0095, 512, 1024}};
+const Exp kExpTables[] = {{"Table 2", 0.0938, 0.0039, 1024, 2048},
+                          {"Table 5", 0.7335, 0.0097, 256, 656},
+                          {"Table 6", 0.0924, 0.0095, 512, 1024}};
 
 void sample(const Exp& e, double noise_sd, std::mt19937_64& rng, std::vector<double>& x, std::vector<double>& y) {
   std::normal_distribution<double> noise(0, noise_sd);
@@ -54,7 +55,8 @@ TEST_CASE("calibrate: exponential fit recovers the noise-free seed Table 2, 5 an
   }
 }
 
-TEST_CASE("calibrate: exponential fit intervals cover the seed tables' parameters in about 95 percent of noisy replicates") {
+TEST_CASE(
+    "calibrate: exponential fit intervals cover the seed tables' parameters in about 95 percent of noisy replicates") {
   std::mt19937_64 rng(11);
   for (const Exp& e : kExpTables) {
     INFO(e.table);

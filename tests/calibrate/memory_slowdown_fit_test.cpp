@@ -15,7 +15,8 @@ using hetperf::testing::SeedSlowdown;
 namespace {
 
 // 12 points up to the knee and 12 beyond it, with multiplicative noise.
-void sample(const SeedSlowdown& m, double noise_sd, std::mt19937_64& rng, std::vector<double>& x, std::vector<double>& y) {
+void sample(const SeedSlowdown& m, double noise_sd, std::mt19937_64& rng, std::vector<double>& x,
+            std::vector<double>& y) {
   hetperf::testing::SyntheticOptions o;
   o.memory = m;
   hetperf::testing::SyntheticMeasurement gen(o);
@@ -35,8 +36,8 @@ struct Named {
   SeedSlowdown m;
 };
 const Named kSeedTables[] = {{"Table 2", hetperf::testing::kTable2},
-                         {"Table 5", hetperf::testing::kTable5},
-                         {"Table 6", hetperf::testing::kTable6}};
+                             {"Table 5", hetperf::testing::kTable5},
+                             {"Table 6", hetperf::testing::kTable6}};
 
 }  // namespace
 
@@ -125,7 +126,8 @@ TEST_CASE("calibrate: memory slowdown fit without swap points keeps only the lin
   CHECK_FALSE(s.function().virtual_memory);
 }
 
-TEST_CASE("calibrate: memory slowdown fit reports a flat main part and keeps a curve the exponential misses as a table") {
+TEST_CASE(
+    "calibrate: memory slowdown fit reports a flat main part and keeps a curve the exponential misses as a table") {
   // The probe's shape: flat noise below the knee, then c·(1 − L/x) (a resident page with probability L/x).
   std::vector<double> x, y;
   const double noise[] = {0.02, -0.03, 0.01, -0.01, 0.03, -0.02, 0.0, 0.01};

@@ -111,7 +111,8 @@ TEST_CASE("calibrate: network fit keeps two regimes whose intervals overlap when
   // sizes up to 8 KiB are latency-bound, the eight from 32 KiB on stream at 95.7 Mbit/s. Both
   // regimes' parameters had overlapping intervals, and the single line that replaced them (116 Mbit/s)
   // put 4 MiB messages 17% short.
-  const std::vector<double> sizes = {0, 32, 1024, 8192, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304};
+  const std::vector<double> sizes = {0,      32,     1024,   8192,    32768,   65536,
+                                     131072, 262144, 524288, 1048576, 2097152, 4194304};
   const std::vector<double> a = {1.126e-05, 1.427e-05, 8.237e-05, 0.0003375, 0.004032, 0.005033,
                                  0.01013,   0.02118,   0.04423,   0.08897,   0.176,    0.3502};
   const std::vector<double> b = {1.083e-05, 1.086e-05, 8.285e-05, 0.0003402, 0.004057, 0.005001,

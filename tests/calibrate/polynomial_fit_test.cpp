@@ -38,13 +38,15 @@ TEST_CASE("calibrate: polynomial fit standard errors match the textbook formula 
   }
   double se_slope = std::sqrt(ss / 4) / std::sqrt(sxx);
   CHECK(s.parameters[1].std_error == Approx(se_slope).epsilon(1e-9));
-  CHECK(s.parameters[1].ci95_high - s.parameters[1].value == Approx(2.7764451051977987 * se_slope).epsilon(1e-8));  // t(0.975, 4)
+  CHECK(s.parameters[1].ci95_high - s.parameters[1].value ==
+        Approx(2.7764451051977987 * se_slope).epsilon(1e-8));                                           // t(0.975, 4)
   CHECK(s.band_half_width95(3.5) == Approx(2.7764451051977987 * std::sqrt(ss / 4 / 6)).epsilon(1e-8));  // at x̄: s/√n
 }
 
 TEST_CASE("calibrate: polynomial fit recovers a cubic kernel model from block sizes spanning decades") {
   std::vector<double> r, t;
-  for (double b : {16.0, 32.0, 64.0, 128.0, 256.0, 512.0}) r.push_back(b), t.push_back(2.5e-10 * b * b * b + 1e-9 * b * b + 2e-6);
+  for (double b : {16.0, 32.0, 64.0, 128.0, 256.0, 512.0})
+    r.push_back(b), t.push_back(2.5e-10 * b * b * b + 1e-9 * b * b + 2e-6);
   PolynomialFitOptions o;
   o.powers = {3, 2, 0};
   o.relative_errors = true;

@@ -14,13 +14,14 @@
 
 using namespace hetperf;
 using namespace hetperf::calibrate;
-using hetperf::testing::SyntheticOptions;
 using hetperf::testing::synthetic_measurement;
+using hetperf::testing::SyntheticOptions;
 
 namespace {
 
 std::filesystem::path temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("hetperf-calibrate-test-" + name + "-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("hetperf-calibrate-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
@@ -175,7 +176,9 @@ TEST_CASE("calibrate: profile builder warns about a poor fit naming it and its R
   o.seed = 2;
   Profile p = build_profile({input(o)}, {"test"});
   bool named = false;
-  for (const auto& w : p.warnings) named = named || (w.find("poor fit: noisy: memory slowdown") != std::string::npos && w.find("R² ") != std::string::npos);
+  for (const auto& w : p.warnings)
+    named = named ||
+            (w.find("poor fit: noisy: memory slowdown") != std::string::npos && w.find("R² ") != std::string::npos);
   CHECK(named);
 }
 
@@ -224,7 +227,8 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
   CHECK_THROWS_WITH(load(dir, "schema.json", schema), Catch::Contains("schema.json") && Catch::Contains("schema"));
 
   nlohmann::json few = good;
-  few["probes"]["net"]["pingpong"] = nlohmann::json::array({good["probes"]["net"]["pingpong"][0], good["probes"]["net"]["pingpong"][1]});
+  few["probes"]["net"]["pingpong"] =
+      nlohmann::json::array({good["probes"]["net"]["pingpong"][0], good["probes"]["net"]["pingpong"][1]});
   CHECK_THROWS_WITH(build_profile({load(dir, "few.json", few)}, {}),
                     Catch::Contains("few.json: $.probes.net.pingpong") && Catch::Contains("at least 3 points"));
 
@@ -239,12 +243,14 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
                     Catch::Contains("negative.json: $.probes.net.pingpong[0].size_bytes: expected an integer in [0,"));
 
   nlohmann::json mem = good;
-  mem["probes"]["memory"]["points"] = nlohmann::json::array({good["probes"]["memory"]["points"][0], good["probes"]["memory"]["points"][1]});
+  mem["probes"]["memory"]["points"] =
+      nlohmann::json::array({good["probes"]["memory"]["points"][0], good["probes"]["memory"]["points"][1]});
   CHECK_THROWS_WITH(build_profile({load(dir, "mem.json", mem)}, {}),
                     Catch::Contains("mem.json: $.probes.memory.points") && Catch::Contains("at least 3 points"));
 
   nlohmann::json kernels = good;
-  kernels["probes"]["cpu"]["kernels"] = nlohmann::json::array({good["probes"]["cpu"]["kernels"][0], good["probes"]["cpu"]["kernels"][2]});
+  kernels["probes"]["cpu"]["kernels"] =
+      nlohmann::json::array({good["probes"]["cpu"]["kernels"][0], good["probes"]["cpu"]["kernels"][2]});
   // Two block sizes cannot give a three-term kernel model: no model, and a warning naming it (a
   // partial profile; bind() refuses the LU jobs that need the kernel).
   {
@@ -267,11 +273,13 @@ TEST_CASE("calibrate: profile builder errors name the file and the field") {
     std::ofstream f(dir / "overflow.json");
     f << text;
   }
-  CHECK_THROWS_WITH(load_measurement(dir / "overflow.json"), Catch::Contains("overflow.json") && Catch::Contains("1e999"));
+  CHECK_THROWS_WITH(load_measurement(dir / "overflow.json"),
+                    Catch::Contains("overflow.json") && Catch::Contains("1e999"));
   // NaN handed over in memory (not through JSON) is refused naming the field.
   CalibrationInput nan = input(o);
   nan.measurement.memory->points[3].slowdown.median = std::nan("");
-  CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.memory.points[3].slowdown.median: expected a finite number"));
+  CHECK_THROWS_WITH(build_profile({nan}, {}),
+                    Catch::Contains("m.json: $.probes.memory.points[3].slowdown.median: expected a finite number"));
   nan = input(o);
   nan.measurement.net->pingpong[2].one_way_s.median = INFINITY;
   CHECK_THROWS_WITH(build_profile({nan}, {}), Catch::Contains("m.json: $.probes.net.pingpong[2].one_way_s.median"));
@@ -379,9 +387,10 @@ TEST_CASE("calibrate: kernels timed at the LU's shapes get a model of their own,
   nlohmann::json twice = to_json(p);
   auto& kernels = twice["computers"][0]["kernels"];
   kernels.push_back(kernels[0]);
-  CHECK_THROWS_WITH(profile_from_json(twice, "p.json"),
-                    Catch::Contains("p.json: $.computers[0].kernels[" + std::to_string(kernels.size() - 1) + "].rows") &&
-                        Catch::Contains("one model per kernel and rows"));
+  CHECK_THROWS_WITH(
+      profile_from_json(twice, "p.json"),
+      Catch::Contains("p.json: $.computers[0].kernels[" + std::to_string(kernels.size() - 1) + "].rows") &&
+          Catch::Contains("one model per kernel and rows"));
 }
 
 TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile and bind names what a workload lacks") {
@@ -395,7 +404,8 @@ TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile and bind 
   CHECK(p.computers[0].disk_read_bytes_per_s == 0);
   CHECK(p.network.bandwidth_bytes_per_s == 0);
   auto warned = [&](const std::string& what) {
-    return std::any_of(p.warnings.begin(), p.warnings.end(), [&](const std::string& w) { return w.find(what) != std::string::npos; });
+    return std::any_of(p.warnings.begin(), p.warnings.end(),
+                       [&](const std::string& w) { return w.find(what) != std::string::npos; });
   };
   CHECK(warned("c1: disk not measured"));
   CHECK(warned("network not measured on any computer"));
@@ -410,15 +420,17 @@ TEST_CASE("calibrate: a probe of the cpu alone gives a partial profile and bind 
   CHECK(to_json(q) == j);
   // A computing workload binds; one that writes to disk or sends messages is refused by name.
   auto workload = [](const char* process) {
-    return workload_from_json(nlohmann::json::parse(std::string(R"({"schema": "hetperf.workload/1", "processes": [)") +
-                                                    process + "]}"),
-                              "w.json");
+    return workload_from_json(
+        nlohmann::json::parse(std::string(R"({"schema": "hetperf.workload/1", "processes": [)") + process + "]}"),
+        "w.json");
   };
   CHECK_NOTHROW(bind(workload(R"({"name": "p", "mi": 100})"), q));
-  CHECK_THROWS_WITH(bind(workload(R"({"name": "p", "mi": 100, "disk_write": {"ops": 1, "bytes_per_op": 1000}})"), q),
-                    Catch::Contains("$.computers[0].disk_write_bytes_per_s: missing, needed by w.json: $.processes[0].disk_write"));
-  CHECK_THROWS_WITH(bind(workload(R"({"name": "p", "mi": 100, "messages": {"count": 2, "bytes": 32}})"), q),
-                    Catch::Contains("$.network.bandwidth_bytes_per_s: missing, needed by w.json: $.processes[0].messages"));
+  CHECK_THROWS_WITH(
+      bind(workload(R"({"name": "p", "mi": 100, "disk_write": {"ops": 1, "bytes_per_op": 1000}})"), q),
+      Catch::Contains("$.computers[0].disk_write_bytes_per_s: missing, needed by w.json: $.processes[0].disk_write"));
+  CHECK_THROWS_WITH(
+      bind(workload(R"({"name": "p", "mi": 100, "messages": {"count": 2, "bytes": 32}})"), q),
+      Catch::Contains("$.network.bandwidth_bytes_per_s: missing, needed by w.json: $.processes[0].messages"));
   std::filesystem::remove_all(dir);
 }
 
@@ -455,7 +467,8 @@ TEST_CASE("calibrate: a main-memory line within its points' noise is no poor fit
   Calibration tight = calibrate_platform({in}, {"test"});
   CHECK(tight.profile.computers[0].fits["memory_slowdown"]["main_lack_of_fit"]["p"].get<double>() < 0.01);
   bool warned = false;
-  for (const auto& w : tight.profile.warnings) warned = warned || w.find("poor fit: vm: memory slowdown, main memory") != std::string::npos;
+  for (const auto& w : tight.profile.warnings)
+    warned = warned || w.find("poor fit: vm: memory slowdown, main memory") != std::string::npos;
   CHECK(warned);
 }
 
@@ -465,7 +478,8 @@ TEST_CASE("calibrate: a flat main-memory curve is no poor fit, and a measured sw
   MemoryMeasurement& mem = *m.memory;
   const double noise[] = {0.02, -0.03, 0.01, -0.01, 0.03, -0.02, 0.0, 0.01};
   for (int i = 0; i < 8; ++i) mem.points.push_back({16.0 + 14 * i, summarize({noise[i]})});
-  for (double v : {131.0, 140.0, 160.0, 180.0, 200.0, 220.0}) mem.points.push_back({v, summarize({200 * (1 - 128 / v)})});
+  for (double v : {131.0, 140.0, 160.0, 180.0, 200.0, 220.0})
+    mem.points.push_back({v, summarize({200 * (1 - 128 / v)})});
   mem.knee_mb = 129;
   CalibrationInput in;
   in.file = "vm.json";

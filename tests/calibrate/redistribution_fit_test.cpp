@@ -28,8 +28,11 @@ TEST_CASE("calibrate: the redistribution fit recovers the ReSHAPE paper's Figure
 
 TEST_CASE("calibrate: repeats of one resize enter the redistribution fit as their median") {
   // Three resizes on the line l = 0.01 s, b = 1e8 B/s; the second measured three times, one run slow.
-  std::vector<RedistributionSample> samples = {{1e6, 1, 2, 0.02, "a"},   {4e6, 1, 2, 0.05, "b1"}, {4e6, 1, 2, 0.5, "b2"},
-                                               {4e6, 1, 2, 0.05, "b3"}, {8e6, 1, 2, 0.09, "c"}};
+  std::vector<RedistributionSample> samples = {{1e6, 1, 2, 0.02, "a"},
+                                               {4e6, 1, 2, 0.05, "b1"},
+                                               {4e6, 1, 2, 0.5, "b2"},
+                                               {4e6, 1, 2, 0.05, "b3"},
+                                               {8e6, 1, 2, 0.09, "c"}};
   RedistributionFitSummary s = fit_redistribution(samples, "t");
   CHECK(s.fit.points == 3);
   CHECK(s.latency_s == Approx(0.01).epsilon(1e-9));
@@ -37,7 +40,8 @@ TEST_CASE("calibrate: repeats of one resize enter the redistribution fit as thei
 }
 
 TEST_CASE("calibrate: a negative start-up time is refitted as a line through the origin") {
-  std::vector<RedistributionSample> samples = {{1e6, 2, 4, 0.004, "a"}, {2e6, 2, 4, 0.0105, "b"}, {4e6, 2, 4, 0.0215, "c"}};
+  std::vector<RedistributionSample> samples = {
+      {1e6, 2, 4, 0.004, "a"}, {2e6, 2, 4, 0.0105, "b"}, {4e6, 2, 4, 0.0215, "c"}};
   RedistributionFitSummary s = fit_redistribution(samples, "t");
   CHECK(s.latency_s == 0);
   CHECK(s.fit.parameters.size() == 1);
@@ -60,11 +64,13 @@ TEST_CASE("calibrate: unusable redistribution samples are input errors naming th
   bad = ok;
   bad[2].time_s = 0;
   CHECK(error(bad).rfind("c: expected a positive time", 0) == 0);
-  CHECK(error({ok[0], ok[1]}) == "runs: expected at least 3 different measured redistributions (bytes or ranks), got 2");
-  CHECK(error({ok[0], ok[1], ok[1]}) == "runs: expected at least 3 different measured redistributions (bytes or ranks), got 2");
+  CHECK(error({ok[0], ok[1]}) ==
+        "runs: expected at least 3 different measured redistributions (bytes or ranks), got 2");
+  CHECK(error({ok[0], ok[1], ok[1]}) ==
+        "runs: expected at least 3 different measured redistributions (bytes or ranks), got 2");
   auto same_size = ok;
   same_size[1].from_ranks = 1, same_size[1].to_ranks = 2, same_size[1].bytes = 5e5;  // s = 5e5 / 1 = 1e6 / 2
-  same_size[2] = {1e6, 4, 2, 0.01, "c"};                                               // s = 1e6 / 2 again
+  same_size[2] = {1e6, 4, 2, 0.01, "c"};                                             // s = 1e6 / 2 again
   CHECK(error(same_size).rfind("runs: expected redistributions of at least two sizes", 0) == 0);
   bad = ok;
   bad[2].time_s = 0.001;

@@ -23,25 +23,25 @@ inline constexpr SeedSlowdown kTable6{0.0018, -0.0035, 0.0924, 0.0095, 512, 512}
 struct SyntheticOptions {
   std::string machine = "node";
   std::uint64_t seed = 1;
-  double relative_noise = 0.0;        // multiplicative Gaussian noise on every sample (0.05 = 5%)
-  int samples = 5;                    // samples per figure
-  double mips = 1145.86;              // UniMPP paper Table 1, c1
+  double relative_noise = 0.0;  // multiplicative Gaussian noise on every sample (0.05 = 5%)
+  int samples = 5;              // samples per figure
+  double mips = 1145.86;        // UniMPP paper Table 1, c1
   double mflops = 400;
   SeedSlowdown memory = kTable2;
   bool memory_capacity_known = true;  // write probes.memory.main_memory_mb
   int memory_points_per_region = 12;
   bool with_memory = true;
-  double latency_s = 40e-6;           // t = l + s/b
+  double latency_s = 40e-6;  // t = l + s/b
   double bandwidth_bytes_per_s = 1e9;
   std::uint64_t rendezvous_bytes = 0;  // > 0: sizes >= this use the second regime below
   double rendezvous_latency_s = 90e-6;
   double rendezvous_bandwidth_bytes_per_s = 2.5e9;
-  int sizes = 24;                      // ping-pong sizes 1, 2, 4, ... 2^(sizes-1) bytes
+  int sizes = 24;  // ping-pong sizes 1, 2, 4, ... 2^(sizes-1) bytes
   std::vector<std::string> hosts = {"node", "node"};
   // >= 0: sizes from 64 KiB on also carry the time a blocking send took to return (send_s), of a
   // network whose buffers take this many bytes: l + max(0, s - B)/b.
   double send_buffer_bytes = -1;
-  double disk_read_bytes_per_s = 76.28 * 1048576;   // UniMPP paper Table 1, c1
+  double disk_read_bytes_per_s = 76.28 * 1048576;  // UniMPP paper Table 1, c1
   double disk_write_bytes_per_s = 65.55 * 1048576;
   double dgemm_r3_s = 2.5e-10, dgemm_r2_s = 1e-9, dgemm_r0_s = 2e-6;
 };

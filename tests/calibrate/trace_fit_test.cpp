@@ -31,7 +31,10 @@ nlohmann::json gemm_trace(double factor, int ranks = 1, int cores = 2, const std
       }
     }
   }
-  return {{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", backend}, {"config", nlohmann::json::object()},
+  return {{"schema", "hetperf.trace/1"},
+          {"app", "lu"},
+          {"backend", backend},
+          {"config", nlohmann::json::object()},
           {"run", {{"host", "here"}, {"ranks", ranks}, {"cores", cores}}},
           {"ranks", {{{"rank", 0}, {"events", events}}}}};
 }
@@ -44,7 +47,8 @@ std::filesystem::path write(const test::TempDir& dir, const std::string& name, c
 
 TEST_CASE("calibrate: operation models recover the form, the runs' states and the residuals of traces") {
   test::TempDir dir("trace-fit");
-  const std::vector<std::filesystem::path> files = {write(dir, "a.json", gemm_trace(1.0)), write(dir, "b.json", gemm_trace(1.2)),
+  const std::vector<std::filesystem::path> files = {write(dir, "a.json", gemm_trace(1.0)),
+                                                    write(dir, "b.json", gemm_trace(1.2)),
                                                     write(dir, "c.json", gemm_trace(0.9))};
   TraceFit fit = fit_traces(files);
   REQUIRE(fit.by_computer.count("here") == 1);
@@ -203,12 +207,17 @@ TEST_CASE("calibrate: local messages are fitted from matched sends and receives,
         const bool receiver_first = i % 2 == 0;
         const double send = now + (receiver_first ? 1e-3 : 0), recv = now + (receiver_first ? 0 : 1e-3);
         const double ready = std::max(send, recv);
-        r0.push_back({{"op", "send"}, {"peer", 1}, {"tag", 3}, {"bytes", bytes}, {"start_s", send}, {"end_s", ready + t}});
-        r1.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 3}, {"bytes", bytes}, {"start_s", recv}, {"end_s", ready + t}});
+        r0.push_back(
+            {{"op", "send"}, {"peer", 1}, {"tag", 3}, {"bytes", bytes}, {"start_s", send}, {"end_s", ready + t}});
+        r1.push_back(
+            {{"op", "recv"}, {"peer", 0}, {"tag", 3}, {"bytes", bytes}, {"start_s", recv}, {"end_s", ready + t}});
         now = ready + t + 1e-4;
       }
     }
-    return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+    return nlohmann::json{{"schema", "hetperf.trace/1"},
+                          {"app", "lu"},
+                          {"backend", "mpi"},
+                          {"config", nlohmann::json::object()},
                           {"run", {{"host", "here"}, {"ranks", 2}, {"cores", 2}}},
                           {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}}}};
   };
@@ -234,10 +243,10 @@ TEST_CASE("calibrate: an application's messages outside its iterations are not i
   // ten times slower per byte, as a first use of every buffer by MPI is. The line is the panels'.
   auto message = [](nlohmann::json& r0, nlohmann::json& r1, double& now, int bytes, double g, int iteration) {
     const double t = 1e-5 + bytes * g;
-    nlohmann::json send{{"op", "send"}, {"peer", 1}, {"tag", iteration < 0 ? 4 : 1}, {"bytes", bytes}, {"start_s", now},
-                        {"end_s", now + t}};
-    nlohmann::json recv{{"op", "recv"}, {"peer", 0}, {"tag", iteration < 0 ? 4 : 1}, {"bytes", bytes}, {"start_s", now},
-                        {"end_s", now + t}};
+    nlohmann::json send{{"op", "send"},   {"peer", 1},      {"tag", iteration < 0 ? 4 : 1},
+                        {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}};
+    nlohmann::json recv{{"op", "recv"},   {"peer", 0},      {"tag", iteration < 0 ? 4 : 1},
+                        {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}};
     if (iteration >= 0) send["iteration"] = iteration, recv["iteration"] = iteration;
     r0.push_back(send), r1.push_back(recv);
     now += t + 1e-4;
@@ -246,7 +255,10 @@ TEST_CASE("calibrate: an application's messages outside its iterations are not i
   double now = 0;
   for (int k = 0; k < 8; ++k) message(r0, r1, now, (8 - k) << 17, 1e-9, k);
   for (int j = 0; j < 8; ++j) message(r0, r1, now, 1 << 20, 1e-8, -1);
-  const nlohmann::json trace{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
+  const nlohmann::json trace{{"schema", "hetperf.trace/1"},
+                             {"app", "lu"},
+                             {"backend", "mpi"},
+                             {"config", nlohmann::json::object()},
                              {"run", {{"host", "here"}, {"ranks", 2}, {"cores", 2}}},
                              {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}}}};
   test::TempDir dir("trace-fit-iterations");
@@ -258,7 +270,9 @@ TEST_CASE("calibrate: an application's messages outside its iterations are not i
   CHECK(models.messages->latency_s == Approx(1e-5).margin(1e-7));
 }
 
-TEST_CASE("calibrate: messages between ranks sharing a host of a run across hosts are fitted under it, unless oversubscribed") {
+TEST_CASE(
+    "calibrate: messages between ranks sharing a host of a run across hosts are fitted under it, unless "
+    "oversubscribed") {
   // Ranks 0 and 1 on host a, rank 2 on b: 0 sends to 1 (within a: t = 2e-5 + s·1e-9) and to 2
   // (across: never compared, the hosts' clocks have their own origins).
   auto trace = [](bool host_origins, int cores_of_a = 2) {
@@ -269,17 +283,25 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
         const double t = 2e-5 + bytes * 1e-9;
         r0.push_back({{"op", "send"}, {"peer", 1}, {"tag", 1}, {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}});
         r1.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 1}, {"bytes", bytes}, {"start_s", now}, {"end_s", now + t}});
-        r0.push_back({{"op", "send"}, {"peer", 2}, {"tag", 1}, {"bytes", bytes}, {"start_s", now + t}, {"end_s", now + t}});
+        r0.push_back(
+            {{"op", "send"}, {"peer", 2}, {"tag", 1}, {"bytes", bytes}, {"start_s", now + t}, {"end_s", now + t}});
         r2.push_back({{"op", "recv"}, {"peer", 0}, {"tag", 1}, {"bytes", bytes}, {"start_s", 0}, {"end_s", 50.0}});
         now += t + 1e-4;
       }
     }
-    nlohmann::json run = {{"host", "a"}, {"ranks", 3}, {"cores", 1}, {"rank_hosts", {"a", "a", "b"}},
+    nlohmann::json run = {{"host", "a"},
+                          {"ranks", 3},
+                          {"cores", 1},
+                          {"rank_hosts", {"a", "a", "b"}},
                           {"host_cores", {{"a", cores_of_a}, {"b", 1}}}};
     if (host_origins) run["clock_origin"] = "host";
-    return nlohmann::json{{"schema", "hetperf.trace/1"}, {"app", "lu"}, {"backend", "mpi"}, {"config", nlohmann::json::object()},
-                          {"run", run},
-                          {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}, {{"rank", 2}, {"events", r2}}}}};
+    return nlohmann::json{
+        {"schema", "hetperf.trace/1"},
+        {"app", "lu"},
+        {"backend", "mpi"},
+        {"config", nlohmann::json::object()},
+        {"run", run},
+        {"ranks", {{{"rank", 0}, {"events", r0}}, {{"rank", 1}, {"events", r1}}, {{"rank", 2}, {"events", r2}}}}};
   };
   test::TempDir dir("trace-fit-host-messages");
   TraceFit fit = fit_traces({write(dir, "aab.json", trace(true))});
@@ -312,7 +334,9 @@ TEST_CASE("calibrate: messages between ranks sharing a host of a run across host
                                             Catch::Contains("0 to 2"));
 }
 
-TEST_CASE("calibrate: a disk's flush is fitted from the traced writes made alone, beyond their bytes at the probed bandwidth") {
+TEST_CASE(
+    "calibrate: a disk's flush is fitted from the traced writes made alone, beyond their bytes at the probed "
+    "bandwidth") {
   test::TempDir dir("trace-fit-disk");
   auto write_event = [](double start, double end) {
     return nlohmann::json{{"op", "disk_write"}, {"bytes", 1000000}, {"start_s", start}, {"end_s", end}};
@@ -343,6 +367,7 @@ TEST_CASE("calibrate: a disk's flush is fitted from the traced writes made alone
   copy = fit;
   apply_trace_fit(profile, copy);
   CHECK(profile.computers[0].disk_sync_latency_s == 0);
-  CHECK(std::count_if(copy.notes.begin(), copy.notes.end(),
-                      [](const std::string& n) { return n.find("bandwidth was not probed") != std::string::npos; }) == 1);
+  CHECK(std::count_if(copy.notes.begin(), copy.notes.end(), [](const std::string& n) {
+          return n.find("bandwidth was not probed") != std::string::npos;
+        }) == 1);
 }

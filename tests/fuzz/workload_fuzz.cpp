@@ -3,7 +3,6 @@
 #include "hetperf/model/workload.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return hetperf::fuzz::run_json_reader(data, size, [](const nlohmann::json& j, const std::string& file) {
-    (void)hetperf::workload_from_json(j, file);
-  });
+  return hetperf::fuzz::run_json_reader(
+      data, size, [](const nlohmann::json& j, const std::string& file) { (void)hetperf::workload_from_json(j, file); });
 }

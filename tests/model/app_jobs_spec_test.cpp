@@ -12,7 +12,9 @@ using hetperf::test::input_error;
 
 namespace {
 
-std::vector<AppJobSpec> read(const nlohmann::json& apps) { return app_jobs_from_json(JsonNode(apps, "w.json", "$.apps")); }
+std::vector<AppJobSpec> read(const nlohmann::json& apps) {
+  return app_jobs_from_json(JsonNode(apps, "w.json", "$.apps"));
+}
 
 std::string error_of(const char* text) {
   return input_error([&] { read(nlohmann::json::parse(text)); });
@@ -54,14 +56,18 @@ TEST_CASE("model: application jobs are read with their options, defaults and map
 
 TEST_CASE("model: malformed application jobs name the path, the field and what was expected") {
   CHECK_THAT(error_of("[]"), Catch::StartsWith("w.json: $.apps: expected an array of at least 1"));
-  CHECK_THAT(error_of("[3]"), Catch::StartsWith("w.json: $.apps[0]: expected an object {\"app\": \"lu\" | \"integrate\""));
-  CHECK_THAT(error_of(R"([{"app": "fft"}])"), Catch::StartsWith("w.json: $.apps[0].app: expected one of \"lu\", \"integrate\""));
-  CHECK_THAT(error_of(R"([{"app": "lu", "n": 96, "r": 48}])"), Catch::StartsWith("w.json: $.apps[0].ranks: missing required field"));
+  CHECK_THAT(error_of("[3]"),
+             Catch::StartsWith("w.json: $.apps[0]: expected an object {\"app\": \"lu\" | \"integrate\""));
+  CHECK_THAT(error_of(R"([{"app": "fft"}])"),
+             Catch::StartsWith("w.json: $.apps[0].app: expected one of \"lu\", \"integrate\""));
+  CHECK_THAT(error_of(R"([{"app": "lu", "n": 96, "r": 48}])"),
+             Catch::StartsWith("w.json: $.apps[0].ranks: missing required field"));
   CHECK(error_of(R"([{"app": "lu", "ranks": 2, "n": 100, "r": 200}])") ==
         "w.json: $.apps[0].r: expected a block width no larger than n = 100, got 200");
   CHECK(error_of(R"([{"app": "lu", "ranks": 2, "n": 100, "r": 30}])") ==
         "w.json: $.apps[0].r: expected a block width that divides n = 100, got 30");
-  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": -4, "r": 2}])"), Catch::StartsWith("w.json: $.apps[0].n: expected an integer in [1,"));
+  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 2, "n": -4, "r": 2}])"),
+             Catch::StartsWith("w.json: $.apps[0].n: expected an integer in [1,"));
   CHECK(error_of(R"([{"app": "lu", "ranks": 2, "n": 96, "r": 48, "remove": {"ranks": 2, "after_iteration": 0}}])") ==
         "w.json: $.apps[0].remove.ranks: expected fewer ranks to leave than the 2 running, got 2");
   CHECK(error_of(R"([{"app": "lu", "ranks": 3, "n": 96, "r": 24, "remove": {"ranks": 1, "after_iteration": 3}}])") ==
@@ -84,15 +90,20 @@ TEST_CASE("model: malformed application jobs name the path, the field and what w
              Catch::StartsWith("w.json: $.apps[0].start_s: expected a non-negative number"));
   CHECK_THAT(error_of(R"([{"app": "integrate", "ranks_per_instance": 1}])"),
              Catch::StartsWith("w.json: $.apps[0].ranks_per_instance: expected an integer in [2,"));
-  CHECK(error_of(R"([{"app": "integrate", "a": 2, "b": 1}])") == "w.json: $.apps[0].b: expected a number > a (2), got 1");
-  CHECK(error_of(R"([{"app": "integrate", "a": 2}])") == "w.json: $.apps[0].a: expected a number < b (1, the default), got 2");
+  CHECK(error_of(R"([{"app": "integrate", "a": 2, "b": 1}])") ==
+        "w.json: $.apps[0].b: expected a number > a (2), got 1");
+  CHECK(error_of(R"([{"app": "integrate", "a": 2}])") ==
+        "w.json: $.apps[0].a: expected a number < b (1, the default), got 2");
   CHECK(error_of(R"([{"app": "integrate", "message_bytes": 15}])") ==
         "w.json: $.apps[0].message_bytes: expected at least 16 bytes (the message carries the interval), got 15");
-  CHECK_THAT(error_of(R"([{"app": "integrate", "steps": 0}])"), Catch::StartsWith("w.json: $.apps[0].steps: expected an integer in [1,"));
+  CHECK_THAT(error_of(R"([{"app": "integrate", "steps": 0}])"),
+             Catch::StartsWith("w.json: $.apps[0].steps: expected an integer in [1,"));
   CHECK_THAT(error_of(R"([{"app": "integrate", "instances": 1048576, "ranks_per_instance": 2}])"),
              Catch::StartsWith("w.json: $.apps[0].instances: expected at most 1048576 ranks in all"));
-  CHECK_THAT(error_of(R"([{"app": "integrate", "bogus": 1}])"), Catch::StartsWith("w.json: $.apps[0].bogus: unknown field 'bogus'"));
-  CHECK_THAT(error_of(R"([{"app": "integrate", "ranks": 4}])"), Catch::StartsWith("w.json: $.apps[0].ranks: unknown field 'ranks'"));
+  CHECK_THAT(error_of(R"([{"app": "integrate", "bogus": 1}])"),
+             Catch::StartsWith("w.json: $.apps[0].bogus: unknown field 'bogus'"));
+  CHECK_THAT(error_of(R"([{"app": "integrate", "ranks": 4}])"),
+             Catch::StartsWith("w.json: $.apps[0].ranks: unknown field 'ranks'"));
   CHECK(error_of(R"([{"name": "x", "app": "integrate"}, {"name": "x", "app": "integrate"}])") ==
         "w.json: $.apps[1].name: expected a name not already used by $.apps[0], got the string \"x\"");
 }
@@ -170,16 +181,20 @@ TEST_CASE("model: an LU expansion is read, written back and checked against the 
   CHECK(lu_to_json(jobs[0].lu)["expand"]["after_iteration"] == 2);
   CHECK(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 4, "after_iteration": 2}}])") ==
         "w.json: $.apps[0].expand.ranks: expected fewer ranks to join than the 4 of the run, got 4");
-  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 9}}])"),
-             Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: expected an iteration in [0, 8]"));
-  CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 3},
+  CHECK_THAT(
+      error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 9}}])"),
+      Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: expected an iteration in [0, 8]"));
+  CHECK_THAT(
+      error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2, "after_iteration": 3},
                            "remove": {"ranks": 2, "after_iteration": 3}}])"),
-             Catch::StartsWith("w.json: $.apps[0].remove.after_iteration: expected an iteration after the expansion's (3)"));
+      Catch::StartsWith("w.json: $.apps[0].remove.after_iteration: expected an iteration after the expansion's (3)"));
   CHECK_THAT(error_of(R"([{"app": "lu", "ranks": 4, "n": 960, "r": 96, "expand": {"ranks": 2}}])"),
              Catch::StartsWith("w.json: $.apps[0].expand.after_iteration: missing required field"));
 }
 
-TEST_CASE("model: an LU whose simulation would take more operations than any run may is refused at its r, before any simulation") {
+TEST_CASE(
+    "model: an LU whose simulation would take more operations than any run may is refused at its r, before any "
+    "simulation") {
   // n / r = 16·10⁶ iterations: about 10¹⁵ operations one by one.
   const std::string e = error_of(R"([{"app": "lu", "ranks": 16, "n": 16000000, "r": 1}])");
   CHECK(e.find("w.json: $.apps[0].r: expected a block width whose simulation takes at most 1e+10 operations") !=

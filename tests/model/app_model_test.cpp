@@ -47,10 +47,10 @@ TEST_CASE("model: an operation model's time is its form at the call's dimensions
 
 TEST_CASE("model: a call far outside an operation model's calibrated range is out of range") {
   OperationModel m = gemm_model();
-  CHECK(m.in_range({"gemm", 100, 100, 100}));     // mnk 1e6: the smallest calibrated
-  CHECK(m.in_range({"gemm", 300, 300, 300}));     // 2.7e7
+  CHECK(m.in_range({"gemm", 100, 100, 100}));           // mnk 1e6: the smallest calibrated
+  CHECK(m.in_range({"gemm", 300, 300, 300}));           // 2.7e7
   CHECK_FALSE(m.in_range({"gemm", 1000, 1000, 1000}));  // 1e9 > 2 x 1e8
-  CHECK_FALSE(m.in_range({"gemm", 50, 50, 50}));  // 1.25e5 < 1e6 / 2
+  CHECK_FALSE(m.in_range({"gemm", 50, 50, 50}));        // 1.25e5 < 1e6 / 2
 }
 
 TEST_CASE("model: a residual is one of its band's equally likely values, chosen by the draw") {
@@ -132,7 +132,8 @@ TEST_CASE("model: a profile's models keyed by a configuration (rank count, whole
   j["run_scales"] = nlohmann::json::array({{{"app", "lu"}, {"ranks", 2}, {"ratio", 1.3}}});
   fails(j, "$.m.run_scales: expected no \"run_scales\"");
   j = to_json(a);
-  j["messages"] = nlohmann::json::array({{{"ranks", 2}, {"latency_s", 1e-6}, {"seconds_per_byte", 0}, {"messages", 4}}});
+  j["messages"] =
+      nlohmann::json::array({{{"ranks", 2}, {"latency_s", 1e-6}, {"seconds_per_byte", 0}, {"messages", 4}}});
   fails(j, "$.m.messages");
 }
 
@@ -141,7 +142,8 @@ TEST_CASE("model: operation noise is a fixed function of the seed and the sample
   a.runs = {{"a", {{"gemm", 0.9}}}, {"b", {{"gemm", 1.1}}}, {"c", {{"gemm", 1.3}}}};
   auto draws = [&](std::uint64_t seed, std::uint64_t sample) {
     OperationNoise n(seed, sample);
-    std::vector<double> out = {n.run_factor(0, a, "gemm"), n.run_factor(0, a, "gemm"), n.uniform(), n.run_factor(0, a, "trsm")};
+    std::vector<double> out = {n.run_factor(0, a, "gemm"), n.run_factor(0, a, "gemm"), n.uniform(),
+                               n.run_factor(0, a, "trsm")};
     return out;
   };
   CHECK(draws(1, 0) == draws(1, 0));
@@ -153,4 +155,3 @@ TEST_CASE("model: operation noise is a fixed function of the seed and the sample
   for (std::uint64_t s = 0; s < 50; ++s) seen.insert(draws(7, s)[0]);
   CHECK(seen.size() == 3);  // every calibration run is drawn
 }
-

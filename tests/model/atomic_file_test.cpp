@@ -59,10 +59,10 @@ TEST_CASE("model: AtomicFile replaces the file only on commit") {
 
 TEST_CASE("model: AtomicFile removes a temporary of the same file only when no writer holds its lock") {
   test::TempDir dir("atomic-orphans");
-  dir.write(".out.json.tmp.Ab3xYz", "a killed writer's");            // lock free: removed
-  dir.write(".out.json.tmp.12345.Ab3xYz", "an earlier version's");   // lock free: removed
+  dir.write(".out.json.tmp.Ab3xYz", "a killed writer's");              // lock free: removed
+  dir.write(".out.json.tmp.12345.Ab3xYz", "an earlier version's");     // lock free: removed
   const auto live = dir.write(".out.json.tmp.Cd4eFg", "in progress");  // locked below: kept
-  dir.write(".other.json.tmp.Ab3xYz", "another file's");             // not this file's: kept
+  dir.write(".other.json.tmp.Ab3xYz", "another file's");               // not this file's: kept
   dir.write("out.json", "previous");
   // A lock belongs to an open file: held through this descriptor as another writer (in any PID
   // namespace) would hold it.
@@ -89,7 +89,7 @@ TEST_CASE("model: an output set is renamed only when every file is complete") {
     AtomicFile& rows = set.add(csv);
     rows.write("new csv, half");
     CHECK(slurp(json) == "old json");  // complete, but its partner is not
-  }  // a failure before commit: both as they were, no temporary left
+  }                                    // a failure before commit: both as they were, no temporary left
   CHECK(slurp(json) == "old json");
   CHECK(slurp(csv) == "old csv");
   CHECK(entries(dir.path()) == 2);
@@ -190,7 +190,8 @@ void journal(const test::TempDir& dir, const std::string& beside,
 
 }  // namespace
 
-TEST_CASE("model: a set whose writer was killed between two renames is completed by the next writer of any of its targets") {
+TEST_CASE(
+    "model: a set whose writer was killed between two renames is completed by the next writer of any of its targets") {
   test::TempDir dir("output-roll-forward");
   // The writer renamed p.json, then died: p.csv is old, its complete temporary still there.
   dir.write("p.json", "new json");
@@ -216,9 +217,7 @@ TEST_CASE("model: journals found incomplete are removed and the set stays as it 
   dir.write(".p.json.tmp.Zz9yYy", "new json");
   dir.write(".p.csv.tmp.Ab3xYz", "new csv");
   journal(dir, "p.json", {{".p.json.tmp.Zz9yYy", "p.json"}, {".p.csv.tmp.Ab3xYz", "p.csv"}});
-  {
-    AtomicFile next(dir.path() / "p.json");
-  }
+  { AtomicFile next(dir.path() / "p.json"); }
   CHECK(slurp(dir.path() / "p.json") == "old json");
   CHECK(slurp(dir.path() / "p.csv") == "old csv");
   CHECK_FALSE(fs::exists(dir.path() / ".p.json.commit"));
@@ -265,8 +264,10 @@ TEST_CASE("model: a scratch directory left by a killed process is removed by the
   // its maker wrote. Its lock goes.
   const fs::path open_dir = dir.path() / "hetperf-plots-Gh5iJk";
   fs::create_directories(open_dir);
-  fs::permissions(open_dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec, fs::perm_options::replace);
+  fs::permissions(open_dir,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                      fs::perms::others_exec,
+                  fs::perm_options::replace);
   const fs::path open_lock = private_lock(open_dir);
   // A live maker's: its lock held, as another process (in any PID namespace) holds it.
   const fs::path live = dir.path() / "hetperf-plots-Cd4eFg";
@@ -353,8 +354,10 @@ TEST_CASE("model: a scratch directory holds its lock while it lives, so that ano
     CHECK(reclaim_dead_scratch_dirs(dir.path()) == 0);
   }
   CHECK(entries(dir.path()) == 0);
-  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (old)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
 }
 
 TEST_CASE("model: scratch directories of makers killed at any point are all removed by the next maker") {
@@ -387,6 +390,8 @@ TEST_CASE("model: scratch directories of makers killed at any point are all remo
   std::vector<std::string> left;
   for (const auto& entry : fs::directory_iterator(dir.path())) left.push_back(entry.path().filename().string());
   CHECK(left == std::vector<std::string>{});
-  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (old)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
 }

@@ -64,16 +64,20 @@ TEST_CASE("model: batch-job errors name the file and the JSON path") {
              Catch::StartsWith("test.json: $.jobs[1].processors: expected a processor count"));
   CHECK(jobs_error(R"([{"processors": 2}])") ==
         "test.json: $.jobs[0]: expected a rigid job with exactly one of run_time_s and app, got an object");
-  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 3, "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].processors: expected a processor count listed in app"));
-  CHECK_THAT(jobs_error(R"([{"type": "moldable", "processors": [2, 3], "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].processors[1]: expected a processor count listed in app"));
+  CHECK_THAT(
+      jobs_error(R"([{"type": "malleable", "processors": 3, "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
+      Catch::StartsWith("test.json: $.jobs[0].processors: expected a processor count listed in app"));
+  CHECK_THAT(
+      jobs_error(
+          R"([{"type": "moldable", "processors": [2, 3], "app": {"kind": "table", "iteration_time_s": {"2": 1}}}])"),
+      Catch::StartsWith("test.json: $.jobs[0].processors[1]: expected a processor count listed in app"));
   CHECK_THAT(jobs_error(R"([{"processors": 2, "app": {"kind": "fft", "iteration_time_s": {"2": 1}}}])"),
              Catch::StartsWith("test.json: $.jobs[0].app.kind: expected one of \"table\", \"lu\", \"integrate\""));
   CHECK(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {"two": 1}}}])") ==
         "test.json: $.jobs[0].app.iteration_time_s: expected processor counts (integers >= 1) as keys, got \"two\"");
   CHECK(jobs_error(R"([{"processors": 8, "app": {"kind": "table", "iteration_time_s": {"8": 4, "08": 5}}}])") ==
-        "test.json: $.jobs[0].app.iteration_time_s.8: processor count 8 is already given as \"08\"; expected each count once");
+        "test.json: $.jobs[0].app.iteration_time_s.8: processor count 8 is already given as \"08\"; expected each "
+        "count once");
   CHECK(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {"2": 0}}}])") ==
         "test.json: $.jobs[0].app.iteration_time_s.2: expected a positive number, got 0");
   CHECK_THAT(jobs_error(R"([{"processors": 2, "app": {"kind": "table", "iteration_time_s": {}}}])"),
@@ -84,21 +88,25 @@ TEST_CASE("model: batch-job errors name the file and the JSON path") {
              Catch::StartsWith("test.json: $.jobs[0]: expected a moldable job with an app model"));
   CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 2}])"),
              Catch::StartsWith("test.json: $.jobs[0]: expected a malleable job with an app model"));
-  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+  CHECK_THAT(
+      jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                             "resize": {"max_processors": 2}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].resize.max_processors: expected at least the initial processors (4)"));
-  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+      Catch::StartsWith("test.json: $.jobs[0].resize.max_processors: expected at least the initial processors (4)"));
+  CHECK_THAT(
+      jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                             "resize": {"topology": "nearly_square"}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].resize.problem_size: missing required field"));
-  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+      Catch::StartsWith("test.json: $.jobs[0].resize.problem_size: missing required field"));
+  CHECK_THAT(
+      jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                             "resize": {"remove": {"after_iteration": 0, "processors": 1}}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].resize.remove.after_iteration: expected an integer in [1,"));
+      Catch::StartsWith("test.json: $.jobs[0].resize.remove.after_iteration: expected an integer in [1,"));
   CHECK(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                        "resize": {"redistribution_cost": {"latency_s": 1, "bandwidth_bytes_per_s": 0}}}])") ==
         "test.json: $.jobs[0].resize.redistribution_cost.bandwidth_bytes_per_s: expected a positive number, got 0");
-  CHECK_THAT(jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
+  CHECK_THAT(
+      jobs_error(R"([{"type": "malleable", "processors": 4, "app": {"kind": "table", "iteration_time_s": {"4": 1}},
                             "resize": {"redistribution_cost": {"bandwidth_bytes_per_s": 1e8}}}])"),
-             Catch::StartsWith("test.json: $.jobs[0].resize.redistribution_cost.latency_s: missing required field"));
+      Catch::StartsWith("test.json: $.jobs[0].resize.redistribution_cost.latency_s: missing required field"));
   CHECK_THAT(jobs_error(R"([{"processors": 2, "run_time_s": 1, "priority": 3}])"),
              Catch::StartsWith("test.json: $.jobs[0].priority: unknown field 'priority'"));
   CHECK_THAT(jobs_error(R"([])"), Catch::StartsWith("test.json: $.jobs: expected an array of at least 1"));
@@ -186,8 +194,10 @@ TEST_CASE("model: scheduler settings are read with their defaults and validated 
              Catch::StartsWith("w.json: $.scheduler.options.queue: expected one of"));
   CHECK_THAT(scheduler_error(R"({"policy": "reshape", "options": {"min_improvement": 2}})"),
              Catch::StartsWith("w.json: $.scheduler.options.min_improvement: expected a number in [0, 1]"));
-  CHECK_THAT(scheduler_error(R"({"options": []})"), Catch::StartsWith("w.json: $.scheduler.options: expected an object"));
-  CHECK_THAT(scheduler_error(R"({"processors": 0})"), Catch::StartsWith("w.json: $.scheduler.processors: expected an integer in [1,"));
+  CHECK_THAT(scheduler_error(R"({"options": []})"),
+             Catch::StartsWith("w.json: $.scheduler.options: expected an object"));
+  CHECK_THAT(scheduler_error(R"({"processors": 0})"),
+             Catch::StartsWith("w.json: $.scheduler.processors: expected an integer in [1,"));
   CHECK(scheduler_error(R"({"slowdown_threshold_s": 0})") ==
         "w.json: $.scheduler.slowdown_threshold_s: expected a positive number, got 0");
   CHECK_THAT(scheduler_error(R"({"queue": "easy"})"), Catch::StartsWith("w.json: $.scheduler.queue: unknown field"));

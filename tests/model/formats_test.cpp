@@ -142,7 +142,8 @@ TEST_CASE("model: formats: the time-slice probe's record round-trips and its sli
         "m.json: $.probes.cpu.time_slice.slice_s: expected a time slice of 1e-5 to 1 s, got 3");
   j["probes"]["cpu"]["time_slice"]["slice_s"] = 0.004;
   j["probes"]["cpu"]["time_slice"]["processes"] = 1;
-  CHECK(input_error([&] { measurement_from_json(j, "m.json"); }).find("$.probes.cpu.time_slice.processes") != std::string::npos);
+  CHECK(input_error([&] { measurement_from_json(j, "m.json"); }).find("$.probes.cpu.time_slice.processes") !=
+        std::string::npos);
 }
 
 TEST_CASE("model: formats: the host's CPU quota and the ping-pong's timed sends round-trip and are checked") {
@@ -183,10 +184,12 @@ TEST_CASE("model: formats: the ping-pong's busy sends round-trip and are checked
         "m.json: $.probes.net.busy_sends[1].size_bytes: expected sizes in strictly ascending order, got 4096");
   bad = j;
   bad["probes"]["net"]["busy_sends"][0]["receiver_busy_s"] = 0;
-  CHECK(input_error([&] { read(bad); }) == "m.json: $.probes.net.busy_sends[0].receiver_busy_s: expected a positive number, got 0");
+  CHECK(input_error([&] { read(bad); }) ==
+        "m.json: $.probes.net.busy_sends[0].receiver_busy_s: expected a positive number, got 0");
   bad = j;
   bad["probes"]["net"]["busy_sends"][0]["receiver_busy_s"] = 1e300;
-  CHECK(input_error([&] { read(bad); }).find("receiver_busy_s: expected a number of seconds in (0, 1000]") != std::string::npos);
+  CHECK(input_error([&] { read(bad); }).find("receiver_busy_s: expected a number of seconds in (0, 1000]") !=
+        std::string::npos);
   bad = j;
   bad["probes"]["net"]["busy_sends"][0].erase("send_s");
   CHECK(input_error([&] { read(bad); }).find("$.probes.net.busy_sends[0].send_s: missing") != std::string::npos);
@@ -206,12 +209,16 @@ TEST_CASE("model: formats: a profile's eager limits round-trip and are checked")
   CHECK(back.computers[0].local_eager_limit->bytes == 1u << 20);
   CHECK(to_json(back) == j);
   j["network"]["eager_limit"]["bytes"] = -1;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("p.json: $.network.eager_limit.bytes: expected an integer") == 0);
+  CHECK(input_error([&] {
+          profile_from_json(j, "p.json");
+        }).find("p.json: $.network.eager_limit.bytes: expected an integer") == 0);
   j["network"]["eager_limit"] = {{"byte", 1}};
   CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.eager_limit") != std::string::npos);
   j = to_json(p);
   j["computers"][0]["local_eager_limit"] = 4096;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("p.json: $.computers[0].local_eager_limit: expected an object") == 0);
+  CHECK(input_error([&] {
+          profile_from_json(j, "p.json");
+        }).find("p.json: $.computers[0].local_eager_limit: expected an object") == 0);
 }
 
 TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simulator's rounds take them") {
@@ -226,23 +233,28 @@ TEST_CASE("model: formats: the hand-off from the fan-out's periods, as the simul
   auto read = [](const nlohmann::json& j) { measurement_from_json(j, "m.json"); };
   CHECK(error_after_patch(base, {{"probes", {{"net", {{"handoff", {{"handoff_s", -1}}}}}}}}, read) ==
         "m.json: $.probes.net.handoff.handoff_s: expected a non-negative number, got -1");
-  CHECK(error_after_patch(base, {{"probes", {{"net", {{"handoff", {{"period_at_cores_s", nullptr}}}}}}}}, read).find(
-            "$.probes.net.handoff.period_at_cores_s: missing required field") != std::string::npos);
+  CHECK(error_after_patch(base, {{"probes", {{"net", {{"handoff", {{"period_at_cores_s", nullptr}}}}}}}}, read)
+            .find("$.probes.net.handoff.period_at_cores_s: missing required field") != std::string::npos);
 }
 
 TEST_CASE("model: formats: malformed measurement files name the field") {
   nlohmann::json base = to_json(sample_measurement());
   auto read = [](const nlohmann::json& j) { measurement_from_json(j, "m.json"); };
-  CHECK(error_after_patch(base, {{"schema", "hetperf.profile/1"}}, read).find("expected a hetperf.measurement file") != std::string::npos);
-  CHECK(error_after_patch(base, {{"host", {{"cores", 0}}}}, read) == "m.json: $.host.cores: expected an integer in [1, 1048576], got 0");
+  CHECK(error_after_patch(base, {{"schema", "hetperf.profile/1"}}, read).find("expected a hetperf.measurement file") !=
+        std::string::npos);
+  CHECK(error_after_patch(base, {{"host", {{"cores", 0}}}}, read) ==
+        "m.json: $.host.cores: expected an integer in [1, 1048576], got 0");
   CHECK(error_after_patch(base, {{"probes", {{"cpu", {{"mips", {{"mean", -1}}}}}}}}, read) ==
         "m.json: $.probes.cpu.mips.mean: expected a positive number, got -1");
-  CHECK(error_after_patch(base, {{"probes", {{"disk", {{"read_direct_bytes_per_s", nullptr}}}}}}, read).find(
-            "$.probes.disk.read_direct_bytes_per_s: missing required field") != std::string::npos);
-  CHECK(error_after_patch(base, {{"probes", {{"gpu", nlohmann::json::object()}}}}, read).find("$.probes.gpu: unknown field") != std::string::npos);
+  CHECK(error_after_patch(base, {{"probes", {{"disk", {{"read_direct_bytes_per_s", nullptr}}}}}}, read)
+            .find("$.probes.disk.read_direct_bytes_per_s: missing required field") != std::string::npos);
+  CHECK(error_after_patch(base, {{"probes", {{"gpu", nlohmann::json::object()}}}}, read)
+            .find("$.probes.gpu: unknown field") != std::string::npos);
   nlohmann::json unordered = base;
   unordered["probes"]["net"]["pingpong"][1]["size_bytes"] = 0;
-  CHECK(input_error([&] { read(unordered); }).find("$.probes.net.pingpong[1].size_bytes: expected sizes in strictly ascending order") !=
+  CHECK(input_error([&] {
+          read(unordered);
+        }).find("$.probes.net.pingpong[1].size_bytes: expected sizes in strictly ascending order") !=
         std::string::npos);
   nlohmann::json nan = base;
   nan["probes"]["cpu"]["mflops"]["ci95"] = {1, "x"};
@@ -277,15 +289,17 @@ TEST_CASE("model: formats: malformed profiles name the field") {
   CHECK(input_error([&] { read(j); }) == "p.json: $.computers[1].mips: expected a positive number, got -3");
   j = base;
   j["computers"][1]["name"] = "c1";
-  CHECK(input_error([&] { read(j); }).find("$.computers[1].name: expected a name not used by another computer") != std::string::npos);
+  CHECK(input_error([&] { read(j); }).find("$.computers[1].name: expected a name not used by another computer") !=
+        std::string::npos);
   j = base;
   j["computers"][0]["slowdown"]["main"]["kind"] = "cubic";
   CHECK(input_error([&] { read(j); }).find("$.computers[0].slowdown.main.kind") != std::string::npos);
   j = base;
   j["computers"][0].erase("main_memory_mb");
-  CHECK(input_error([&] { read(j); }).find("$.computers[0].main_memory_mb: missing required field") != std::string::npos);
-  CHECK(error_after_patch(base, {{"computers", nlohmann::json::array()}}, read).find("$.computers: expected an array of at least 1") !=
+  CHECK(input_error([&] { read(j); }).find("$.computers[0].main_memory_mb: missing required field") !=
         std::string::npos);
+  CHECK(error_after_patch(base, {{"computers", nlohmann::json::array()}}, read)
+            .find("$.computers: expected an array of at least 1") != std::string::npos);
 }
 
 TEST_CASE("model: formats: a profile's redistribution model round-trips and is validated") {
@@ -300,8 +314,9 @@ TEST_CASE("model: formats: a profile's redistribution model round-trips and is v
   CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
         "p.json: $.network.redistribution.bandwidth_bytes_per_s: expected a positive number, got -1");
   j["network"]["redistribution"] = {{"latency_s", 0.1}};
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.network.redistribution.bandwidth_bytes_per_s: missing") !=
-        std::string::npos);
+  CHECK(input_error([&] {
+          profile_from_json(j, "p.json");
+        }).find("$.network.redistribution.bandwidth_bytes_per_s: missing") != std::string::npos);
 }
 
 TEST_CASE("model: formats: a profile's network send buffer round-trips and is validated") {
@@ -320,7 +335,8 @@ TEST_CASE("model: formats: a profile's network send buffer round-trips and is va
 }
 
 TEST_CASE("model: formats: a computer's scheduler slices round-trip and are bounded") {
-  for (auto [key, member] : {std::pair{"time_slice_s", &Computer::time_slice_s}, std::pair{"handoff_slice_s", &Computer::handoff_slice_s}}) {
+  for (auto [key, member] :
+       {std::pair{"time_slice_s", &Computer::time_slice_s}, std::pair{"handoff_slice_s", &Computer::handoff_slice_s}}) {
     INFO(key);
     Profile p = sample_profile();
     p.computers[0].*member = 0.004;
@@ -333,7 +349,8 @@ TEST_CASE("model: formats: a computer's scheduler slices round-trip and are boun
     CHECK(to_json(back) == j);
     const std::string path = std::string("p.json: $.computers[0].communication_cpu.") + key;
     j["computers"][0]["communication_cpu"][key] = 5e-324;
-    CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find(path + ": expected a time slice of 1e-5 to 1 s") != std::string::npos);
+    CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find(path + ": expected a time slice of 1e-5 to 1 s") !=
+          std::string::npos);
     j["computers"][0]["communication_cpu"][key] = 2;
     CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find(path) != std::string::npos);
     j["computers"][0]["communication_cpu"][key] = 0;
@@ -355,7 +372,8 @@ TEST_CASE("model: formats: a computer's disk flush latency round-trips and is bo
   CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
         "p.json: $.computers[0].disk_sync_latency_s: expected a number of seconds in [0, 10], got 11");
   j["computers"][0]["disk_sync_latency_s"] = -1e-3;
-  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.computers[0].disk_sync_latency_s") != std::string::npos);
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }).find("$.computers[0].disk_sync_latency_s") !=
+        std::string::npos);
 }
 
 TEST_CASE("model: formats: a profile's diagnostics and concurrency speeds round-trip, whole-run ratios are refused") {
@@ -369,27 +387,32 @@ TEST_CASE("model: formats: a profile's diagnostics and concurrency speeds round-
   CHECK(to_json(back) == j);
   nlohmann::json bad = j;
   bad["computers"][0]["concurrency_speed"] = {1.0, 0.9, 0.8, 0.7, 0.6};  // more than its cores
-  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.computers[0].concurrency_speed") != std::string::npos);
+  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.computers[0].concurrency_speed") !=
+        std::string::npos);
   bad = j;
   bad["placements"] = nlohmann::json::array({{{"pattern", {"a", "b"}}, {"run_scales", nlohmann::json::array()}}});
-  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.placements: expected no \"placements\"") != std::string::npos);
+  CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.placements: expected no \"placements\"") !=
+        std::string::npos);
   bad = j;
   bad["diagnostics"] = 3;
   CHECK(input_error([&] { profile_from_json(bad, "p.json"); }).find("$.diagnostics") != std::string::npos);
 }
 
-TEST_CASE("model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {
+TEST_CASE(
+    "model: formats: a profile's count is bounded, so a few bytes cannot expand into gigabytes (found by tests/fuzz)") {
   // tests/fuzz/corpus/profile/regress-count-1e7: "count": 10000000 copied one computer for seconds (timeout).
   nlohmann::json base = to_json(sample_profile());
   auto read = [](const nlohmann::json& j) { profile_from_json(j, "p.json"); };
   nlohmann::json j = base;
   j["computers"][0]["count"] = 10'000'000;
-  CHECK(input_error([&] { read(j); }) == "p.json: $.computers[0].count: expected an integer in [1, 100000], got 10000000");
+  CHECK(input_error([&] { read(j); }) ==
+        "p.json: $.computers[0].count: expected an integer in [1, 100000], got 10000000");
   j["computers"][0]["count"] = 99'999;
   j["computers"][1]["count"] = 2;
-  CHECK(input_error([&] { read(j); }) ==
-        "p.json: $.computers[1].count: expected at most 100000 computers in a profile in all (99999 before this entry), "
-        "got 2");
+  CHECK(
+      input_error([&] { read(j); }) ==
+      "p.json: $.computers[1].count: expected at most 100000 computers in a profile in all (99999 before this entry), "
+      "got 2");
   j["computers"][1].erase("count");
   CHECK(profile_from_json(j, "p.json").computers.size() == 100'000);
 }
@@ -417,10 +440,13 @@ TEST_CASE("model: formats: malformed workloads name the field") {
   CHECK(input_error([&] { read(j); }) == "w.json: $.processes[0].dynamic_memory_mb.max: expected max >= min, got 1");
   j = base;
   j["processes"][0]["dynamic_memory_mb"] = {{"distribution", "normal"}, {"mean", 5}, {"stddev", 1}};
-  CHECK(input_error([&] { read(j); }).find("$.processes[0].dynamic_memory_mb.distribution: expected a distribution with non-negative support") !=
+  CHECK(input_error([&] {
+          read(j);
+        }).find("$.processes[0].dynamic_memory_mb.distribution: expected a distribution with non-negative support") !=
         std::string::npos);
   j = base;
-  j["generators"][0]["interarrival_s"] = {{"distribution", "hyperexponential"}, {"weights", {0.5, 0.2}}, {"means", {1, 2}}};
+  j["generators"][0]["interarrival_s"] = {
+      {"distribution", "hyperexponential"}, {"weights", {0.5, 0.2}}, {"means", {1, 2}}};
   CHECK(input_error([&] { read(j); }).find("$.generators[0].interarrival_s.weights: expected weights that sum to 1") !=
         std::string::npos);
   j = base;
@@ -428,7 +454,8 @@ TEST_CASE("model: formats: malformed workloads name the field") {
   CHECK(input_error([&] { read(j); }).find("$.generators[0]: expected an object with \"count\" or \"horizon_s\"") !=
         std::string::npos);
   CHECK(error_after_patch(base, {{"seed", "x"}}, read).find("$.seed: expected an integer") != std::string::npos);
-  CHECK(error_after_patch(base, {{"schema", "hetperf.workloads/1"}}, read).find("expected a hetperf.workload file") != std::string::npos);
+  CHECK(error_after_patch(base, {{"schema", "hetperf.workloads/1"}}, read).find("expected a hetperf.workload file") !=
+        std::string::npos);
   j = base;
   j["processes"][0]["memory_mb"] = 3;
   CHECK(input_error([&] { read(j); }).find("$.processes[0].memory_mb: unknown field 'memory_mb'") != std::string::npos);
@@ -437,8 +464,9 @@ TEST_CASE("model: formats: malformed workloads name the field") {
 TEST_CASE("model: formats: two processes with the same name are an error naming both") {
   nlohmann::json j = nlohmann::json::parse(kWorkload);
   j["processes"].push_back({{"name", "a"}, {"mi", 1}});
-  CHECK(input_error([&] { workload_from_json(j, "w.json"); }) ==
-        "w.json: $.processes[1].name: expected a name no other process has, got \"a\" (also the name of $.processes[0])");
+  CHECK(
+      input_error([&] { workload_from_json(j, "w.json"); }) ==
+      "w.json: $.processes[1].name: expected a name no other process has, got \"a\" (also the name of $.processes[0])");
   j = nlohmann::json::parse(kWorkload);
   j["generators"][0]["process"]["name"] = "a";
   CHECK(input_error([&] { workload_from_json(j, "w.json"); }) ==
@@ -485,7 +513,8 @@ TEST_CASE("model: formats: a prediction round-trips and malformed predictions na
   auto read = [](const nlohmann::json& x) { prediction_from_json(x, "r.json"); };
   nlohmann::json bad = j;
   bad["processes"][1]["finish_s"] = 0.5;
-  CHECK(input_error([&] { read(bad); }).find("$.processes[1].finish_s: expected arrival_s <= start_s <= finish_s") != std::string::npos);
+  CHECK(input_error([&] { read(bad); }).find("$.processes[1].finish_s: expected arrival_s <= start_s <= finish_s") !=
+        std::string::npos);
   bad = j;
   bad["computers"][0]["utilisation"] = 1.5;
   CHECK(input_error([&] { read(bad); }) == "r.json: $.computers[0].utilisation: expected a number in [0, 1], got 1.5");
@@ -494,6 +523,7 @@ TEST_CASE("model: formats: a prediction round-trips and malformed predictions na
   CHECK(input_error([&] { read(bad); }).find("$.summary.makespan_s: missing required field") != std::string::npos);
   bad = j;
   bad["processes"][0]["breakdown_s"]["cpu"] = "fast";
-  CHECK(input_error([&] { read(bad); }).find("$.processes[0].breakdown_s.cpu: expected a non-negative number") != std::string::npos);
+  CHECK(input_error([&] { read(bad); }).find("$.processes[0].breakdown_s.cpu: expected a non-negative number") !=
+        std::string::npos);
   CHECK(error_after_patch(j, {{"schema", "hetperf.prediction/9"}}, read).find("version 9") != std::string::npos);
 }

@@ -34,10 +34,12 @@ TEST_CASE("model: json: wrong types, unknown fields, bad choices and integers ar
   JsonNode root(j, "f.json");
   CHECK(input_error([&] { root.number("n"); }) == "f.json: $.n: expected a number, got the string \"3\"");
   CHECK(input_error([&] { root.integer("k", 0, 10); }) == "f.json: $.k: expected an integer in [0, 10], got 2.5");
-  CHECK(input_error([&] { root.choice("kind", {"linear", "exponential"}); }) ==
-        "f.json: $.kind: expected one of \"linear\", \"exponential\", got the string \"cubic\"");
-  CHECK(input_error([&] { root.known_fields({"n", "k", "kind"}); }) ==
-        "f.json: $.extra: unknown field 'extra' (expected one of: n, k, kind)");
+  CHECK(input_error([&] {
+          root.choice("kind", {"linear", "exponential"});
+        }) == "f.json: $.kind: expected one of \"linear\", \"exponential\", got the string \"cubic\"");
+  CHECK(input_error([&] {
+          root.known_fields({"n", "k", "kind"});
+        }) == "f.json: $.extra: unknown field 'extra' (expected one of: n, k, kind)");
 }
 
 TEST_CASE("model: json: integers beyond an int64 are rejected, not converted (found by tests/fuzz)") {
@@ -90,8 +92,9 @@ TEST_CASE("model: file io: JSON text parses with the file's messages: overflow, 
   CHECK(parse_json_text(deep, "t.json").is_array());
   CHECK(parse_json_text("[\"[[[\\\"[[\"," + std::string(511, '[') + std::string(511, ']') + "]", "t.json").size() == 2);
   std::string deeper = "\n" + std::string(513, '[') + std::string(513, ']');
-  CHECK(input_error([&] { parse_json_text(deeper, "t.json"); }).rfind("t.json:2:513: JSON nested more than 512 levels deep", 0) ==
-        0);
+  CHECK(input_error([&] {
+          parse_json_text(deeper, "t.json");
+        }).rfind("t.json:2:513: JSON nested more than 512 levels deep", 0) == 0);
 }
 
 TEST_CASE("model: file io: atomic writes replace the file whole and leave no temporary behind") {
@@ -112,8 +115,9 @@ TEST_CASE("model: file io: atomic writes replace the file whole and leave no tem
 }
 
 TEST_CASE("model: file io: a key given twice in an object is an error naming its JSON path") {
-  CHECK(input_error([] { parse_json_text(R"({"processes": [{"name": "a"}, {"name": "b", "mi": 1, "mi": 2}]})", "w.json"); }) ==
-        "w.json: $.processes[1].mi: duplicate key (expected each key once in an object)");
+  CHECK(input_error([] {
+          parse_json_text(R"({"processes": [{"name": "a"}, {"name": "b", "mi": 1, "mi": 2}]})", "w.json");
+        }) == "w.json: $.processes[1].mi: duplicate key (expected each key once in an object)");
   CHECK(input_error([] { parse_json_text(R"({"a": {"b": [[1], {"c": 1}]}, "a": 2})", "w.json"); }) ==
         "w.json: $.a: duplicate key (expected each key once in an object)");
   // The same key in two objects is no duplicate.
@@ -132,7 +136,8 @@ TEST_CASE("model: file io: an input that is not a regular file is refused before
         "/dev/zero: cannot read: it is a character device, expected a regular file");
   const auto fifo = dir.path() / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // opened without blocking, and refused without a writer
-  CHECK(input_error([&] { read_text_file(fifo); }) == fifo.string() + ": cannot read: it is a FIFO, expected a regular file");
+  CHECK(input_error([&] { read_text_file(fifo); }) ==
+        fifo.string() + ": cannot read: it is a FIFO, expected a regular file");
 }
 
 TEST_CASE("model: json: a huge key is echoed cut to 80 characters") {

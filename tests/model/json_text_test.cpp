@@ -47,9 +47,18 @@ const std::vector<double> kTrickyDoubles = {0.0,
                                             1e300,
                                             3.0e-310};
 
-const std::vector<std::string> kTrickyStrings = {"", "plain", "with \"quotes\"", "back\\slash", "tab\there",
-                                                 "line\nbreak", "\r\b\f", std::string("nul\0x", 5), "\x01\x1f\x7f",
-                                                 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "a,b", "/slash/"};
+const std::vector<std::string> kTrickyStrings = {"",
+                                                 "plain",
+                                                 "with \"quotes\"",
+                                                 "back\\slash",
+                                                 "tab\there",
+                                                 "line\nbreak",
+                                                 "\r\b\f",
+                                                 std::string("nul\0x", 5),
+                                                 "\x01\x1f\x7f",
+                                                 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+                                                 "a,b",
+                                                 "/slash/"};
 
 std::string dumped(const json& j) { return j.dump(2); }
 
@@ -119,11 +128,16 @@ TEST_CASE("model: a document split around its arrays joins with streamed rows in
   // Rows of every kind of tricky value, in a top-level array that sorts between other keys.
   json rows = json::array();
   for (std::size_t i = 0; i < kTrickyDoubles.size(); ++i) {
-    rows.push_back({{"name", kTrickyStrings[i % kTrickyStrings.size()]}, {"v", kTrickyDoubles[i]},
-                    {"list", json::array()}, {"n", static_cast<std::int64_t>(i) - 3}});
+    rows.push_back({{"name", kTrickyStrings[i % kTrickyStrings.size()]},
+                    {"v", kTrickyDoubles[i]},
+                    {"list", json::array()},
+                    {"n", static_cast<std::int64_t>(i) - 3}});
   }
-  json doc = {{"a", "first"}, {"rows", rows}, {"summary", {{"rows", rows.size()}, {"processes", json::array()}}},
-              {"tail", json::array()}, {"z", 1.0}};
+  json doc = {{"a", "first"},
+              {"rows", rows},
+              {"summary", {{"rows", rows.size()}, {"processes", json::array()}}},
+              {"tail", json::array()},
+              {"z", 1.0}};
   json frame = doc;
   frame["rows"] = json::array();
   const std::vector<std::string> pieces = split_json_output(frame, {"rows", "tail"}, "doc.json");

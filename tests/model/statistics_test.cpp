@@ -29,7 +29,7 @@ TEST_CASE("model: statistics: the one median and the nearest-rank quantile") {
   CHECK(median({4, 1, 3, 2}) == 2.5);
   std::vector<double> v;
   for (int i = 1; i <= 20; ++i) v.push_back(21 - i);  // 20 .. 1
-  CHECK(quantile_nearest_rank(v, 0.95) == 19);  // ceil(0.95 · 20) = 19th smallest
+  CHECK(quantile_nearest_rank(v, 0.95) == 19);        // ceil(0.95 · 20) = 19th smallest
   CHECK(quantile_nearest_rank(v, 0) == 1);
   CHECK(quantile_nearest_rank(v, 1) == 20);
 }

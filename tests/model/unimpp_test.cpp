@@ -62,10 +62,10 @@ TEST_CASE("model: unimpp: a measured table beyond the knee is interpolated, then
   f.virtual_table = {{110, 2}, {130, 6}, {150, 7}};
   CHECK(f.form() == "linear + measured table (3 points)");
   CHECK(f.alpha(50) == 0);
-  CHECK(f.alpha(105) == Approx(1));     // from (knee 100, 0) to (110, 2)
-  CHECK(f.alpha(120) == Approx(4));     // between 110 and 130
+  CHECK(f.alpha(105) == Approx(1));  // from (knee 100, 0) to (110, 2)
+  CHECK(f.alpha(120) == Approx(4));  // between 110 and 130
   CHECK(f.alpha(150) == Approx(7));
   CHECK(f.alpha(200) == Approx(7 + 50 * 7.0 / 50));  // chord from (100, 0) to (150, 7)
-  f.virtual_memory = ExponentialSlowdown{1, 1};  // the table wins when both are present
+  f.virtual_memory = ExponentialSlowdown{1, 1};      // the table wins when both are present
   CHECK(f.alpha(120) == Approx(4));
 }

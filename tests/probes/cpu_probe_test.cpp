@@ -206,8 +206,9 @@ double mips_in_child(const Cgroup* cgroup) {
 
 TEST_CASE("probes: ground truth: a 50% CPU quota halves the measured MIPS", "[cpu][root]") {
   if (std::getenv("HETPERF_SANITIZED")) {
-    WARN("skipped: an accuracy bound on timed runs, which means nothing instrumented (sanitized build); "
-         "the Release pass checks it");
+    WARN(
+        "skipped: an accuracy bound on timed runs, which means nothing instrumented (sanitized build); "
+        "the Release pass checks it");
     return;
   }
   if (::geteuid() != 0) {

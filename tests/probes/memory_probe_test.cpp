@@ -78,7 +78,7 @@ MemoryPoint point_with(double mb, std::vector<double> alphas, double faults) {
 }
 
 TEST_CASE("probes: memory knee is interpolated where the slowdown first stays above the threshold", "[memory]") {
-  std::vector<MemoryPoint> pts = {point(0, 0), point(50, 0.02), point(100, 0.2), point(110, 0.05),
+  std::vector<MemoryPoint> pts = {point(0, 0),      point(50, 0.02),  point(100, 0.2), point(110, 0.05),
                                   point(120, 0.05), point(130, 0.35), point(140, 0.8)};
   // 100 is a lone noisy point; the knee lies between 120 (0.05) and 130 (0.35): 120 + 10 * 0.1/0.3.
   auto knee = memory_knee_mb(pts, 0.15);
@@ -92,7 +92,7 @@ TEST_CASE("probes: a memory knee needs the slowdown's interval above the thresho
   const std::vector<double> slow = {0.8, 0.9, 1.0, 1.1, 0.95, 1.05, 0.85, 1.0, 0.9};  // median 0.95
   const std::vector<double> wide = {0.0, 0.1, 0.2, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0};     // median 1.6, interval from 0.1
   // Slow but without swap-ins (a busy CPU): not a knee; the knee is where faults begin, 120..130 MB.
-  std::vector<MemoryPoint> pts = {point_with(10, flat, 0), point_with(60, slow, 0), point_with(70, slow, 0),
+  std::vector<MemoryPoint> pts = {point_with(10, flat, 0),  point_with(60, slow, 0),   point_with(70, slow, 0),
                                   point_with(120, flat, 0), point_with(130, slow, 12), point_with(140, slow, 40)};
   auto knee = memory_knee_mb(pts, 0.5);
   REQUIRE(knee);
@@ -355,7 +355,7 @@ TEST_CASE("probes: ground truth: a memory cgroup limit of L MB puts the knee wit
     ++beyond;
     REQUIRE(p.settle_rounds);
     if (beyond == 1) CHECK(*p.settle_rounds >= 1);  // the first step into swap pushed the reference out
-    CHECK(p.occupied_mb != Approx(limit));  // no point on the limit itself (occupation_grid)
+    CHECK(p.occupied_mb != Approx(limit));          // no point on the limit itself (occupation_grid)
     if (device) {
       REQUIRE(p.device_read_s);
       CHECK(*p.device_read_s > 0);
@@ -428,7 +428,7 @@ TEST_CASE("probes: the files of a probe killed outright are removed by the next 
   const auto stale_disk = name(".hetperf-disk-probe.", dead);
   const auto stale_swap = name(".hetperf-swap.", dead);
   const auto stale_as_ours = name(".hetperf-disk-probe.", ::getpid());  // its pid was reused by this process
-  const auto alive = name(".hetperf-swap.", 1);                          // init runs: its process lives
+  const auto alive = name(".hetperf-swap.", 1);                         // init runs: its process lives
   const auto not_ours = dir / (".hetperf-swap." + std::to_string(dead) + "x");
   for (const auto& p : {stale_disk, stale_swap, stale_as_ours, alive, not_ours}) std::ofstream(p) << "x";
   // A live probe's file whose process this one cannot see (another host on a shared file system): its
@@ -448,7 +448,7 @@ TEST_CASE("probes: the files of a probe killed outright are removed by the next 
   CHECK_THAT(all, Catch::Contains(stale_disk.filename().string()) && Catch::Contains(std::to_string(dead)) &&
                       Catch::Contains("no longer runs"));
   CHECK(reclaim_stale_leftovers(dir).empty());  // nothing left to do: nothing said
-  std::filesystem::remove_all(dir);  // the locked file's owner then finds it gone, as after a user's rm
+  std::filesystem::remove_all(dir);             // the locked file's owner then finds it gone, as after a user's rm
 }
 
 TEST_CASE("probes: a killed probe's enabled swap file and its cgroup with a member are reclaimed", "[memory][root]") {

@@ -5,8 +5,8 @@
 // One master, W workers of unlike speeds (1 core each), T tasks; task k goes to worker k mod W: an
 // input of in_bytes from the master, flops of work on the worker, a result of out_bytes back. Every
 // input is sent at t = 0. Workers are FIFO: as many tasks compute at once as the worker has cores,
-// each on one core, the others wait in the order the inputs arrived (an s4u::Semaphore per worker). A task's response time is when its result has reached
-// the master.
+// each on one core, the others wait in the order the inputs arrived (an s4u::Semaphore per worker). A task's response
+// time is when its result has reached the master.
 //
 // The platform is hetperf's star (DPS paper section 4): each host has a split-duplex private link of
 // bandwidth b to the centre of a star zone, latency l/2 each way, so a route is l + s/b alone; the
@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
     };
     master_host = add_host("master", s.master_speed);
     for (int w = 0; w < s.workers; ++w) {
-      workers.push_back(add_host("w-" + std::to_string(w + 1), s.speeds[static_cast<std::size_t>(w) % s.speeds.size()]));
+      workers.push_back(
+          add_host("w-" + std::to_string(w + 1), s.speeds[static_cast<std::size_t>(w) % s.speeds.size()]));
     }
     zone->seal();
   }

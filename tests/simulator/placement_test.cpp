@@ -12,7 +12,8 @@ namespace {
 
 std::vector<Computer> computers() {
   // A: 1000 MIPS x 1 core, B: 2000 x 1, C: 1000 x 4. Memory 1000 + 1000 MB each.
-  return test::profile(json::array({test::computer("A", 1000), test::computer("B", 2000), test::computer("C", 1000, 4)}))
+  return test::profile(
+             json::array({test::computer("A", 1000), test::computer("B", 2000), test::computer("C", 1000, 4)}))
       .computers;
 }
 
@@ -74,7 +75,8 @@ TEST_CASE("simulator: least loaded follows resident-count changes reported to it
     std::size_t expected = 0;
     for (std::size_t i = 1; i < cs.size(); ++i) {
       if (load[i].resident * static_cast<std::size_t>(cs[expected].cores) <
-          load[expected].resident * static_cast<std::size_t>(cs[i].cores)) expected = i;
+          load[expected].resident * static_cast<std::size_t>(cs[i].cores))
+        expected = i;
     }
     REQUIRE(chosen == expected);
     ++load[chosen].resident;
@@ -125,14 +127,15 @@ TEST_CASE("simulator: an unknown policy name is an input error listing the known
 TEST_CASE("simulator: a policy registered by name is available to workloads") {
   // A policy that always picks the last computer (the pattern docs/policies.md describes).
   struct Last final : sim::PlacementPolicy {
-    std::size_t place(const std::vector<Computer>& c, const std::vector<sim::ComputerLoad>&, const sim::PlacementRequest&,
-                      Rng&) override {
+    std::size_t place(const std::vector<Computer>& c, const std::vector<sim::ComputerLoad>&,
+                      const sim::PlacementRequest&, Rng&) override {
       return c.size() - 1;
     }
   };
-  sim::register_placement("test_last", "always the last computer", [](const json&) { return std::make_unique<Last>(); });
+  sim::register_placement("test_last", "always the last computer",
+                          [](const json&) { return std::make_unique<Last>(); });
   auto profile = test::profile(json::array({test::computer("A"), test::computer("B")}));
-  auto out = test::run(profile, test::workload(json::array({{{"name", "w"}, {"count", 3}, {"mi", 10}}}),
-                                               {{"placement", "test_last"}}));
+  auto out = test::run(
+      profile, test::workload(json::array({{{"name", "w"}, {"count", 3}, {"mi", 10}}}), {{"placement", "test_last"}}));
   for (const auto& r : out.processes) CHECK(r.computer == "B");
 }

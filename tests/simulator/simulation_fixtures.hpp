@@ -15,10 +15,14 @@ namespace hetperf::test {
 
 // One computer entry with round figures: 1000 MIPS, 1000 MB + 1000 MB, disks 100 / 50 MB/s, lo = 1 ms.
 inline nlohmann::json computer(const std::string& name, double mips = 1000, int cores = 1) {
-  return {{"name", name},          {"cores", cores},
-          {"mips", mips},          {"main_memory_mb", 1000},
-          {"virtual_memory_mb", 1000}, {"disk_read_bytes_per_s", 100e6},
-          {"disk_write_bytes_per_s", 50e6}, {"overhead_latency_s", 0.001}};
+  return {{"name", name},
+          {"cores", cores},
+          {"mips", mips},
+          {"main_memory_mb", 1000},
+          {"virtual_memory_mb", 1000},
+          {"disk_read_bytes_per_s", 100e6},
+          {"disk_write_bytes_per_s", 50e6},
+          {"overhead_latency_s", 0.001}};
 }
 
 inline Profile profile(nlohmann::json computers, double bandwidth_bytes_per_s = 1e6) {
@@ -30,7 +34,9 @@ inline Profile profile(nlohmann::json computers, double bandwidth_bytes_per_s = 
 
 inline Workload workload(nlohmann::json processes, nlohmann::json policy = {{"placement", "round_robin"}},
                          std::uint64_t seed = 1) {
-  nlohmann::json j = {{"schema", "hetperf.workload/1"}, {"seed", seed}, {"policy", std::move(policy)},
+  nlohmann::json j = {{"schema", "hetperf.workload/1"},
+                      {"seed", seed},
+                      {"policy", std::move(policy)},
                       {"processes", std::move(processes)}};
   return workload_from_json(j, "test-workload.json");
 }

@@ -33,15 +33,15 @@ TEST_CASE("simulator: one process alone follows eq. 2-8 term by term") {
   Prediction out = test::run(profile, test::workload(json::array({p})));
   const ProcessResult& r = out.processes.at(0);
 
-  double te = unimpp::te(2000, 1000);                                      // eq. 2: 2 s
-  double tem = unimpp::tem(te, 0.001 * 100);                               // eq. 3: α(100 MB) = 0.1
+  double te = unimpp::te(2000, 1000);         // eq. 2: 2 s
+  double tem = unimpp::tem(te, 0.001 * 100);  // eq. 3: α(100 MB) = 0.1
   std::vector<unimpp::DiskAccess> reads(2, {10e6, 0}), writes(1, {5e6, 0});
-  double sldr = unimpp::disk_delay(reads, 100e6);                          // eq. 4: 0.2 s
-  double sldw = unimpp::disk_delay(writes, 50e6);                          // eq. 5: 0.1 s
-  double theta = unimpp::message_time(0.001, 1000, 1e6);                  // eq. 7 + s/b: 2 ms
+  double sldr = unimpp::disk_delay(reads, 100e6);         // eq. 4: 0.2 s
+  double sldw = unimpp::disk_delay(writes, 50e6);         // eq. 5: 0.1 s
+  double theta = unimpp::message_time(0.001, 1000, 1e6);  // eq. 7 + s/b: 2 ms
   std::vector<unimpp::MessageCost> messages(2, {theta, 0});
-  double sln = unimpp::network_delay(messages);                            // eq. 6
-  double sl = unimpp::response_time(tem, sldr, sldw, sln, 0.5);           // eq. 8
+  double sln = unimpp::network_delay(messages);                  // eq. 6
+  double sl = unimpp::response_time(tem, sldr, sldw, sln, 0.5);  // eq. 8
 
   CHECK(te == Approx(2.0));
   CHECK(tem == Approx(2.2));
@@ -108,8 +108,8 @@ TEST_CASE("simulator: processor sharing recomputes rates when a process arrives 
 
 TEST_CASE("simulator: disk accesses are served first in first out and the queueing time is waiting time (eq. 4-5)") {
   Profile profile = test::profile(json::array({computer("A")}));
-  json p = {{"name", "r"}, {"count", 3}, {"mi", 0}, {"computer", "A"},
-            {"disk_read", {{"ops", 1}, {"bytes_per_op", 100e6}}}};
+  json p = {
+      {"name", "r"}, {"count", 3}, {"mi", 0}, {"computer", "A"}, {"disk_read", {{"ops", 1}, {"bytes_per_op", 100e6}}}};
   Prediction out = test::run(profile, test::workload(json::array({p})));
   for (int k = 1; k <= 3; ++k) {
     const ProcessResult& r = test::process(out, "r-" + std::to_string(k));
@@ -133,13 +133,14 @@ TEST_CASE("simulator: a process's own reads and writes also queue behind other p
 TEST_CASE("simulator: concurrent incoming transfers of a computer share its link bandwidth equally") {
   Profile profile = test::profile(json::array({computer("A"), computer("B")}), 1e6);
   auto receiver = [](const std::string& name, double bytes) {
-    return json{{"name", name}, {"mi", 0}, {"computer", "A"},
-                {"messages", {{"count", 1}, {"bytes", bytes}, {"peer", "B"}}}};
+    return json{
+        {"name", name}, {"mi", 0}, {"computer", "A"}, {"messages", {{"count", 1}, {"bytes", bytes}, {"peer", "B"}}}};
   };
   // lo = 1 ms and l = 0: o = 0.5 ms of CPU work at each end (eq. 7), shared like any work: the three
   // packings share B's one core (1.5 ms), the three unpackings A's (1.5 ms).
   SECTION("three equal transfers finish together at three times s/b, plus the shared o at both ends") {
-    Prediction out = test::run(profile, test::workload(json::array({receiver("x", 1e6), receiver("y", 1e6), receiver("z", 1e6)})));
+    Prediction out =
+        test::run(profile, test::workload(json::array({receiver("x", 1e6), receiver("y", 1e6), receiver("z", 1e6)})));
     for (const auto& r : out.processes) {
       CHECK(r.finish_s == Approx(0.0015 + 3.0 + 0.0015));
       CHECK(r.breakdown.network_s == Approx(1.0 + 0.001));
@@ -157,10 +158,12 @@ TEST_CASE("simulator: concurrent incoming transfers of a computer share its link
 TEST_CASE("simulator: the outgoing link of the sender is shared too, and the slower of the two shares sets the rate") {
   Profile profile = test::profile(json::array({computer("A"), computer("B"), computer("C")}), 1e6);
   auto receiver = [](const std::string& name, const std::string& on) {
-    return json{{"name", name}, {"mi", 0}, {"computer", on}, {"messages", {{"count", 1}, {"bytes", 1e6}, {"peer", "B"}}}};
+    return json{
+        {"name", name}, {"mi", 0}, {"computer", on}, {"messages", {{"count", 1}, {"bytes", 1e6}, {"peer", "B"}}}};
   };
   // B sends to A twice and to C once: B's outgoing link carries 3 transfers, 1/3 of b each.
-  Prediction out = test::run(profile, test::workload(json::array({receiver("a1", "A"), receiver("a2", "A"), receiver("c1", "C")})));
+  Prediction out =
+      test::run(profile, test::workload(json::array({receiver("a1", "A"), receiver("a2", "A"), receiver("c1", "C")})));
   // Three packings share B (1.5 ms), then 3 s on the wire; two unpackings share A (1 ms), one is alone
   // on C (0.5 ms).
   CHECK(test::process(out, "a1").finish_s == Approx(0.0015 + 3.0 + 0.001));
@@ -171,8 +174,14 @@ TEST_CASE("simulator: the outgoing link of the sender is shared too, and the slo
 TEST_CASE("simulator: messages to a process on the same computer do not use the network") {
   Profile profile = test::profile(json::array({computer("A"), computer("B")}), 1e6);
   json master = {{"name", "master"}, {"mi", 0}, {"computer", "A"}};
-  json local = {{"name", "local"}, {"mi", 0}, {"computer", "A"}, {"messages", {{"count", 2}, {"bytes", 1e6}, {"peer", "master"}}}};
-  json remote = {{"name", "remote"}, {"mi", 0}, {"computer", "B"}, {"messages", {{"count", 2}, {"bytes", 1e6}, {"peer", "master"}}}};
+  json local = {{"name", "local"},
+                {"mi", 0},
+                {"computer", "A"},
+                {"messages", {{"count", 2}, {"bytes", 1e6}, {"peer", "master"}}}};
+  json remote = {{"name", "remote"},
+                 {"mi", 0},
+                 {"computer", "B"},
+                 {"messages", {{"count", 2}, {"bytes", 1e6}, {"peer", "master"}}}};
   Prediction out = test::run(profile, test::workload(json::array({master, local, remote})));
   CHECK(test::process(out, "local").response_s == Approx(0).margin(1e-12));
   CHECK(test::process(out, "remote").response_s == Approx(2 * (1.0 + 0.001)));
@@ -236,10 +245,11 @@ TEST_CASE("simulator: generators produce the requested count or stop at the hori
   json j = {{"schema", "hetperf.workload/1"},
             {"seed", 7},
             {"generators",
-             json::array({{{"process", {{"name", "c"}, {"mi", 1}}}, {"interarrival_s", 0.5}, {"start_s", 1}, {"horizon_s", 10}},
-                          {{"process", {{"name", "e"}, {"mi", 1}}},
-                           {"interarrival_s", {{"distribution", "exponential"}, {"mean", 2}}},
-                           {"count", 2000}}})}};
+             json::array(
+                 {{{"process", {{"name", "c"}, {"mi", 1}}}, {"interarrival_s", 0.5}, {"start_s", 1}, {"horizon_s", 10}},
+                  {{"process", {{"name", "e"}, {"mi", 1}}},
+                   {"interarrival_s", {{"distribution", "exponential"}, {"mean", 2}}},
+                   {"count", 2000}}})}};
   Prediction out = test::run(profile, workload_from_json(j, "gen.json"));
   std::size_t constant = 0, exponential = 0;
   double last_e = 0;
@@ -297,7 +307,8 @@ TEST_CASE("simulator: per-computer timelines stay bounded and cover the run with
 TEST_CASE("simulator: a prediction with migrations and timelines reads back from its JSON") {
   Profile profile = test::profile(json::array({computer("S", 1000), computer("F", 4000)}));
   json policy = {{"placement", "round_robin"}, {"load_balancer", {{"period_s", 0.5}, {"migration_cost_s", 0.1}}}};
-  Prediction out = test::run(profile, test::workload(json::array({{{"name", "w"}, {"count", 3}, {"mi", 1000}}}), policy));
+  Prediction out =
+      test::run(profile, test::workload(json::array({{{"name", "w"}, {"count", 3}, {"mi", 1000}}}), policy));
   json j = to_json(out);
   Prediction back = prediction_from_json(j, "back.json");
   CHECK(to_json(back).dump() == j.dump());
@@ -321,8 +332,10 @@ TEST_CASE("simulator: a process that does not fit beside the residents' memory w
 
 TEST_CASE("simulator: results streamed as processes finish give the same summary without keeping them") {
   Profile profile = test::profile(json::array({computer("A"), computer("B", 1500, 2)}));
-  json gen = {{"process", {{"name", "g"}, {"mi", {{"distribution", "exponential"}, {"mean", 500}}},
-                           {"messages", {{"count", 2}, {"bytes", 1000}, {"peer", "B"}}}}},
+  json gen = {{"process",
+               {{"name", "g"},
+                {"mi", {{"distribution", "exponential"}, {"mean", 500}}},
+                {"messages", {{"count", 2}, {"bytes", 1000}, {"peer", "B"}}}}},
               {"interarrival_s", {{"distribution", "exponential"}, {"mean", 0.2}}},
               {"count", 300}};
   json j = {{"schema", "hetperf.workload/1"}, {"seed", 5}, {"generators", json::array({gen})}};
@@ -360,8 +373,8 @@ TEST_CASE("simulator: a run estimated beyond the memory allowed is refused befor
   sim::SimulationOptions o;
   o.max_memory_bytes = 64u << 20;
   CHECK(sim::estimate_simulation_bytes(profile, w, o).processes == 1000000);
-  CHECK_THROWS_WITH(test::run(profile, w, o), Catch::Contains("1000000 processes would take about") &&
-                                                 Catch::Contains("--summary-only"));
+  CHECK_THROWS_WITH(test::run(profile, w, o),
+                    Catch::Contains("1000000 processes would take about") && Catch::Contains("--summary-only"));
 }
 
 TEST_CASE("simulator: a memory slowdown beyond any plausible figure is an error, not a number") {
@@ -371,5 +384,5 @@ TEST_CASE("simulator: a memory slowdown beyond any plausible figure is an error,
   Profile profile = test::profile(json::array({a}));
   Workload w = test::workload(json::array({{{"name", "p"}, {"mi", 1}, {"static_memory_mb", 1900}}}));
   CHECK_THROWS_WITH(test::run(profile, w), Catch::Contains("computer 'A': its memory slowdown at 1900") &&
-                                              Catch::Contains("beyond any plausible slowdown"));
+                                               Catch::Contains("beyond any plausible slowdown"));
 }

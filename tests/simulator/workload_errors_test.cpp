@@ -42,23 +42,29 @@ TEST_CASE("simulator: a negative mp is rejected naming the field") {
 }
 
 TEST_CASE("simulator: a distribution with invalid parameters is rejected naming the parameter") {
-  CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", 1},
-                                        {"dynamic_memory_mb", {{"distribution", "exponential"}, {"mean", -2}}}}})),
-                 "$.processes[0].dynamic_memory_mb.mean"));
-  CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "uniform"}, {"min", 5}, {"max", 1}}}}})),
-                 "$.processes[0].mi.max"));
-  CHECK(mentions(error_of(json::array({{{"name", "p"},
-                                        {"mi", {{"distribution", "hyperexponential"}, {"weights", {0.5, 0.6}}, {"means", {1, 2}}}}}})),
+  CHECK(mentions(
+      error_of(json::array(
+          {{{"name", "p"}, {"mi", 1}, {"dynamic_memory_mb", {{"distribution", "exponential"}, {"mean", -2}}}}})),
+      "$.processes[0].dynamic_memory_mb.mean"));
+  CHECK(
+      mentions(error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "uniform"}, {"min", 5}, {"max", 1}}}}})),
+               "$.processes[0].mi.max"));
+  CHECK(mentions(error_of(json::array(
+                     {{{"name", "p"},
+                       {"mi", {{"distribution", "hyperexponential"}, {"weights", {0.5, 0.6}}, {"means", {1, 2}}}}}})),
                  "$.processes[0].mi.weights"));
-  CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "normal"}, {"mean", 5}, {"stddev", 1}}}}})),
-                 "non-negative support"));
-  CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "weibull"}, {"shape", 0}, {"scale", 1}}}}})),
-                 "$.processes[0].mi.shape"));
+  CHECK(mentions(
+      error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "normal"}, {"mean", 5}, {"stddev", 1}}}}})),
+      "non-negative support"));
+  CHECK(mentions(
+      error_of(json::array({{{"name", "p"}, {"mi", {{"distribution", "weibull"}, {"shape", 0}, {"scale", 1}}}}})),
+      "$.processes[0].mi.shape"));
 }
 
 TEST_CASE("simulator: a process larger than every computer's main plus virtual memory is rejected naming the field") {
-  std::string m = error_of(json::array({{{"name", "small"}, {"mi", 1}}, {{"name", "huge"}, {"mi", 1}, {"static_memory_mb", 1500},
-                                                                         {"dynamic_memory_mb", 600}}}));
+  std::string m =
+      error_of(json::array({{{"name", "small"}, {"mi", 1}},
+                            {{"name", "huge"}, {"mi", 1}, {"static_memory_mb", 1500}, {"dynamic_memory_mb", 600}}}));
   CHECK(mentions(m, "test-workload.json: $.processes[1].static_memory_mb"));
   CHECK(mentions(m, "2100"));
   CHECK(mentions(m, "main plus virtual memory"));
@@ -66,17 +72,20 @@ TEST_CASE("simulator: a process larger than every computer's main plus virtual m
 
 TEST_CASE("simulator: a process pinned to an unknown computer or messaging an unknown peer is rejected") {
   CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", 1}, {"computer", "Z"}}})), "$.processes[0].computer"));
-  CHECK(mentions(error_of(json::array({{{"name", "p"}, {"mi", 1}, {"messages", {{"count", 2}, {"bytes", 1}, {"peer", "nobody"}}}}})),
+  CHECK(mentions(error_of(json::array(
+                     {{{"name", "p"}, {"mi", 1}, {"messages", {{"count", 2}, {"bytes", 1}, {"peer", "nobody"}}}}})),
                  "$.processes[0].messages.peer"));
-  CHECK(mentions(error_of(json::array({{{"name", "w"}, {"count", 2}, {"mi", 1}},
-                                       {{"name", "p"}, {"mi", 1}, {"messages", {{"count", 2}, {"bytes", 1}, {"peer", "w"}}}}})),
-                 "count 1"));
+  CHECK(mentions(
+      error_of(json::array({{{"name", "w"}, {"count", 2}, {"mi", 1}},
+                            {{"name", "p"}, {"mi", 1}, {"messages", {{"count", 2}, {"bytes", 1}, {"peer", "w"}}}}})),
+      "count 1"));
 }
 
 TEST_CASE("simulator: an invalid load balancer is rejected naming its field") {
   json one = json::array({{{"name", "p"}, {"mi", 1}}});
   CHECK(mentions(error_of(one, {{"load_balancer", {{"period_s", 0}}}}), "$.policy.load_balancer.period_s"));
-  CHECK(mentions(error_of(one, {{"load_balancer", {{"period_s", 1}, {"threshold", 0.5}}}}), "$.policy.load_balancer.threshold"));
+  CHECK(mentions(error_of(one, {{"load_balancer", {{"period_s", 1}, {"threshold", 0.5}}}}),
+                 "$.policy.load_balancer.threshold"));
   CHECK(mentions(error_of(one, {{"load_balancer", {{"period_s", 1}, {"migration_cost_s", -1}}}}),
                  "$.policy.load_balancer.migration_cost_s"));
   CHECK(mentions(error_of(one, {{"load_balancer", {{"period", 1}}}}), "period"));

@@ -43,7 +43,7 @@ TEST_CASE("validate: validation accuracy counts the runs within 5% and 10% of th
   CHECK(runs[3].error() == Approx(0.3));
   Accuracy a = accuracy(runs);
   CHECK(a.runs == 4);
-  CHECK(a.within_5 == Approx(0.5));   // a and b
+  CHECK(a.within_5 == Approx(0.5));  // a and b
   CHECK(a.within_10 == Approx(0.75));
   CHECK(a.max_abs_error == Approx(0.3));
   CHECK(a.worst_run == "d");
@@ -148,7 +148,8 @@ TEST_CASE("validate: the statistics separate bias, the shares of medians, covera
     return r;
   };
   // Medians 1.0 each; predicted +3%, −8%, +20%; intervals holding 3, 2 and 0 of the 3 runs.
-  std::vector<ValidationRun> runs = {config("a", {0.9, 1.0, 1.1}, 1.03, 0.85, 1.15), config("a", {0.95, 1.0, 1.2}, 0.92, 0.9, 1.1),
+  std::vector<ValidationRun> runs = {config("a", {0.9, 1.0, 1.1}, 1.03, 0.85, 1.15),
+                                     config("a", {0.95, 1.0, 1.2}, 0.92, 0.9, 1.1),
                                      config("b", {0.98, 1.0, 1.02}, 1.20, 1.1, 1.3)};
   Statistics s = statistics(runs, 1, 500);
   CHECK(s.configurations == 3);
@@ -166,7 +167,8 @@ TEST_CASE("validate: the statistics separate bias, the shares of medians, covera
   CHECK(statistics({}).configurations == 0);
 }
 
-TEST_CASE("validate: the LU sizes follow the last-level cache: calibrated out of it, validated up to twice the largest") {
+TEST_CASE(
+    "validate: the LU sizes follow the last-level cache: calibrated out of it, validated up to twice the largest") {
   const LuSizes s = lu_sizes(false, 8 << 20);  // 8 MiB: n = 1536 is the smallest multiple of 512 with 8 n² >= 16 MiB
   CHECK(s.calibrated == std::vector<int>{1536, 2048});
   CHECK(s.validated == std::vector<int>{3072, 4096});

@@ -98,7 +98,8 @@ std::vector<ValidationRun> lu_matrix(const ValidationMatrixOptions& o, std::size
       }
       for (int n : sizes.calibrated) {
         for (int p : all_ranks) {
-          const bool calibrated = v == LuVariant::kBasic && std::count(calibrated_ranks.begin(), calibrated_ranks.end(), p);
+          const bool calibrated =
+              v == LuVariant::kBasic && std::count(calibrated_ranks.begin(), calibrated_ranks.end(), p);
           if (!calibrated) runs.push_back(lu_run(o, computer, n, r, p, v));
         }
       }
@@ -129,8 +130,10 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   if (o.quick) {
     removals = {{n, 128, p, 1, 3, LuVariant::kBasic}};
   } else {
-    removals = {{n, 128, p, 1, 3, LuVariant::kBasic}, {n, 128, p, p / 2, 7, LuVariant::kBasic},
-                {n, 128, p, 1, 3, LuVariant::kPipelined}, {n, 128, p, p / 2, 7, LuVariant::kPipelined}};
+    removals = {{n, 128, p, 1, 3, LuVariant::kBasic},
+                {n, 128, p, p / 2, 7, LuVariant::kBasic},
+                {n, 128, p, 1, 3, LuVariant::kPipelined},
+                {n, 128, p, p / 2, 7, LuVariant::kPipelined}};
   }
   for (const Removal& m : removals) {
     ValidationRun run;
@@ -139,8 +142,16 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     run.group = "lu-removal";
     run.ranks = m.ranks;
     run.job = lu_job(run.id, m.ranks, m.n, m.r, m.variant, m.remove, m.after, computer);
-    run.arguments = {o.lu_program, "--n", std::to_string(m.n), "--r", std::to_string(m.r), "--variant",
-                     to_string(m.variant), "--remove", std::to_string(m.remove), "--after-iteration",
+    run.arguments = {o.lu_program,
+                     "--n",
+                     std::to_string(m.n),
+                     "--r",
+                     std::to_string(m.r),
+                     "--variant",
+                     to_string(m.variant),
+                     "--remove",
+                     std::to_string(m.remove),
+                     "--after-iteration",
                      std::to_string(m.after)};
     runs.push_back(run);
   }
@@ -161,15 +172,24 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     job.integrate.message_bytes = message_bytes;
     job.integrate.disk_bytes = disk_bytes;
     job.mapping.assign(static_cast<std::size_t>(2 * processes), computer);
-    run.arguments = {o.integrate_program, "--instances", std::to_string(processes), "--steps", std::to_string(steps),
-                     "--message-bytes", std::to_string(message_bytes), "--disk-bytes", std::to_string(disk_bytes),
-                     "--scratch", o.scratch};
+    run.arguments = {o.integrate_program,
+                     "--instances",
+                     std::to_string(processes),
+                     "--steps",
+                     std::to_string(steps),
+                     "--message-bytes",
+                     std::to_string(message_bytes),
+                     "--disk-bytes",
+                     std::to_string(disk_bytes),
+                     "--scratch",
+                     o.scratch};
     runs.push_back(run);
   };
   // The quick matrix at half the processes (5 and 10 per core rather than 10 and 20): MPICH starts
   // about 12 ranks a second here (3.4 s for 40), and the runs of 20 and 40 ranks took 55 s of quick's
   // 145 s of runs, mostly in that start-up, which is not timed.
-  const std::vector<int> counts = o.quick ? std::vector<int>{5, 10} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+  const std::vector<int> counts =
+      o.quick ? std::vector<int>{5, 10} : std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
   for (int k : counts) integrate(k, 32, 0, "integrate");
   const std::vector<int> loaded = o.quick ? std::vector<int>{5} : std::vector<int>{10, 50, 100};
   for (int k : loaded) integrate(k, 65536, 1 << 20, "integrate-load");
@@ -186,12 +206,14 @@ std::vector<std::string> held_out_axes(const ValidationRun& run, const Profile& 
     const CalibratedRange& range = profile.computers[c].app_models.calibrated;
     if (range.ranks.empty()) continue;
     for (const auto& [d, k] : ranks_on) {
-      if (d != c && !std::count(range.with.begin(), range.with.end(), profile.computers[d].name)) axes.insert("computers");
+      if (d != c && !std::count(range.with.begin(), range.with.end(), profile.computers[d].name))
+        axes.insert("computers");
     }
     if (!std::count(range.ranks.begin(), range.ranks.end(), ranks)) axes.insert("ranks");
     const auto sizes = range.sizes.find(lu ? "lu" : "integrate");
     if (sizes == range.sizes.end() || size < sizes->second.first || size > sizes->second.second) axes.insert("size");
-    if (lu && !std::count(range.variants.begin(), range.variants.end(), to_string(run.job.lu.variant))) axes.insert("variant");
+    if (lu && !std::count(range.variants.begin(), range.variants.end(), to_string(run.job.lu.variant)))
+      axes.insert("variant");
   }
   return {axes.begin(), axes.end()};
 }
@@ -237,13 +259,22 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
     CalibrationRun c;
     c.id = "cal-integrate-1-" + std::to_string(s);
     c.ranks = 2;
-    c.arguments = {o.integrate_program, "--instances", "1", "--steps", std::to_string(s),
-                   "--message-bytes", std::to_string(message_bytes), "--disk-bytes", std::to_string(disk_bytes),
-                   "--scratch", o.scratch};
+    c.arguments = {o.integrate_program,
+                   "--instances",
+                   "1",
+                   "--steps",
+                   std::to_string(s),
+                   "--message-bytes",
+                   std::to_string(message_bytes),
+                   "--disk-bytes",
+                   std::to_string(disk_bytes),
+                   "--scratch",
+                   o.scratch};
     c.shape = "integrate 1 instance, " + std::to_string(s) + " steps";
     if (message_bytes != 32 || disk_bytes != 0) {
       c.id += "-m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
-      c.shape += ", " + std::to_string(message_bytes) + "-byte messages, " + std::to_string(disk_bytes) + " bytes to disk";
+      c.shape +=
+          ", " + std::to_string(message_bytes) + "-byte messages, " + std::to_string(disk_bytes) + " bytes to disk";
     }
     out.push_back(c);
   };
@@ -282,8 +313,8 @@ std::vector<std::string> alternating(int instances, const std::string& f, const 
 
 }  // namespace
 
-std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, const Profile& profile, const std::string& f,
-                                          const std::string& s) {
+std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, const Profile& profile,
+                                          const std::string& f, const std::string& s) {
   std::vector<ValidationRun> runs;
   auto add = [&](ValidationRun run, const std::vector<std::string>& hosts) {
     run.hosts = hosts;
@@ -300,7 +331,8 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, cons
     run.job = lu_job(id, static_cast<int>(hosts.size()), n, r, v, remove, after, 0);
     run.arguments = lu_arguments(o, n, r, v);
     if (remove) {
-      run.arguments.insert(run.arguments.end(), {"--remove", std::to_string(remove), "--after-iteration", std::to_string(after)});
+      run.arguments.insert(run.arguments.end(),
+                           {"--remove", std::to_string(remove), "--after-iteration", std::to_string(after)});
     }
     add(std::move(run), hosts);
   };
@@ -311,15 +343,18 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, cons
   for (int n : ns) {
     for (int r : rs) {
       for (LuVariant v : {LuVariant::kBasic, LuVariant::kPipelined, LuVariant::kFlowControl}) {
-        lu("lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + to_string(v) + tag, "lu", {f, s}, n, r, v, 0, -1);
+        lu("lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + to_string(v) + tag, "lu", {f, s}, n, r, v, 0,
+           -1);
       }
     }
   }
   lu("lu-n1536-r128-basic-" + s + f, "lu", {s, f}, 1536, 128, LuVariant::kBasic, 0, -1);
   // Four ranks, two on each computer: cyclic and block mappings.
   for (int r : o.quick ? std::vector<int>{128} : std::vector<int>{64, 128}) {
-    lu("lu-n1536-r" + std::to_string(r) + "-p4-cyclic" + tag, "lu-mapping", {f, s, f, s}, 1536, r, LuVariant::kBasic, 0, -1);
-    lu("lu-n1536-r" + std::to_string(r) + "-p4-block" + tag, "lu-mapping", {f, f, s, s}, 1536, r, LuVariant::kBasic, 0, -1);
+    lu("lu-n1536-r" + std::to_string(r) + "-p4-cyclic" + tag, "lu-mapping", {f, s, f, s}, 1536, r, LuVariant::kBasic, 0,
+       -1);
+    lu("lu-n1536-r" + std::to_string(r) + "-p4-block" + tag, "lu-mapping", {f, f, s, s}, 1536, r, LuVariant::kBasic, 0,
+       -1);
   }
   // The slow computer's ranks leave (the highest-numbered ranks are removed, so they are placed last).
   lu("lu-n1536-r128-basic" + tag + "-remove1@3", "lu-removal", {f, s}, 1536, 128, LuVariant::kBasic, 1, 3);
@@ -341,8 +376,17 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, cons
       run.job.integrate.steps = steps;
       run.job.integrate.message_bytes = bytes;
       run.job.integrate.disk_bytes = 0;
-      run.arguments = {o.integrate_program, "--instances", std::to_string(instances), "--steps", std::to_string(steps),
-                       "--message-bytes", std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch};
+      run.arguments = {o.integrate_program,
+                       "--instances",
+                       std::to_string(instances),
+                       "--steps",
+                       std::to_string(steps),
+                       "--message-bytes",
+                       std::to_string(bytes),
+                       "--disk-bytes",
+                       "0",
+                       "--scratch",
+                       o.scratch};
       add(std::move(run), alternating(instances, f, s));
     }
   }
@@ -356,7 +400,8 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
   // is held out along the computers axis. What crosses the link comes from the probes: the ping-pong's
   // regimes between the two and its timed sends (the send buffer).
   std::vector<CalibrationRun> out;
-  auto add = [&](std::string id, std::vector<std::string> hosts, std::vector<std::string> arguments, std::string shape) {
+  auto add = [&](std::string id, std::vector<std::string> hosts, std::vector<std::string> arguments,
+                 std::string shape) {
     CalibrationRun c;
     c.id = std::move(id);
     c.ranks = static_cast<int>(hosts.size());
@@ -375,7 +420,8 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
   for (const std::string& c : {f, s}) {
     for (int n : ns) {
       for (int r : n > 1280 ? std::vector<int>{128} : std::vector<int>{64, 128}) {
-        add("cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + c, {c}, lu_arguments(o, n, r, LuVariant::kBasic),
+        add("cal-lu-n" + std::to_string(n) + "-r" + std::to_string(r) + "-" + c, {c},
+            lu_arguments(o, n, r, LuVariant::kBasic),
             "lu n=" + std::to_string(n) + " r=" + std::to_string(r) + " one rank on " + c);
       }
     }
@@ -440,7 +486,8 @@ std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& run
   return out;
 }
 
-std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps, const std::vector<std::size_t>& wide,
+std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps,
+                                       const std::vector<std::size_t>& wide,
                                        const std::vector<std::string>& calibration_apps, int repeat,
                                        int calibration_repeat, std::uint64_t seed) {
   Rng rng(seed);
@@ -488,8 +535,12 @@ Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed
   if (errors.empty()) return s;
   s.bias = median(errors);
   const auto n = static_cast<double>(errors.size());
-  s.within_5 = static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.05; })) / n;
-  s.within_10 = static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.10; })) / n;
+  s.within_5 =
+      static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.05; })) /
+      n;
+  s.within_10 =
+      static_cast<double>(std::count_if(errors.begin(), errors.end(), [](double e) { return std::fabs(e) <= 0.10; })) /
+      n;
   s.coverage = static_cast<double>(inside) / static_cast<double>(s.runs);
   s.median_width = median(widths);
   s.noise_floor = median(noise);
@@ -506,9 +557,14 @@ Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed
 }
 
 nlohmann::json to_json(const Statistics& s) {
-  return {{"configurations", s.configurations}, {"runs", s.runs}, {"bias", s.bias},
-          {"bias_ci95", {s.bias_low, s.bias_high}}, {"within_5_percent", s.within_5},
-          {"within_10_percent", s.within_10}, {"coverage_80", s.coverage}, {"median_interval_width", s.median_width},
+  return {{"configurations", s.configurations},
+          {"runs", s.runs},
+          {"bias", s.bias},
+          {"bias_ci95", {s.bias_low, s.bias_high}},
+          {"within_5_percent", s.within_5},
+          {"within_10_percent", s.within_10},
+          {"coverage_80", s.coverage},
+          {"median_interval_width", s.median_width},
           {"noise_floor", s.noise_floor}};
 }
 
@@ -539,13 +595,15 @@ Accuracy accuracy(const std::vector<ValidationRun>& runs) {
   std::sort(spreads.begin(), spreads.end());
   const std::size_t n = spreads.size();
   a.median_spread = median(spreads);
-  a.spread_over_10 = static_cast<double>(std::count_if(spreads.begin(), spreads.end(), [](double s) { return s > 0.10; })) / n;
+  a.spread_over_10 =
+      static_cast<double>(std::count_if(spreads.begin(), spreads.end(), [](double s) { return s > 0.10; })) / n;
   return a;
 }
 
 std::string validation_csv(const std::vector<ValidationRun>& runs) {
-  CsvWriter csv("id,group,app,ranks,n,r,variant,remove,after_iteration,processes,message_bytes,disk_bytes,steps,"
-                "measured_s,predicted_s,error,samples");
+  CsvWriter csv(
+      "id,group,app,ranks,n,r,variant,remove,after_iteration,processes,message_bytes,disk_bytes,steps,"
+      "measured_s,predicted_s,error,samples");
   for (const auto& r : runs) {
     const AppJob& j = r.job;
     const bool lu = j.kind == AppJob::Kind::kLu;
@@ -558,7 +616,8 @@ std::string validation_csv(const std::vector<ValidationRun>& runs) {
       csv << j.instances << j.integrate.message_bytes << j.integrate.disk_bytes << j.integrate.steps;
     }
     std::string samples;
-    for (std::size_t k = 0; k < r.measured_samples_s.size(); ++k) samples += (k ? ";" : "") + csv_number(r.measured_samples_s[k]);
+    for (std::size_t k = 0; k < r.measured_samples_s.size(); ++k)
+      samples += (k ? ";" : "") + csv_number(r.measured_samples_s[k]);
     csv << r.measured_s << r.predicted_s << r.error() << samples;
     csv.end_row();
   }
@@ -572,7 +631,8 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
   os << "# Validation: predicted against measured\n\n";
   os << "Command: `" << command << "`\n\n";
   if (facts.is_object()) {
-    for (const auto& [k, v] : facts.items()) os << "- " << k << ": " << (v.is_string() ? v.get<std::string>() : v.dump()) << "\n";
+    for (const auto& [k, v] : facts.items())
+      os << "- " << k << ": " << (v.is_string() ? v.get<std::string>() : v.dump()) << "\n";
     os << "\n";
   }
   os << "## Accuracy\n\n";
@@ -592,13 +652,14 @@ std::string validation_markdown(const std::vector<ValidationRun>& runs, const st
   }
   std::vector<const ValidationRun*> sorted;
   for (const auto& r : runs) sorted.push_back(&r);
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const ValidationRun* a, const ValidationRun* b) { return std::fabs(a->error()) > std::fabs(b->error()); });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const ValidationRun* a, const ValidationRun* b) {
+    return std::fabs(a->error()) > std::fabs(b->error());
+  });
   os << "\n## Worst runs\n\n| run | ranks | measured s | predicted s | error |\n|---|---|---|---|---|\n";
   for (std::size_t k = 0; k < std::min<std::size_t>(10, sorted.size()); ++k) {
     const auto& r = *sorted[k];
-    os << "| " << r.id << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | " << fixed(r.predicted_s, 4) << " | "
-       << percent(r.error()) << " |\n";
+    os << "| " << r.id << " | " << r.ranks << " | " << fixed(r.measured_s, 4) << " | " << fixed(r.predicted_s, 4)
+       << " | " << percent(r.error()) << " |\n";
   }
   os << "\n## Every run\n\n| run | group | ranks | measured s (median) | samples | spread | predicted s | error |\n"
         "|---|---|---|---|---|---|---|---|\n";
@@ -639,7 +700,9 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
     std::ostringstream rows;
     for (const auto& [b, n] : bins) rows << b + 0.5 << ' ' << n << '\n';
     GnuplotScript gp;
-    gp << "set title " << gnuplot_quoted("Prediction error of " + std::to_string(runs.size()) + " runs (predicted - measured) / measured")
+    gp << "set title "
+       << gnuplot_quoted("Prediction error of " + std::to_string(runs.size()) +
+                         " runs (predicted - measured) / measured")
        << "\nset xlabel 'error (%)'\nset ylabel 'runs'\nset style fill solid 0.6\nset boxwidth 0.9\n";
     gp.datablock("d", rows.str());
     gp << "plot $d using 1:2 with boxes title 'runs per 1% bin'\n";
@@ -653,7 +716,8 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
     double lo = 1e300, hi = 0;
     for (const auto& r : runs) {
       groups[r.group].push_back(&r);
-      if (r.measured_s > 0) lo = std::min({lo, r.measured_s, r.predicted_s}), hi = std::max({hi, r.measured_s, r.predicted_s});
+      if (r.measured_s > 0)
+        lo = std::min({lo, r.measured_s, r.predicted_s}), hi = std::max({hi, r.measured_s, r.predicted_s});
     }
     std::vector<std::string> curves;
     for (const auto& [g, list] : groups) {
@@ -707,8 +771,10 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
       if (!points) continue;
       const std::string name = "i" + std::string(group == std::string("integrate") ? "0" : "1");
       gp.datablock(name, rows.str());
-      curves.push_back("$" + name + " using 1:2 with linespoints pt 7 title " + gnuplot_quoted(std::string(group) + " measured"));
-      curves.push_back("$" + name + " using 1:3 with linespoints dt 2 pt 6 title " + gnuplot_quoted(std::string(group) + " predicted"));
+      curves.push_back("$" + name + " using 1:2 with linespoints pt 7 title " +
+                       gnuplot_quoted(std::string(group) + " measured"));
+      curves.push_back("$" + name + " using 1:3 with linespoints dt 2 pt 6 title " +
+                       gnuplot_quoted(std::string(group) + " predicted"));
     }
     plot(gp, curves, "no integration runs");
     out.push_back({"integration-curve.png", gp.text()});
@@ -726,17 +792,20 @@ std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs)
       const ValidationRun& r = *list[i];
       auto rel = [&](double v) { return v / r.measured_s; };
       const auto& x = r.measured_samples_s;
-      rows << i << ' ' << rel(quantile_nearest_rank(x, 0.25)) << ' ' << rel(*std::min_element(x.begin(), x.end())) << ' '
-           << rel(*std::max_element(x.begin(), x.end())) << ' ' << rel(quantile_nearest_rank(x, 0.75)) << ' ' << 1.0 << ' '
-           << rel(r.predicted_s) << ' ' << rel(r.predicted_p10_s) << ' ' << rel(r.predicted_p90_s) << '\n';
+      rows << i << ' ' << rel(quantile_nearest_rank(x, 0.25)) << ' ' << rel(*std::min_element(x.begin(), x.end()))
+           << ' ' << rel(*std::max_element(x.begin(), x.end())) << ' ' << rel(quantile_nearest_rank(x, 0.75)) << ' '
+           << 1.0 << ' ' << rel(r.predicted_s) << ' ' << rel(r.predicted_p10_s) << ' ' << rel(r.predicted_p90_s)
+           << '\n';
       tics << (i ? ", " : "") << gnuplot_quoted(r.id) << ' ' << i;
     }
     GnuplotScript gp;
-    gp << "set title " << gnuplot_quoted(group + ": measured runs (boxes) and predicted 80% intervals, relative to the measured median")
-       << "\nset ylabel 'time / measured median'\nset xtics rotate by -40 (" << tics.str() << ")\nset xrange [-0.7:"
-       << list.size() - 0.3 << "]\nset boxwidth 0.3\nset key top left\nset bmargin 12\n";
+    gp << "set title "
+       << gnuplot_quoted(group + ": measured runs (boxes) and predicted 80% intervals, relative to the measured median")
+       << "\nset ylabel 'time / measured median'\nset xtics rotate by -40 (" << tics.str()
+       << ")\nset xrange [-0.7:" << list.size() - 0.3 << "]\nset boxwidth 0.3\nset key top left\nset bmargin 12\n";
     gp.datablock("b", rows.str());
-    gp << "plot $b using ($1-0.18):2:3:4:5 with candlesticks whiskerbars lc rgb '#2166ac' title 'measured (quartiles, extremes)', "
+    gp << "plot $b using ($1-0.18):2:3:4:5 with candlesticks whiskerbars lc rgb '#2166ac' title 'measured (quartiles, "
+          "extremes)', "
           "$b using ($1-0.18):6:6:6:6 with candlesticks lc rgb '#2166ac' notitle, "
           "$b using ($1+0.18):7:8:9 with yerrorbars pt 7 lc rgb '#b2182b' title 'predicted median, 80% interval', "
           "1 with lines dt 2 lc rgb 'gray' notitle\n";

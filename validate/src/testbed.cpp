@@ -105,8 +105,10 @@ std::vector<Hierarchy> hierarchies() {
     auto root = probes::find_cgroup_root(controller, &why);
     if (!root) throw EnvironmentError("testbed: " + why);
     auto same = std::find_if(out.begin(), out.end(), [&](const Hierarchy& h) { return h.root.path == root->path; });
-    if (same == out.end()) out.push_back({*root, {controller}});
-    else same->controllers.push_back(controller);
+    if (same == out.end())
+      out.push_back({*root, {controller}});
+    else
+      same->controllers.push_back(controller);
   }
   return out;
 }
@@ -115,7 +117,8 @@ void write_control(const fs::path& file, const std::string& value) {
   std::ofstream out(file);
   out << value;
   out.flush();
-  if (!out) throw EnvironmentError("testbed: cannot write '" + value + "' to " + file.string() + ": " + std::strerror(errno));
+  if (!out)
+    throw EnvironmentError("testbed: cannot write '" + value + "' to " + file.string() + ": " + std::strerror(errno));
 }
 
 std::vector<pid_t> cgroup_pids(const fs::path& dir) {
@@ -210,7 +213,10 @@ void create_uts_namespace(const fs::path& file, const std::string& hostname) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     throw EnvironmentError("testbed: cannot make the UTS namespace of " + hostname + " (" +
-                           (code == 10 ? "unshare refused" : code == 11 ? "sethostname refused" : "bind mount on " + file.string() + " refused") + ")");
+                           (code == 10   ? "unshare refused"
+                            : code == 11 ? "sethostname refused"
+                                         : "bind mount on " + file.string() + " refused") +
+                           ")");
   }
 }
 
@@ -229,7 +235,8 @@ bool is_mount_point(const fs::path& file) {
 void check_root_and_tools() {
   if (::geteuid() != 0) throw EnvironmentError("testbed: needs root (network namespaces, tc, cgroups)");
   for (const char* t : {"ip", "tc"}) {
-    if (!find_on_path(t)) throw EnvironmentError(std::string("testbed: `") + t + "` not found on PATH (install iproute2)");
+    if (!find_on_path(t))
+      throw EnvironmentError(std::string("testbed: `") + t + "` not found on PATH (install iproute2)");
   }
 }
 
@@ -237,7 +244,8 @@ void check_root_and_tools() {
 std::vector<fs::path> computer_cgroups(const nlohmann::json& state, const std::string& computer) {
   std::vector<fs::path> dirs;
   for (const auto& r : state["resources"]) {
-    if (r.value("kind", "") == "cgroup" && r.value("computer", "") == computer) dirs.push_back(r["path"].get<std::string>());
+    if (r.value("kind", "") == "cgroup" && r.value("computer", "") == computer)
+      dirs.push_back(r["path"].get<std::string>());
   }
   return dirs;
 }
@@ -269,8 +277,8 @@ TestbedSpec parse_testbed_spec(const nlohmann::json& value, const std::string& f
   if (root.has("subnet")) {
     const std::string s = root.string("subnet");
     std::smatch m;
-    if (!std::regex_match(s, m, std::regex(R"((\d{1,3})\.(\d{1,3})\.(\d{1,3})\.0/24)")) ||
-        std::stoi(m[1]) > 255 || std::stoi(m[2]) > 255 || std::stoi(m[3]) > 255) {
+    if (!std::regex_match(s, m, std::regex(R"((\d{1,3})\.(\d{1,3})\.(\d{1,3})\.0/24)")) || std::stoi(m[1]) > 255 ||
+        std::stoi(m[2]) > 255 || std::stoi(m[3]) > 255) {
       root.field("subnet").fail("an IPv4 /24 such as \"10.231.0.0/24\"");
     }
     spec.subnet = std::string(m[1]) + "." + std::string(m[2]) + "." + std::string(m[3]);
@@ -301,13 +309,15 @@ TestbedSpec parse_testbed_spec(const nlohmann::json& value, const std::string& f
     // (sched_cfs_bandwidth_slice_us), so a quota well under that is not steady (measured: quota 1 ms
     // in 2 ms gave 0.36 of a core, 5 ms in 10 ms gave 0.49-0.50).
     if (tc.cpu_share < 1 && tc.cpu_share * static_cast<double>(tc.cores.size()) * spec.cpu_period_us < 1000) {
-      c.field("cpu_share").fail("a share whose quota (share x cores x cpu_period_us) is at least 1000 µs; raise cpu_period_us");
+      c.field("cpu_share")
+          .fail("a share whose quota (share x cores x cpu_period_us) is at least 1000 µs; raise cpu_period_us");
     }
     tc.memory_mb = static_cast<std::uint64_t>(c.integer("memory_mb", 16, std::int64_t{1} << 30));
     JsonNode link = c.object("link");
     link.known_fields({"rate_mbit", "delay_ms"});
     tc.link.rate_mbit = link.number("rate_mbit", Range::kPositive);
-    if (tc.link.rate_mbit < 0.01 || tc.link.rate_mbit > 100000) link.field("rate_mbit").fail("a rate from 0.01 to 100000 Mbit/s");
+    if (tc.link.rate_mbit < 0.01 || tc.link.rate_mbit > 100000)
+      link.field("rate_mbit").fail("a rate from 0.01 to 100000 Mbit/s");
     tc.link.delay_ms = link.number_or("delay_ms", 0.0, Range::kNonNegative);
     if (tc.link.delay_ms > 10000) link.field("delay_ms").fail("a delay of at most 10000 ms");
     spec.computers.push_back(std::move(tc));
@@ -325,8 +335,8 @@ nlohmann::json to_json(const TestbedSpec& spec) {
   for (const auto& c : spec.computers) {
     nlohmann::json link = {{"rate_mbit", c.link.rate_mbit}};
     if (c.link.delay_ms > 0) link["delay_ms"] = c.link.delay_ms;
-    computers.push_back({{"name", c.name}, {"cores", c.cores}, {"cpu_share", c.cpu_share},
-                         {"memory_mb", c.memory_mb}, {"link", link}});
+    computers.push_back(
+        {{"name", c.name}, {"cores", c.cores}, {"cpu_share", c.cpu_share}, {"memory_mb", c.memory_mb}, {"link", link}});
   }
   return {{"schema", "hetperf.testbed/" + std::to_string(kTestbedSchemaVersion)},
           {"name", spec.name},
@@ -335,10 +345,16 @@ nlohmann::json to_json(const TestbedSpec& spec) {
           {"computers", computers}};
 }
 
-std::string testbed_netns(const TestbedSpec& spec, std::size_t i) { return "hetperf-" + spec.name + "-" + spec.computers[i].name; }
+std::string testbed_netns(const TestbedSpec& spec, std::size_t i) {
+  return "hetperf-" + spec.name + "-" + spec.computers[i].name;
+}
 std::string testbed_bridge(const TestbedSpec& spec) { return "hb-" + spec.name; }
-std::string testbed_host_veth(const TestbedSpec& spec, std::size_t i) { return "hv-" + spec.name + "-" + std::to_string(i); }
-std::string testbed_address(const TestbedSpec& spec, std::size_t i) { return spec.subnet + "." + std::to_string(i + 1); }
+std::string testbed_host_veth(const TestbedSpec& spec, std::size_t i) {
+  return "hv-" + spec.name + "-" + std::to_string(i);
+}
+std::string testbed_address(const TestbedSpec& spec, std::size_t i) {
+  return spec.subnet + "." + std::to_string(i + 1);
+}
 std::string testbed_host_address(const TestbedSpec& spec) { return spec.subnet + ".254"; }
 
 std::vector<std::vector<std::string>> shaping_commands(const std::vector<std::string>& prefix, const std::string& dev,
@@ -409,24 +425,28 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
   std::optional<TestbedLock> lock(std::in_place, o, spec.name);
   if (fs::exists(file)) {
     const bool complete = read_json_file(file).value("complete", false);
-    throw EnvironmentError("testbed: a testbed named '" + spec.name + "' is " + (complete ? "up" : "half-built (its `up` did not finish)") +
-                           " (" + file.string() + "); run `hetperf testbed down --name " + spec.name + "` first");
+    throw EnvironmentError("testbed: a testbed named '" + spec.name + "' is " +
+                           (complete ? "up" : "half-built (its `up` did not finish)") + " (" + file.string() +
+                           "); run `hetperf testbed down --name " + spec.name + "` first");
   }
   // Names and addresses must not collide with other testbeds or this host.
   for (const auto& other : testbed_names(o)) {
     const nlohmann::json s = testbed_state(other, o);
     const TestbedSpec os = parse_testbed_spec(s["spec"], state_file(o, other).string(), online_cpus());
     if (os.subnet == spec.subnet) {
-      throw EnvironmentError("testbed: subnet " + spec.subnet + ".0/24 is used by testbed '" + other + "'; give \"subnet\" another /24");
+      throw EnvironmentError("testbed: subnet " + spec.subnet + ".0/24 is used by testbed '" + other +
+                             "'; give \"subnet\" another /24");
     }
     for (const auto& c : spec.computers) {
       for (const auto& d : os.computers) {
-        if (c.name == d.name) throw EnvironmentError("testbed: computer name '" + c.name + "' is used by testbed '" + other + "'");
+        if (c.name == d.name)
+          throw EnvironmentError("testbed: computer name '" + c.name + "' is used by testbed '" + other + "'");
       }
     }
   }
   if (tool({"sh", "-c", "ip -4 -o addr show | grep -q ' " + spec.subnet + "\\.'"}).status == 0) {
-    throw EnvironmentError("testbed: subnet " + spec.subnet + ".0/24 is already in use on this host; give \"subnet\" another /24");
+    throw EnvironmentError("testbed: subnet " + spec.subnet +
+                           ".0/24 is already in use on this host; give \"subnet\" another /24");
   }
   if (interface_exists(testbed_bridge(spec))) {
     throw EnvironmentError("testbed: interface " + testbed_bridge(spec) + " already exists (not ours: no state file)");
@@ -434,9 +454,14 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
 
   char hostname[256] = {};
   ::gethostname(hostname, sizeof hostname - 1);
-  nlohmann::json doc = {{"schema", "hetperf.testbed-state/1"}, {"command", o.command}, {"spec", to_json(spec)},
-                        {"host_hostname", hostname}, {"host_address", testbed_host_address(spec)},
-                        {"complete", false}, {"resources", nlohmann::json::array()}, {"notes", nlohmann::json::array()}};
+  nlohmann::json doc = {{"schema", "hetperf.testbed-state/1"},
+                        {"command", o.command},
+                        {"spec", to_json(spec)},
+                        {"host_hostname", hostname},
+                        {"host_address", testbed_host_address(spec)},
+                        {"complete", false},
+                        {"resources", nlohmann::json::array()},
+                        {"notes", nlohmann::json::array()}};
   State state(file, doc);
   state.save();
   TestbedUpSummary summary;
@@ -462,7 +487,8 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
     for (const auto& h : cgroup_hierarchies) {
       const fs::path parent = h.root.path / (kCgroupPrefix + spec.name);
       step({{"kind", "cgroup"}, {"path", parent.string()}, {"computer", ""}});
-      if (::mkdir(parent.c_str(), 0755) != 0) throw EnvironmentError("testbed: cannot create cgroup " + parent.string() + ": " + std::strerror(errno));
+      if (::mkdir(parent.c_str(), 0755) != 0)
+        throw EnvironmentError("testbed: cannot create cgroup " + parent.string() + ": " + std::strerror(errno));
       const bool has_cpuset = std::count(h.controllers.begin(), h.controllers.end(), "cpuset") > 0;
       if (h.root.version == 1 && has_cpuset) {
         write_control(parent / "cpuset.cpus", slurp(h.root.path / "cpuset.cpus"));
@@ -472,7 +498,9 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
       // barely slows them, and an uncapped computer keeps its whole core (measured: under a load of
       // 6 on 2 cores an uncapped computer ran at a third of its speed with the default weight).
       const bool has_cpu = std::count(h.controllers.begin(), h.controllers.end(), "cpu") > 0;
-      if (has_cpu) write_control(parent / (h.root.version == 1 ? "cpu.shares" : "cpu.weight"), h.root.version == 1 ? "102400" : "10000");
+      if (has_cpu)
+        write_control(parent / (h.root.version == 1 ? "cpu.shares" : "cpu.weight"),
+                      h.root.version == 1 ? "102400" : "10000");
       if (h.root.version == 2) {
         std::string enable;
         for (const auto& c : h.controllers) enable += (enable.empty() ? "+" : " +") + c;
@@ -481,7 +509,8 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
     }
 
     std::string hosts = "127.0.0.1\tlocalhost\n" + testbed_host_address(spec) + "\t" + hostname + "\n";
-    for (std::size_t i = 0; i < spec.computers.size(); ++i) hosts += testbed_address(spec, i) + "\t" + spec.computers[i].name + "\n";
+    for (std::size_t i = 0; i < spec.computers.size(); ++i)
+      hosts += testbed_address(spec, i) + "\t" + spec.computers[i].name + "\n";
 
     bool netem_missing = false;
     for (std::size_t i = 0; i < spec.computers.size(); ++i) {
@@ -508,7 +537,8 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
         for (const auto& cmd : shaping_commands(prefix, dev, c.link)) {
           ToolResult r = tool(cmd);
           if (r.status == 0) continue;
-          if (std::find(cmd.begin(), cmd.end(), "netem") != cmd.end() && r.output.find("unknown") != std::string::npos) {
+          if (std::find(cmd.begin(), cmd.end(), "netem") != cmd.end() &&
+              r.output.find("unknown") != std::string::npos) {
             netem_missing = true;
             continue;
           }
@@ -523,7 +553,8 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
       for (const auto& h : cgroup_hierarchies) {
         const fs::path dir = h.root.path / (kCgroupPrefix + spec.name) / c.name;
         step({{"kind", "cgroup"}, {"path", dir.string()}, {"computer", c.name}});
-        if (::mkdir(dir.c_str(), 0755) != 0) throw EnvironmentError("testbed: cannot create cgroup " + dir.string() + ": " + std::strerror(errno));
+        if (::mkdir(dir.c_str(), 0755) != 0)
+          throw EnvironmentError("testbed: cannot create cgroup " + dir.string() + ": " + std::strerror(errno));
         const auto has = [&](const char* k) { return std::count(h.controllers.begin(), h.controllers.end(), k) > 0; };
         const long long quota = std::llround(c.cpu_share * static_cast<double>(c.cores.size()) * spec.cpu_period_us);
         const bool capped = c.cpu_share < 1;
@@ -540,14 +571,17 @@ TestbedUpSummary testbed_up(const TestbedSpec& spec, const TestbedOptions& o) {
           if (has("memory")) write_control(dir / "memory.limit_in_bytes", memory);
         } else {
           if (has("cpuset")) write_control(dir / "cpuset.cpus", cpu_list(c.cores));
-          if (has("cpu")) write_control(dir / "cpu.max", (capped ? std::to_string(quota) : "max") + " " + std::to_string(spec.cpu_period_us));
+          if (has("cpu"))
+            write_control(dir / "cpu.max",
+                          (capped ? std::to_string(quota) : "max") + " " + std::to_string(spec.cpu_period_us));
           if (has("memory")) write_control(dir / "memory.max", memory);
         }
       }
     }
     if (netem_missing) {
-      const std::string n = "delay not emulated: this kernel has no netem qdisc (tc: \"Specified qdisc kind is unknown\"); "
-                            "the links have their tbf rates but only the veth's own latency";
+      const std::string n =
+          "delay not emulated: this kernel has no netem qdisc (tc: \"Specified qdisc kind is unknown\"); "
+          "the links have their tbf rates but only the veth's own latency";
       summary.notes.push_back(n);
       state.note(n);
     }
@@ -614,18 +648,24 @@ TestbedDownSummary testbed_down(const std::string& name, const TestbedOptions& o
         removed = ::rmdir(what.c_str()) == 0 || errno == ENOENT;
         if (!removed) pause_ms(20);
       }
-      if (removed) summary.removed.push_back("cgroup " + what);
-      else problem(std::string("rmdir refused: ") + std::strerror(errno));
+      if (removed)
+        summary.removed.push_back("cgroup " + what);
+      else
+        problem(std::string("rmdir refused: ") + std::strerror(errno));
     } else if (kind == "netns") {
       if (!netns_exists(what)) continue;
       ToolResult t = tool({"ip", "netns", "del", what});
-      if (t.status == 0) summary.removed.push_back("network namespace " + what);
-      else problem(t.output);
+      if (t.status == 0)
+        summary.removed.push_back("network namespace " + what);
+      else
+        problem(t.output);
     } else if (kind == "link") {
       if (!interface_exists(what)) continue;  // a veth goes with its namespace
       ToolResult t = tool({"ip", "link", "del", what});
-      if (t.status == 0) summary.removed.push_back("interface " + what);
-      else if (interface_exists(what)) problem(t.output);
+      if (t.status == 0)
+        summary.removed.push_back("interface " + what);
+      else if (interface_exists(what))
+        problem(t.output);
     } else if (kind == "uts") {
       // The child of a killed `up` may still be mounting it: unmount and remove until it is gone.
       bool gone = false;
@@ -634,8 +674,10 @@ TestbedDownSummary testbed_down(const std::string& name, const TestbedOptions& o
         gone = (fs::remove(what, ec) || !fs::exists(what)) && !is_mount_point(what);
         if (!gone) pause_ms(20);
       }
-      if (gone) summary.removed.push_back("UTS namespace " + what);
-      else problem("still mounted or busy");
+      if (gone)
+        summary.removed.push_back("UTS namespace " + what);
+      else
+        problem("still mounted or busy");
     } else if (kind == "directory") {
       if (fs::remove_all(what, ec) > 0) summary.removed.push_back("directory " + what);
       if (ec) problem(ec.message());
@@ -668,16 +710,20 @@ void testbed_exec(const std::string& testbed, const std::string& computer, const
     }
   }
   if (found.empty()) {
-    throw EnvironmentError("testbed: no computer named '" + computer + "' in " +
-                           (testbed.empty() ? "the testbeds that are up" : "testbed '" + testbed + "'") +
-                           (known.empty() ? " (none is up: hetperf testbed up --spec FILE)" : " (computers: " + known + ")"));
+    throw EnvironmentError(
+        "testbed: no computer named '" + computer + "' in " +
+        (testbed.empty() ? "the testbeds that are up" : "testbed '" + testbed + "'") +
+        (known.empty() ? " (none is up: hetperf testbed up --spec FILE)" : " (computers: " + known + ")"));
   }
-  if (found.size() > 1) throw EnvironmentError("testbed: computer '" + computer + "' is in more than one testbed; name one with --testbed");
+  if (found.size() > 1)
+    throw EnvironmentError("testbed: computer '" + computer + "' is in more than one testbed; name one with --testbed");
   const auto& [name, state] = found.front();
   if (!state.value("complete", false)) {
-    throw EnvironmentError("testbed: '" + name + "' is half-built (its `up` did not finish); run `hetperf testbed down --name " + name + "`");
+    throw EnvironmentError("testbed: '" + name +
+                           "' is half-built (its `up` did not finish); run `hetperf testbed down --name " + name + "`");
   }
-  for (const auto& dir : computer_cgroups(state, computer)) write_control(dir / "cgroup.procs", std::to_string(::getpid()));
+  for (const auto& dir : computer_cgroups(state, computer))
+    write_control(dir / "cgroup.procs", std::to_string(::getpid()));
   std::string netns, uts;
   for (const auto& r : state["resources"]) {
     if (r["kind"] == "uts" && fs::path(r["path"].get<std::string>()).filename() == "uts-" + computer) uts = r["path"];
@@ -688,10 +734,12 @@ void testbed_exec(const std::string& testbed, const std::string& computer, const
   // still put ranks into the cgroups of another. The computer's /etc/hosts and /etc/resolv.conf
   // (/etc/netns/<netns>/) are bound over the host's in a mount namespace of the command's own.
   const std::string binds =
-      "for f in hosts resolv.conf; do if [ -e \"/etc/$f\" ]; then mount --bind \"$0/$f\" \"/etc/$f\" || exit 125; fi; done; "
+      "for f in hosts resolv.conf; do if [ -e \"/etc/$f\" ]; then mount --bind \"$0/$f\" \"/etc/$f\" || exit 125; fi; "
+      "done; "
       "exec \"$@\"";
-  std::vector<std::string> full = {"nsenter", "--net=/run/netns/" + netns, "--uts=" + uts, "--", "unshare", "--mount", "--",
-                                   "sh", "-c", binds, "/etc/netns/" + netns};
+  std::vector<std::string> full = {
+      "nsenter", "--net=/run/netns/" + netns, "--uts=" + uts, "--", "unshare", "--mount", "--", "sh", "-c",
+      binds,     "/etc/netns/" + netns};
   full.insert(full.end(), argv.begin(), argv.end());
   std::vector<char*> args;
   for (auto& a : full) args.push_back(a.data());

@@ -43,9 +43,11 @@ using text::percent;
 nlohmann::json last_json_line(const std::string& output, const std::string& command) {
   auto end = output.find_last_not_of('\n');
   auto begin = output.rfind('\n', end);
-  std::string line = output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? 0 : end - begin);
+  std::string line =
+      output.substr(begin == std::string::npos ? 0 : begin + 1, end == std::string::npos ? 0 : end - begin);
   auto j = nlohmann::json::parse(line, nullptr, false);
-  if (!j.is_object()) throw EnvironmentError("validate: `" + command + "` printed no JSON summary (last line: '" + line + "')");
+  if (!j.is_object())
+    throw EnvironmentError("validate: `" + command + "` printed no JSON summary (last line: '" + line + "')");
   return j;
 }
 
@@ -77,7 +79,8 @@ class Runner {
   }
 
   // One launch of `mpiexec -n ranks args...` to its end; its summary line.
-  nlohmann::json run(int ranks, const std::vector<std::string>& args, const std::vector<std::string>& hosts = {}) const {
+  nlohmann::json run(int ranks, const std::vector<std::string>& args,
+                     const std::vector<std::string>& hosts = {}) const {
     const auto argv = launch(ranks, args, hosts);
     CommandResult r = probes::run_capturing_stdout(argv);
     if (r.status != 0) {
@@ -101,8 +104,8 @@ class Runner {
     std::size_t pos = 0;
     while (pos < r.output.size()) {
       std::size_t nl = r.output.find('\n', pos);
-      auto j = nlohmann::json::parse(r.output.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos), nullptr,
-                                     false);
+      auto j = nlohmann::json::parse(r.output.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos),
+                                     nullptr, false);
       pos = nl == std::string::npos ? r.output.size() : nl + 1;
       if (j.is_object() && j.contains("summary")) out.push_back(j);
     }
@@ -130,8 +133,8 @@ double summary_number(const nlohmann::json& j, const char* key) {
 // profile the user did not write.
 void require_every_probe(const Measurement& m, const fs::path& file) {
   if (m.skipped.empty()) return;
-  throw EnvironmentError("validate: the " + m.skipped.front().probe + " probe could not run (" + m.skipped.front().reason +
-                         "); its measurement is in " + file.string());
+  throw EnvironmentError("validate: the " + m.skipped.front().probe + " probe could not run (" +
+                         m.skipped.front().reason + "); its measurement is in " + file.string());
 }
 
 // The largest data cache of this machine (sysfs, as lscpu reads it), bytes; 8 MiB when unknown. The
@@ -176,8 +179,10 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   }
   s.net.mpiexec = o.mpiexec;
   if (auto e = s.cpu.kernel.validate(); !e.empty()) throw InputError("validate: kernel options: " + e);
-  std::fprintf(stderr, "validate: probing this machine (cpu with its kernels compact and at the LU's shapes in %llu rows; "
-               "disk, net)\n", static_cast<unsigned long long>(s.cpu.kernel.lu_rows));
+  std::fprintf(stderr,
+               "validate: probing this machine (cpu with its kernels compact and at the LU's shapes in %llu rows; "
+               "disk, net)\n",
+               static_cast<unsigned long long>(s.cpu.kernel.lu_rows));
   Measurement m = probes::run_probe_suite(s, {});
   probes::throw_if_interrupted();
   const fs::path measurement = dir / "measurement.json", profile = dir / "profile.json";
@@ -220,7 +225,8 @@ struct TestbedSession {
 void choose_fast_and_slow(TestbedSession& t, const std::string& file) {
   const auto& cs = t.spec.computers;
   if (cs.size() < 2) {
-    throw InputError("validate: " + file + ": $.computers: expected at least two computers (the matrix runs across two), got " +
+    throw InputError("validate: " + file +
+                     ": $.computers: expected at least two computers (the matrix runs across two), got " +
                      std::to_string(cs.size()));
   }
   auto capacity = [&](std::size_t i) { return cs[i].cpu_share * static_cast<double>(cs[i].cores.size()); };
@@ -267,17 +273,44 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
     const std::string& c = t.spec.computers[i].name;
     const std::string& peer = t.spec.computers[i == t.fast ? t.slow : t.fast].name;
     const fs::path file = dir / ("measurement-" + c + ".json");
-    const std::vector<std::string> argv = {
-        bin + "/hetperf", "testbed", "--state-dir", o.testbed_state_dir, "exec", "--testbed", t.spec.name, c, "--",
-        "env", "HYDRA_LAUNCHER=rsh", "HYDRA_LAUNCHER_EXEC=" + bin + "/hetperf-testbed-launcher",
-        "HETPERF_TESTBED_STATE_DIR=" + o.testbed_state_dir, bin + "/hetperf", "probe", "--quick", "--only", "cpu,net",
-        "--hosts", c + "," + peer, "--mpiexec", o.mpiexec, "--sizes", kTestbedPingPongSizes,
-        "--blocks", blocks, "--lu-rows", std::to_string(validation_lu_rows(false, last_level_cache_bytes())), "--machine", c, "-o", file.string()};
+    const std::vector<std::string> argv = {bin + "/hetperf",
+                                           "testbed",
+                                           "--state-dir",
+                                           o.testbed_state_dir,
+                                           "exec",
+                                           "--testbed",
+                                           t.spec.name,
+                                           c,
+                                           "--",
+                                           "env",
+                                           "HYDRA_LAUNCHER=rsh",
+                                           "HYDRA_LAUNCHER_EXEC=" + bin + "/hetperf-testbed-launcher",
+                                           "HETPERF_TESTBED_STATE_DIR=" + o.testbed_state_dir,
+                                           bin + "/hetperf",
+                                           "probe",
+                                           "--quick",
+                                           "--only",
+                                           "cpu,net",
+                                           "--hosts",
+                                           c + "," + peer,
+                                           "--mpiexec",
+                                           o.mpiexec,
+                                           "--sizes",
+                                           kTestbedPingPongSizes,
+                                           "--blocks",
+                                           blocks,
+                                           "--lu-rows",
+                                           std::to_string(validation_lu_rows(false, last_level_cache_bytes())),
+                                           "--machine",
+                                           c,
+                                           "-o",
+                                           file.string()};
     std::fprintf(stderr, "validate: probing testbed computer %s inside it (cpu; net to %s)\n", c.c_str(), peer.c_str());
     const CommandResult r = probes::run_capturing_stdout(argv);
     probes::throw_if_interrupted();
     if (r.status != 0) {
-      throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " + std::to_string(r.status));
+      throw EnvironmentError("validate: `" + display_command(argv) + "` failed with exit status " +
+                             std::to_string(r.status));
     }
     inputs.push_back(calibrate::load_measurement(file));
     require_every_probe(inputs.back().measurement, file);
@@ -289,13 +322,14 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   const fs::path host = dir / kHostLoopbackFile;
   std::vector<std::string> loopback = {"env"};
   for (const auto& [name, value] : testbed_mpi_environment()) loopback.push_back(name + "=" + value);
-  const std::vector<std::string> probe = {bin + "/hetperf", "probe", "--quick", "--only", "net", "--no-loggp",
-                                          "--no-handoff", "--sizes", kTestbedPingPongSizes, "--mpiexec", o.mpiexec,
-                                          "--machine", "host", "-o", host.string()};
+  const std::vector<std::string> probe = {
+      bin + "/hetperf",      "probe",     "--quick", "--only",    "net",  "--no-loggp", "--no-handoff", "--sizes",
+      kTestbedPingPongSizes, "--mpiexec", o.mpiexec, "--machine", "host", "-o",         host.string()};
   loopback.insert(loopback.end(), probe.begin(), probe.end());
   std::fprintf(stderr, "validate: the host's loopback ping-pong (the computers' local messages)\n");
   if (const CommandResult r = probes::run_capturing_stdout(loopback); r.status != 0) {
-    throw EnvironmentError("validate: `" + display_command(loopback) + "` failed with exit status " + std::to_string(r.status));
+    throw EnvironmentError("validate: `" + display_command(loopback) + "` failed with exit status " +
+                           std::to_string(r.status));
   }
   probes::throw_if_interrupted();
   const fs::path profile = dir / "profile.json";
@@ -309,8 +343,8 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
   const double expected = sc.cpu_share / fc.cpu_share;
   const double measured = p.computers[*p.find(sc.name)].mips / p.computers[*p.find(fc.name)].mips;
   facts["testbed capacity " + sc.name + "/" + fc.name] = {{"cpu caps", expected}, {"calibrated MIPS ratio", measured}};
-  std::fprintf(stderr, "validate: ground truth: capacity %s/%s %.3f (CPU caps %.3f)\n", sc.name.c_str(), fc.name.c_str(),
-               measured, expected);
+  std::fprintf(stderr, "validate: ground truth: capacity %s/%s %.3f (CPU caps %.3f)\n", sc.name.c_str(),
+               fc.name.c_str(), measured, expected);
   // The bandwidth large messages get: the slope of the largest messages' regime (the one-line fit over
   // all sizes bends to the small messages' times, which the capped computer's throttling inflates),
   // and each probe's own figure (its largest message over its one-way time, TCP payload).
@@ -329,9 +363,10 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
       }
     }
     facts["testbed bandwidth " + pair.hosts[0] + "<->" + pair.hosts[1] + ", Mbit/s"] = entry;
-    std::fprintf(stderr, "validate: ground truth: bandwidth %s<->%s (tbf %.0f Mbit/s): probes %s Mbit/s; the calibrated "
-                 "largest messages' regime %.1f Mbit/s\n", pair.hosts[0].c_str(), pair.hosts[1].c_str(), rate,
-                 probes.empty() ? "none" : probes.c_str(), mbit);
+    std::fprintf(stderr,
+                 "validate: ground truth: bandwidth %s<->%s (tbf %.0f Mbit/s): probes %s Mbit/s; the calibrated "
+                 "largest messages' regime %.1f Mbit/s\n",
+                 pair.hosts[0].c_str(), pair.hosts[1].c_str(), rate, probes.empty() ? "none" : probes.c_str(), mbit);
   }
   return profile;
 }
@@ -368,7 +403,8 @@ void handoff_from_recorded_probes(Profile& profile) {
 void predict_probe_only(const Profile& probes, const std::string& profile_file, const std::vector<AppJob>& jobs,
                         std::vector<ValidationRun>& runs, nlohmann::json& facts) {
   try {
-    const apps::SimPlatform platform = apps::sim_platform_from_profile(probes, profile_file, apps::kernels_needed(jobs));
+    const apps::SimPlatform platform =
+        apps::sim_platform_from_profile(probes, profile_file, apps::kernels_needed(jobs));
     for (auto& r : runs) r.probe_only_s = apps::predict_app_jobs(platform, probes, {r.job}, false).jobs.front().time_s;
   } catch (const InputError& e) {
     facts["probes-only predictions"] = std::string("none: ") + e.what();
@@ -398,12 +434,14 @@ std::string alternative_profile(Profile& profile, double& slice) {
 // Every run's sampled prediction by the other processor model (alternative_profile), into
 // ValidationRun::alternative_*, with the default predictions' seeds; the model's name (empty: none,
 // nothing done).
-std::string predict_alternative(Profile profile, std::vector<ValidationRun>& runs, const ValidateOptions& o, double& slice) {
+std::string predict_alternative(Profile profile, std::vector<ValidationRun>& runs, const ValidateOptions& o,
+                                double& slice) {
   const std::string model = alternative_profile(profile, slice);
   if (model.empty()) return model;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
-    const apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
+    const apps::SampledAppJobs sampled =
+        apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
     const std::vector<double>& x = sampled.time_s.front();
     r.alternative_s = median(sampled.typical_s.front());
     r.alternative_p10_s = quantile_nearest_rank(x, 0.10);
@@ -435,7 +473,8 @@ std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::s
       job.lu.variant = apps::parse_lu_variant(option.count("--variant") ? option["--variant"] : "basic");
       job.lu.remove = static_cast<int>(number("--remove", 0));
       job.lu.remove_after_iteration = job.lu.remove ? static_cast<int>(number("--after-iteration", -1)) : -1;
-      if (const std::string e = job.lu.validate(run.ranks); !e.empty()) r.field("command").fail("a valid LU run (" + e + ")");
+      if (const std::string e = job.lu.validate(run.ranks); !e.empty())
+        r.field("command").fail("a valid LU run (" + e + ")");
     } else {
       job.kind = AppJob::Kind::kIntegrate;
       job.instances = static_cast<int>(number("--instances", 1));
@@ -475,17 +514,26 @@ void draw(const std::vector<Picture>& pictures, const fs::path& dir, OutputSet& 
 
 bool ValidateOptions::is_valid(std::string* error) const {
   if (out.empty()) return *error = "out: expected a directory for the results, got none", false;
-  if (repeat < 0 || repeat > 100) return *error = "repeat: expected 1 to 100 runs per configuration, got " + std::to_string(repeat), false;
+  if (repeat < 0 || repeat > 100)
+    return *error = "repeat: expected 1 to 100 runs per configuration, got " + std::to_string(repeat), false;
   if (calibration_repeat < 0 || calibration_repeat > 100) {
-    return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration, got " + std::to_string(calibration_repeat), false;
+    return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration, got " +
+                    std::to_string(calibration_repeat),
+           false;
   }
-  if (max_repeat < 0 || max_repeat > 1000) return *error = "max_repeat: expected 0 to 1000 runs per configuration, got " + std::to_string(max_repeat), false;
-  if (!(median_precision > 0)) return *error = "median_precision: expected a positive fraction, got " + std::to_string(median_precision), false;
-  if (samples < 1 || samples > 100000) return *error = "samples: expected 1 to 100000, got " + std::to_string(samples), false;
+  if (max_repeat < 0 || max_repeat > 1000)
+    return *error = "max_repeat: expected 0 to 1000 runs per configuration, got " + std::to_string(max_repeat), false;
+  if (!(median_precision > 0))
+    return *error = "median_precision: expected a positive fraction, got " + std::to_string(median_precision), false;
+  if (samples < 1 || samples > 100000)
+    return *error = "samples: expected 1 to 100000, got " + std::to_string(samples), false;
   if (!(max_bias > 0)) return *error = "max_bias: expected a positive fraction, got " + std::to_string(max_bias), false;
-  if (!(min_coverage >= 0 && min_coverage <= 1)) return *error = "min_coverage: expected a fraction in [0, 1], got " + std::to_string(min_coverage), false;
-  if (!(max_error > 0)) return *error = "max_error: expected a positive fraction, got " + std::to_string(max_error), false;
-  if (timeout_s < 1 || timeout_s > 86400) return *error = "timeout_s: expected 1 to 86400 s, got " + std::to_string(timeout_s), false;
+  if (!(min_coverage >= 0 && min_coverage <= 1))
+    return *error = "min_coverage: expected a fraction in [0, 1], got " + std::to_string(min_coverage), false;
+  if (!(max_error > 0))
+    return *error = "max_error: expected a positive fraction, got " + std::to_string(max_error), false;
+  if (timeout_s < 1 || timeout_s > 86400)
+    return *error = "timeout_s: expected 1 to 86400 s, got " + std::to_string(timeout_s), false;
   if (mpiexec.empty()) return *error = "mpiexec: expected a launcher, got none", false;
   return true;
 }
@@ -500,7 +548,8 @@ std::string ValidateSummary::statistics_report() const {
   auto line = [](const std::string& name, const Statistics& s) {
     char buf[400];
     std::snprintf(buf, sizeof buf,
-                  "statistics: %-15s %3zu configurations, %4zu runs: bias %+.1f%% [%+.1f%%, %+.1f%%], medians within ±5%% %.0f%%, "
+                  "statistics: %-15s %3zu configurations, %4zu runs: bias %+.1f%% [%+.1f%%, %+.1f%%], medians within "
+                  "±5%% %.0f%%, "
                   "±10%% %.0f%%, coverage of 80%% intervals %.0f%% (width %.1f%%), noise floor %.1f%%",
                   name.c_str(), s.configurations, s.runs, 100 * s.bias, 100 * s.bias_low, 100 * s.bias_high,
                   100 * s.within_5, 100 * s.within_10, 100 * s.coverage, 100 * s.median_width, 100 * s.noise_floor);
@@ -515,7 +564,8 @@ std::string ValidateSummary::statistics_report() const {
     // its runs better.
     const std::string other = alternative_model + ": ";
     out += "\n" + line(other + "all", *alternative);
-    for (const auto& [a, s] : alternative_axes) out += "\n" + line(other + (a == "calibrated regime" ? a : "held-out " + a), s);
+    for (const auto& [a, s] : alternative_axes)
+      out += "\n" + line(other + (a == "calibrated regime" ? a : "held-out " + a), s);
   }
   if (validation_s > 0) {
     char buf[200];
@@ -538,7 +588,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   ValidateSummary summary;
   const fs::path out = o.out;
   if (std::error_code ec; !o.replay.empty() && fs::equivalent(o.replay, out, ec)) {
-    throw InputError("validate: --out " + out.string() + " is the replayed directory; its reports would be overwritten");
+    throw InputError("validate: --out " + out.string() +
+                     " is the replayed directory; its reports would be overwritten");
   }
   const int repeat = o.repeat > 0 ? o.repeat : 7;
   const int max_repeat = std::max(repeat, o.max_repeat);
@@ -607,12 +658,14 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
   if (across) {
     summary.facts["testbed computers"] = {{"fast", across->first}, {"slow", across->second}};
-    if (testbed.up) summary.facts["testbed"] = to_json(testbed.spec);
-    else if (recorded->at("facts").contains("testbed")) summary.facts["testbed"] = recorded->at("facts").at("testbed");
+    if (testbed.up)
+      summary.facts["testbed"] = to_json(testbed.spec);
+    else if (recorded->at("facts").contains("testbed"))
+      summary.facts["testbed"] = recorded->at("facts").at("testbed");
   }
   std::string profile_file = o.profile;
   Profile profile;
-  double calibration_s = 0, validation_s = 0;         // seconds of calibration and validated runs
+  double calibration_s = 0, validation_s = 0;  // seconds of calibration and validated runs
   if (!replay.empty()) {
     // The recorded profile (probes and contention experiments); its trace models are fitted again,
     // and its hand-off taken again from the probe's recorded fan-out and slice, as this version does.
@@ -625,19 +678,20 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // worker beside it is measured on each of the two computers.
     profile_file = probe_and_calibrate_testbed(o, testbed, bin, out, summary.facts).string();
     profile = read_profile(profile_file);
-    const calibrate::PlacedRunner run = [&](const std::vector<std::string>& hosts, const std::vector<std::string>& args) {
+    const calibrate::PlacedRunner run = [&](const std::vector<std::string>& hosts,
+                                            const std::vector<std::string>& args) {
       return runner.run(static_cast<int>(hosts.size()), args, hosts);
     };
     const auto contention_start = std::chrono::steady_clock::now();
-    for (const auto& [c, elsewhere] : {std::pair{testbed.fast_name(), testbed.slow_name()},
-                                       std::pair{testbed.slow_name(), testbed.fast_name()}}) {
+    for (const auto& [c, elsewhere] :
+         {std::pair{testbed.fast_name(), testbed.slow_name()}, std::pair{testbed.slow_name(), testbed.fast_name()}}) {
       Computer& computer = profile.computers[*profile.find(c)];
       // Where the cpu probe measured the scheduler's slice, ranks beyond the cores take turns of it
       // (time-sliced cores), which replace processor sharing and its waiting share: measuring that
       // share would cost runs no default prediction reads (only the processor-sharing row would).
       if (computer.time_slice_s > 0) {
-        summary.facts["waiting rank's CPU share on " + c] = "not measured: time-sliced cores (slice " +
-                                                            std::to_string(computer.time_slice_s * 1e3) + " ms)";
+        summary.facts["waiting rank's CPU share on " + c] =
+            "not measured: time-sliced cores (slice " + std::to_string(computer.time_slice_s * 1e3) + " ms)";
         continue;
       }
       calibrate::ContentionOptions co;
@@ -675,7 +729,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       c.fits["communication_cpu"]["waiting"] = waiting.record;
     }
     write_file_atomic(profile_file, to_json(profile).dump(2) + "\n");
-    summary.facts["LU kernels' speed with k = 1 .. cores copies at once (probe)"] = profile.computers.front().concurrency_speed;
+    summary.facts["LU kernels' speed with k = 1 .. cores copies at once (probe)"] =
+        profile.computers.front().concurrency_speed;
     summary.facts["waiting rank's CPU share (calibrated)"] = waiting.value;
     summary.facts["oversubscribed hand-off, s (probe)"] = profile.computers.front().oversubscribed_handoff_s;
     calibration_s += seconds_since(contention_start);
@@ -702,8 +757,10 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     for (const JsonNode& r : root.array("runs")) by_id.emplace(r.string("id"), r);
     for (auto& r : runs) {
       auto found = by_id.find(r.id);
-      if (found == by_id.end()) root.field("runs").fail("a run with id \"" + r.id + "\" (the matrix of that validation)");
-      for (const JsonNode& x : found->second.array("samples_s", 1)) r.measured_samples_s.push_back(x.as_number(Range::kPositive));
+      if (found == by_id.end())
+        root.field("runs").fail("a run with id \"" + r.id + "\" (the matrix of that validation)");
+      for (const JsonNode& x : found->second.array("samples_s", 1))
+        r.measured_samples_s.push_back(x.as_number(Range::kPositive));
       if (auto it = found->second.optional("measured_iterations")) r.measured_iterations = it->value();
     }
   }
@@ -745,10 +802,13 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     std::vector<int> repeats(runs.size(), repeat);
     repeats.insert(repeats.end(), cal.size(), o.calibration_repeat);
     const std::vector<std::size_t> order = run_order(repeats, o.seed);
-    std::fprintf(stderr, "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
-                 "in a seeded random order (seed %llu), after one warm-up run\n", order.size(), runs.size(), repeat,
-                 cal.size(), o.calibration_repeat, static_cast<unsigned long long>(o.seed));
-    runner.run(runs.front().ranks, runs.front().arguments, runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
+    std::fprintf(stderr,
+                 "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
+                 "in a seeded random order (seed %llu), after one warm-up run\n",
+                 order.size(), runs.size(), repeat, cal.size(), o.calibration_repeat,
+                 static_cast<unsigned long long>(o.seed));
+    runner.run(runs.front().ranks, runs.front().arguments,
+               runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
     // One real run of validated configuration k.
     auto measure = [&](std::size_t k) {
       auto& r = runs[k];
@@ -781,7 +841,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       if (k >= runs.size()) {
         calibrate_once(k - runs.size());
         calibration_s += seconds_since(start);
-        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(), cal[k - runs.size()].id.c_str());
+        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(),
+                     cal[k - runs.size()].id.c_str());
         continue;
       }
       measure(k);
@@ -793,12 +854,15 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // with calibration runs of their apps in the order's proportion between them.
     std::vector<std::string> validated_apps, calibration_apps;
     for (const auto& r : runs) validated_apps.push_back(r.job.kind == AppJob::Kind::kLu ? "lu" : "integrate");
-    for (const auto& c : cal) calibration_apps.push_back(c.arguments.front() == mo.integrate_program ? "integrate" : "lu");
+    for (const auto& c : cal)
+      calibration_apps.push_back(c.arguments.front() == mo.integrate_program ? "integrate" : "lu");
     for (int round = repeat; round < max_repeat; ++round) {
       const std::vector<std::size_t> wide = imprecise_medians(runs, o.median_precision);
       if (wide.empty()) break;
-      std::fprintf(stderr, "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
-                   round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
+      std::fprintf(
+          stderr,
+          "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
+          round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
       for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, o.calibration_repeat,
                                          o.seed + static_cast<std::uint64_t>(round))) {
         probes::throw_if_interrupted();
@@ -827,7 +891,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       // Recordings from before the net probe's fan-out fitted the hand-off on an LU run, once against
       // the probes' kernel models; their probes-only row keeps that first fit.
       const nlohmann::json& cpu = c.fits.contains("communication_cpu") ? c.fits["communication_cpu"] : nlohmann::json();
-      if (cpu.contains("probes_only_handoff_s")) c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
+      if (cpu.contains("probes_only_handoff_s"))
+        c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
     }
     calibrate::TraceFitOptions to;
     to.eager_limit_bytes = profile.network.eager_limit_bytes();
@@ -865,7 +930,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     apps::AppPrediction p = apps::predict_app_jobs(platform, profile, {r.job}, false);
     r.point_s = p.jobs.front().time_s;
     if (r.job.kind == AppJob::Kind::kLu) r.predicted_iterations = p.jobs.front().json["iterations"];
-    apps::SampledAppJobs sampled = apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
+    apps::SampledAppJobs sampled =
+        apps::sample_app_jobs(profile, {r.job}, static_cast<std::size_t>(o.samples), o.seed + i);
     r.predicted_samples_s = sampled.time_s.front();
     r.predicted_s = median(sampled.typical_s.front());
     r.predicted_p10_s = quantile_nearest_rank(r.predicted_samples_s, 0.10);
@@ -880,21 +946,31 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     const auto ci = median_ci95(r.measured_samples_s);
     std::size_t inside = 0;
     for (double x : r.measured_samples_s) inside += x >= r.predicted_p10_s && x <= r.predicted_p90_s;
-    std::fprintf(stderr, "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%  %zu/%zu inside\n",
-                 i + 1, runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
-                 r.predicted_p90_s, 100 * r.error(), inside, r.measured_samples_s.size());
+    std::fprintf(
+        stderr,
+        "[%zu/%zu] %-40s measured %9.4f [%.4f, %.4f] s  predicted %9.4f [%.4f, %.4f] s  %+6.1f%%  %zu/%zu inside\n",
+        i + 1, runs.size(), r.id.c_str(), r.measured_s, ci.first, ci.second, r.predicted_s, r.predicted_p10_s,
+        r.predicted_p90_s, 100 * r.error(), inside, r.measured_samples_s.size());
   }
 
   // Reports: rendered first, then written atomically.
   nlohmann::json runs_json = nlohmann::json::array();
   for (const auto& r : runs) {
     const auto ci = median_ci95(r.measured_samples_s);
-    runs_json.push_back({{"id", r.id}, {"group", r.group}, {"ranks", r.ranks}, {"measured_s", r.measured_s},
+    runs_json.push_back({{"id", r.id},
+                         {"group", r.group},
+                         {"ranks", r.ranks},
+                         {"measured_s", r.measured_s},
                          {"measured_median_ci95", {ci.first, ci.second}},
-                         {"samples_s", r.measured_samples_s}, {"predicted_s", r.predicted_s}, {"point_s", r.point_s},
-                         {"predicted_80", {r.predicted_p10_s, r.predicted_p90_s}}, {"error", r.error()},
-                         {"measured_iterations", r.measured_iterations}, {"predicted_iterations", r.predicted_iterations},
-                         {"held_out_axes", r.axes}, {"probe_only_s", r.probe_only_s},
+                         {"samples_s", r.measured_samples_s},
+                         {"predicted_s", r.predicted_s},
+                         {"point_s", r.point_s},
+                         {"predicted_80", {r.predicted_p10_s, r.predicted_p90_s}},
+                         {"error", r.error()},
+                         {"measured_iterations", r.measured_iterations},
+                         {"predicted_iterations", r.predicted_iterations},
+                         {"held_out_axes", r.axes},
+                         {"probe_only_s", r.probe_only_s},
                          {"command", r.arguments}});
     if (r.alternative_s > 0) {
       runs_json.back()["alternative_s"] = r.alternative_s;
@@ -920,30 +996,43 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
   if (!summary.alternative_model.empty()) {
     std::vector<ValidationRun> other = runs;
-    for (auto& r : other) r.predicted_s = r.alternative_s, r.predicted_p10_s = r.alternative_p10_s, r.predicted_p90_s = r.alternative_p90_s;
+    for (auto& r : other)
+      r.predicted_s = r.alternative_s, r.predicted_p10_s = r.alternative_p10_s, r.predicted_p90_s = r.alternative_p90_s;
     summary.alternative = statistics(other, o.seed);
     summary.alternative_axes = axis_statistics(other, o.seed);
   }
   summary.calibration_s = calibration_s, summary.validation_s = validation_s;
   summary.within_bounds = std::fabs(summary.overall.bias) <= o.max_bias && summary.overall.coverage >= o.min_coverage;
-  nlohmann::json figures = {{"runs", acc.runs}, {"within_5_percent", acc.within_5}, {"within_10_percent", acc.within_10},
-                            {"mean_abs_error", acc.mean_abs_error}, {"max_abs_error", acc.max_abs_error},
-                            {"worst_run", acc.worst_run}, {"median_repeat_spread", acc.median_spread},
+  nlohmann::json figures = {{"runs", acc.runs},
+                            {"within_5_percent", acc.within_5},
+                            {"within_10_percent", acc.within_10},
+                            {"mean_abs_error", acc.mean_abs_error},
+                            {"max_abs_error", acc.max_abs_error},
+                            {"worst_run", acc.worst_run},
+                            {"median_repeat_spread", acc.median_spread},
                             {"runs_spread_over_10_percent", acc.spread_over_10},
-                            {"statistics", to_json(summary.overall)}, {"groups", groups_json}, {"axes", axes_json}};
+                            {"statistics", to_json(summary.overall)},
+                            {"groups", groups_json},
+                            {"axes", axes_json}};
   if (summary.probe_only) figures["probes_only"] = to_json(*summary.probe_only);
   if (summary.alternative) {
     nlohmann::json other_axes = nlohmann::json::object();
     for (const auto& [a, st] : summary.alternative_axes) other_axes[a] = to_json(st);
-    figures["alternative"] = {{"model", summary.alternative_model}, {"slice_s", summary.alternative_slice_s},
-                              {"statistics", to_json(*summary.alternative)}, {"axes", other_axes}};
+    figures["alternative"] = {{"model", summary.alternative_model},
+                              {"slice_s", summary.alternative_slice_s},
+                              {"statistics", to_json(*summary.alternative)},
+                              {"axes", other_axes}};
   }
   if (validation_s > 0) {
-    figures["cost"] = {{"calibration_s", calibration_s}, {"validated_runs_s", validation_s},
+    figures["cost"] = {{"calibration_s", calibration_s},
+                       {"validated_runs_s", validation_s},
                        {"calibration_share", calibration_s / validation_s}};
   }
-  nlohmann::json doc = {{"schema", "hetperf.validation/2"}, {"command", o.command}, {"facts", summary.facts},
-                        {"summary", figures}, {"runs", runs_json}};
+  nlohmann::json doc = {{"schema", "hetperf.validation/2"},
+                        {"command", o.command},
+                        {"facts", summary.facts},
+                        {"summary", figures},
+                        {"runs", runs_json}};
   // The reports and the pictures as one set: a failure anywhere leaves every previous one as it was.
   OutputSet outputs;
   if (fitted_profile) outputs.write(profile_file, *fitted_profile, "--out");

@@ -10,8 +10,7 @@
 
 namespace hetperf::sim::batch {
 
-void AvailabilityProfile::reset(double now_s, std::int64_t free,
-                                const std::multimap<double, std::int64_t>& releases) {
+void AvailabilityProfile::reset(double now_s, std::int64_t free, const std::multimap<double, std::int64_t>& releases) {
   steps_.clear();
   steps_.emplace_back(now_s, free);
   // A job still running at or past its estimated end frees its processors "any moment": just after
@@ -19,8 +18,10 @@ void AvailabilityProfile::reset(double now_s, std::int64_t free,
   const double overdue_s = std::nextafter(now_s, std::numeric_limits<double>::infinity());
   for (const auto& [t, p] : releases) {
     const double at = t <= now_s ? overdue_s : t;
-    if (steps_.back().first == at) steps_.back().second += p;
-    else steps_.emplace_back(at, steps_.back().second + p);
+    if (steps_.back().first == at)
+      steps_.back().second += p;
+    else
+      steps_.emplace_back(at, steps_.back().second + p);
   }
 }
 

@@ -24,7 +24,8 @@ Cluster Cluster::from_profile(const Profile& profile) {
   Cluster c;
   double fastest = 0;
   for (const auto& comp : profile.computers) fastest = std::max(fastest, comp.mips);
-  if (profile.computers.empty() || fastest <= 0) throw InputError("the platform profile has no computer with a positive mips");
+  if (profile.computers.empty() || fastest <= 0)
+    throw InputError("the platform profile has no computer with a positive mips");
   for (const auto& comp : profile.computers) {
     if (comp.cores < 1 || comp.mips <= 0) continue;
     c.groups.push_back({comp.name, comp.mips / fastest, comp.cores});

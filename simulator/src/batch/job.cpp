@@ -80,9 +80,9 @@ std::vector<JobSpec> jobs_from_swf(const SwfTrace& trace, std::vector<SkippedJob
         return "field " + std::to_string(field) + " (" + swf_field_name(field) + ") " +
                (v == -1 ? std::string("is missing") : "is " + std::to_string(static_cast<std::int64_t>(v)));
       };
-      skipped.push_back({job.id, job.name, job.where,
-                         "no processor count: " + given(kAllocatedProcs) + ", " + given(kRequestedProcs) +
-                             " (expected at least 1)"});
+      skipped.push_back(
+          {job.id, job.name, job.where,
+           "no processor count: " + given(kAllocatedProcs) + ", " + given(kRequestedProcs) + " (expected at least 1)"});
       continue;
     }
     if (r.missing(kRunTime)) {

@@ -73,7 +73,9 @@ class Easy final : public BatchPolicy {
     const double now = view.now_s;
     auto ok = [&](const StartOption& x) { return now + x.estimate_s <= shadow || x.processors <= extra; };
     // A lower bound of a job's options can only pass where one of its options does.
-    auto may = [&](const QueueBound& b) { return b.processors <= free && (now + b.estimate_s <= shadow || b.processors <= extra); };
+    auto may = [&](const QueueBound& b) {
+      return b.processors <= free && (now + b.estimate_s <= shadow || b.processors <= extra);
+    };
     auto fits = [&](std::size_t j) { return largest_fitting(queue[j], free, ok) != nullptr; };
     for (std::size_t j = queue.find(head + 1, may, fits); j != queue.end(); j = queue.find(j + 1, may, fits)) {
       const StartOption* o = largest_fitting(queue[j], free, ok);
@@ -92,7 +94,8 @@ class Easy final : public BatchPolicy {
     started_.clear();
     for (const auto& s : starts) {
       const auto& opts = *(*view.queue)[s.position].options;
-      auto o = std::find_if(opts.begin(), opts.end(), [&](const StartOption& x) { return x.processors == s.processors; });
+      auto o =
+          std::find_if(opts.begin(), opts.end(), [&](const StartOption& x) { return x.processors == s.processors; });
       started_.push_back({view.now_s + o->estimate_s, s.processors});
     }
     std::sort(started_.begin(), started_.end());
@@ -153,7 +156,8 @@ class Conservative final : public BatchPolicy {
     auto may = [&](const QueueBound& b) { return b.processors <= room(b.estimate_s); };
     auto fits = [&](std::size_t j) {
       const auto& opts = *queue[j].options;
-      return std::any_of(opts.begin(), opts.end(), [&](const StartOption& o) { return o.processors <= room(o.estimate_s); });
+      return std::any_of(opts.begin(), opts.end(),
+                         [&](const StartOption& o) { return o.processors <= room(o.estimate_s); });
     };
     for (;;) {
       profile_.least_free_ahead(ahead_);
@@ -178,21 +182,23 @@ class Conservative final : public BatchPolicy {
 
   AvailabilityProfile profile_;
   std::vector<std::pair<double, std::int64_t>> ahead_;  // profile_.least_free_ahead()
-  bool planned_ = false;             // profile_ holds the reservations of the queue before next_
-  std::size_t next_ = 0;             // the first waiting job without a reservation
-  std::uint64_t generation_ = 0;     // of the queue's slots when profile_ was built
+  bool planned_ = false;                                // profile_ holds the reservations of the queue before next_
+  std::size_t next_ = 0;                                // the first waiting job without a reservation
+  std::uint64_t generation_ = 0;                        // of the queue's slots when profile_ was built
 };
 
-const bool kRegistered = register_batch_policy("fcfs", "first come, first served; no backfilling",
-                                               [](const nlohmann::json&) { return std::make_unique<Fcfs>(); }) &&
-                         register_batch_policy("easy", "EASY backfilling: only the first waiting job holds a reservation",
-                                               [](const nlohmann::json&) { return std::make_unique<Easy>(); }) &&
-                         register_batch_policy("conservative", "conservative backfilling: every waiting job holds a reservation",
-                                               [](const nlohmann::json&) { return std::make_unique<Conservative>(); }) &&
-                         register_batch_policy("reshape", "ReSHAPE remap scheduler (ReSHAPE paper section 3.1): FCFS or EASY "
-                                                          "starts; malleable jobs expand into idle processors and shrink "
-                                                          "for waiting jobs or when an expansion did not help",
-                                               make_reshape_policy);
+const bool kRegistered =
+    register_batch_policy("fcfs", "first come, first served; no backfilling",
+                          [](const nlohmann::json&) { return std::make_unique<Fcfs>(); }) &&
+    register_batch_policy("easy", "EASY backfilling: only the first waiting job holds a reservation",
+                          [](const nlohmann::json&) { return std::make_unique<Easy>(); }) &&
+    register_batch_policy("conservative", "conservative backfilling: every waiting job holds a reservation",
+                          [](const nlohmann::json&) { return std::make_unique<Conservative>(); }) &&
+    register_batch_policy("reshape",
+                          "ReSHAPE remap scheduler (ReSHAPE paper section 3.1): FCFS or EASY "
+                          "starts; malleable jobs expand into idle processors and shrink "
+                          "for waiting jobs or when an expansion did not help",
+                          make_reshape_policy);
 
 }  // namespace
 

@@ -74,7 +74,8 @@ void append_job_json_row(std::string& out, const JobResult& r, std::size_t index
   }
 }
 
-void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index, const std::string& file) {
+void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index,
+                                 const std::string& file) {
   const std::size_t start = out.size();
   JsonText w(out, 2);
   w.begin_array().value(u.time_s).value(u.busy).end_array();
@@ -95,36 +96,36 @@ nlohmann::json to_json(const ScheduleResult& result) {
   for (const auto& u : result.utilisation) utilisation.push_back({u.time_s, u.busy});
   const ScheduleSummary& s = result.summary;
   nlohmann::json out = {{"schema", "hetperf.schedule/" + std::to_string(kScheduleSchemaVersion)},
-          {"policy", result.policy},
-          {"processors", result.processors},
-          {"summary",
-           {{"jobs", s.jobs},
-            {"skipped", s.skipped},
-            {"mean_wait_s", s.mean_wait_s},
-            {"mean_turnaround_s", s.mean_turnaround_s},
-            {"mean_bounded_slowdown", s.mean_bounded_slowdown},
-            {"max_bounded_slowdown", s.max_bounded_slowdown},
-            {"median_wait_s", s.wait_s.median},
-            {"p90_wait_s", s.wait_s.p90},
-            {"p99_wait_s", s.wait_s.p99},
-            {"max_wait_s", s.wait_s.max},
-            {"median_turnaround_s", s.turnaround_s.median},
-            {"p90_turnaround_s", s.turnaround_s.p90},
-            {"p99_turnaround_s", s.turnaround_s.p99},
-            {"max_turnaround_s", s.turnaround_s.max},
-            {"median_bounded_slowdown", s.bounded_slowdown.median},
-            {"p90_bounded_slowdown", s.bounded_slowdown.p90},
-            {"p99_bounded_slowdown", s.bounded_slowdown.p99},
-            {"slowdown_threshold_s", s.slowdown_threshold_s},
-            {"first_submit_s", s.first_submit_s},
-            {"last_end_s", s.last_end_s},
-            {"makespan_s", s.makespan_s},
-            {"utilisation", s.utilisation},
-            {"resizes", s.resizes},
-            {"events", s.events}}},
-          {"jobs", jobs},
-          {"skipped", skipped},
-          {"utilisation", utilisation}};
+                        {"policy", result.policy},
+                        {"processors", result.processors},
+                        {"summary",
+                         {{"jobs", s.jobs},
+                          {"skipped", s.skipped},
+                          {"mean_wait_s", s.mean_wait_s},
+                          {"mean_turnaround_s", s.mean_turnaround_s},
+                          {"mean_bounded_slowdown", s.mean_bounded_slowdown},
+                          {"max_bounded_slowdown", s.max_bounded_slowdown},
+                          {"median_wait_s", s.wait_s.median},
+                          {"p90_wait_s", s.wait_s.p90},
+                          {"p99_wait_s", s.wait_s.p99},
+                          {"max_wait_s", s.wait_s.max},
+                          {"median_turnaround_s", s.turnaround_s.median},
+                          {"p90_turnaround_s", s.turnaround_s.p90},
+                          {"p99_turnaround_s", s.turnaround_s.p99},
+                          {"max_turnaround_s", s.turnaround_s.max},
+                          {"median_bounded_slowdown", s.bounded_slowdown.median},
+                          {"p90_bounded_slowdown", s.bounded_slowdown.p90},
+                          {"p99_bounded_slowdown", s.bounded_slowdown.p99},
+                          {"slowdown_threshold_s", s.slowdown_threshold_s},
+                          {"first_submit_s", s.first_submit_s},
+                          {"last_end_s", s.last_end_s},
+                          {"makespan_s", s.makespan_s},
+                          {"utilisation", s.utilisation},
+                          {"resizes", s.resizes},
+                          {"events", s.events}}},
+                        {"jobs", jobs},
+                        {"skipped", skipped},
+                        {"utilisation", utilisation}};
   if (!result.warnings.empty()) out["warnings"] = result.warnings;
   if (const auto& i = result.swf_import) {
     out["summary"]["swf_import"] = {{"procs", i->procs},
@@ -151,8 +152,8 @@ std::string job_csv_header() { return kJobCsvHeader; }
 
 void job_csv_row(CsvWriter& csv, const JobResult& r) {
   csv << r.id << r.name << to_string(r.kind) << r.submit_s << r.start_s << r.end_s << r.wait_s << r.run_s
-      << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s
-      << r.processor_seconds << r.resizes;
+      << r.turnaround_s << r.bounded_slowdown << r.processors << r.max_processors << r.estimate_s << r.processor_seconds
+      << r.resizes;
   csv.end_row();
 }
 
@@ -197,8 +198,10 @@ SwfTrace to_swf(const ScheduleResult& result, const SwfTrace* source) {
   out.records.reserve(result.jobs.size());
   for (const auto& r : result.jobs) {
     SwfRecord rec;
-    if (source && r.swf_record) rec = source->records[*r.swf_record];
-    else rec.fields.fill(-1);
+    if (source && r.swf_record)
+      rec = source->records[*r.swf_record];
+    else
+      rec.fields.fill(-1);
     rec.line = 0;
     rec.set(kJobNumber, static_cast<double>(r.id));
     rec.set(kSubmitTime, r.submit_s);

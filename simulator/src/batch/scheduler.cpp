@@ -28,25 +28,30 @@ struct JobState {
   std::vector<std::int64_t> configurations;  // malleable: sizes it may run on
   std::vector<std::int64_t> held;            // processors held per speed group
   std::int64_t processors = 0;
-  double speed = 1;                          // slowest processor held
+  double speed = 1;  // slowest processor held
   std::multimap<double, std::int64_t>::iterator release;
   bool has_release = false;
-  std::size_t result = 0;                    // index in ScheduleResult::jobs
-  double last_change_s = 0;                  // for processor-seconds
+  std::size_t result = 0;    // index in ScheduleResult::jobs
+  double last_change_s = 0;  // for processor-seconds
   std::int64_t iterations_done = 0;
   double iteration_start_s = 0;
-  std::int64_t target = 0;                   // size after the pending redistribution
+  std::int64_t target = 0;  // size after the pending redistribution
   double pending_redistribution_s = 0;
-  double next_point_s = 0;                   // its next resize point (or its end)
+  double next_point_s = 0;  // its next resize point (or its end)
   JobProfile profile;
 };
 
 class Scheduler final : public Handler {
  public:
   Scheduler(const Cluster& cluster, const std::vector<JobSpec>& jobs, const ScheduleOptions& options,
-         std::vector<SkippedJob> skipped, const ScheduleOutput& output)
-      : cluster_(cluster), jobs_(jobs), options_(options), output_(output), policy_(make_batch_policy(options.policy, options.policy_options)),
-        state_(jobs.size()), free_by_group_(cluster.groups.size()) {
+            std::vector<SkippedJob> skipped, const ScheduleOutput& output)
+      : cluster_(cluster),
+        jobs_(jobs),
+        options_(options),
+        output_(output),
+        policy_(make_batch_policy(options.policy, options.policy_options)),
+        state_(jobs.size()),
+        free_by_group_(cluster.groups.size()) {
     result_.policy = options.policy;
     result_.processors = cluster.total();
     result_.skipped = std::move(skipped);
@@ -69,11 +74,21 @@ class Scheduler final : public Handler {
     now_ = engine_.now().s();
     const auto j = static_cast<std::size_t>(k & 0xffffffffu);
     switch (static_cast<EventKind>(k >> 32)) {
-      case kArrival: arrive(j); break;
-      case kFinish: finish(j); break;
-      case kIterationEnd: iteration_end(j); break;
-      case kResizeDone: resize_done(j); break;
-      case kPass: pass(); break;
+      case kArrival:
+        arrive(j);
+        break;
+      case kFinish:
+        finish(j);
+        break;
+      case kIterationEnd:
+        iteration_end(j);
+        break;
+      case kResizeDone:
+        resize_done(j);
+        break;
+      case kPass:
+        pass();
+        break;
     }
   }
 
@@ -92,9 +107,9 @@ class Scheduler final : public Handler {
       if (!s.options.empty()) check_plausible(job, s, recorded_bytes);
       if (s.options.empty()) {
         std::int64_t asked = job.start_options().front();
-        result_.skipped.push_back({job.id, job.name, job.where,
-                                   "asks for " + std::to_string(asked) + " processors; the cluster has " +
-                                       std::to_string(total)});
+        result_.skipped.push_back(
+            {job.id, job.name, job.where,
+             "asks for " + std::to_string(asked) + " processors; the cluster has " + std::to_string(total)});
         continue;
       }
       if (job.kind == JobKind::kMalleable) {
@@ -106,15 +121,18 @@ class Scheduler final : public Handler {
           result_.warnings.push_back(
               job.where + ": malleable job '" + job.name + "' can never be resized: " +
               (r.topology == Topology::kNearlySquare
-                   ? "its start on " + std::to_string(job.processors) + " processors is not a grid whose sides divide "
-                     "problem_size " + std::to_string(r.problem_size) + ", or no larger grid fits"
+                   ? "its start on " + std::to_string(job.processors) +
+                         " processors is not a grid whose sides divide "
+                         "problem_size " +
+                         std::to_string(r.problem_size) + ", or no larger grid fits"
                    : "no other processor count its app and resize settings allow fits the cluster"));
         }
         if (!r.redistribution_s && !r.redistribution_bandwidth_bytes_per_s && r.data_bytes > 0 &&
             cluster_.bandwidth_bytes_per_s <= 0) {
-          throw InputError(job.where + ".resize.data_bytes: needs a network model (a platform profile with "
-                                       "network.bandwidth_bytes_per_s > 0), resize.redistribution_cost or "
-                                       "a given resize.redistribution_s");
+          throw InputError(job.where +
+                           ".resize.data_bytes: needs a network model (a platform profile with "
+                           "network.bandwidth_bytes_per_s > 0), resize.redistribution_cost or "
+                           "a given resize.redistribution_s");
         }
       }
       order.push_back(i);
@@ -154,25 +172,31 @@ class Scheduler final : public Handler {
       throw InputError(field + ": " + what + " " + csv_number(value) + " s, beyond any plausible time (" +
                        csv_number(kImplausibleS) + " s); expected smaller times or sizes");
     };
-    if (!(job.submit_s <= kImplausibleS)) refuse(field_of(job, "submit_s", kSubmitTime), "a submission at", job.submit_s);
+    if (!(job.submit_s <= kImplausibleS))
+      refuse(field_of(job, "submit_s", kSubmitTime), "a submission at", job.submit_s);
     double slowest = 1;
     for (const SpeedGroup& g : cluster_.groups) slowest = std::min(slowest, g.speed);
     for (const StartOption& o : s.options) {
       const double run_s = job.run_time_at(o.processors) / slowest;
       const std::string field = job.run_time_s ? field_of(job, "run_time_s", kRunTime) : field_of(job, "app", kRunTime);
       if (!(run_s <= kImplausibleS)) refuse(field, "a run on its slowest processors would take", run_s);
-      if (!(o.estimate_s <= kImplausibleS)) refuse(field_of(job, "requested_time_s", kRequestedTime), "an estimate of", o.estimate_s);
+      if (!(o.estimate_s <= kImplausibleS))
+        refuse(field_of(job, "requested_time_s", kRequestedTime), "an estimate of", o.estimate_s);
     }
     if (job.kind != JobKind::kMalleable) return;
     const ResizeSpec& r = job.resize;
     double move_s = 0;
-    if (r.redistribution_s) move_s = *r.redistribution_s;
-    else if (r.data_bytes > 0 && r.redistribution_bandwidth_bytes_per_s) move_s = *r.redistribution_latency_s + r.data_bytes / *r.redistribution_bandwidth_bytes_per_s;
-    else if (r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s > 0) move_s = cluster_.latency_s + r.data_bytes / cluster_.bandwidth_bytes_per_s;
-    if (!(move_s <= kImplausibleS)) refuse(job.where + ".resize", "moving its data_bytes at its redistribution cost would take", move_s);
-    recorded_bytes += static_cast<double>(job.app->iterations) *
-                      ((output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary) +
-                       static_cast<double>(output_.row_bytes_per_iteration));
+    if (r.redistribution_s)
+      move_s = *r.redistribution_s;
+    else if (r.data_bytes > 0 && r.redistribution_bandwidth_bytes_per_s)
+      move_s = *r.redistribution_latency_s + r.data_bytes / *r.redistribution_bandwidth_bytes_per_s;
+    else if (r.data_bytes > 0 && cluster_.bandwidth_bytes_per_s > 0)
+      move_s = cluster_.latency_s + r.data_bytes / cluster_.bandwidth_bytes_per_s;
+    if (!(move_s <= kImplausibleS))
+      refuse(job.where + ".resize", "moving its data_bytes at its redistribution cost would take", move_s);
+    recorded_bytes +=
+        static_cast<double>(job.app->iterations) * ((output_.keep_jobs ? kIterationBytesKept : kIterationBytesSummary) +
+                                                    static_cast<double>(output_.row_bytes_per_iteration));
     if (output_.max_memory_bytes > 0 && recorded_bytes > static_cast<double>(output_.max_memory_bytes)) {
       throw InputError(job.where + ".app.iterations: " + std::to_string(job.app->iterations) +
                        " iterations, with the malleable jobs before it, would take about " +
@@ -192,8 +216,10 @@ class Scheduler final : public Handler {
     busy_ += delta;
     if (!output_.keep_utilisation) return;
     auto& u = result_.utilisation;
-    if (u.back().time_s == now_) u.back().busy = busy_;
-    else u.push_back({now_, busy_});
+    if (u.back().time_s == now_)
+      u.back().busy = busy_;
+    else
+      u.push_back({now_, busy_});
   }
 
   // Accounts the processor-seconds held so far and records the new count.
@@ -202,8 +228,10 @@ class Scheduler final : public Handler {
     JobResult& r = result_.jobs[s.result];
     r.processor_seconds += static_cast<double>(s.processors) * (now_ - s.last_change_s);
     s.last_change_s = now_;
-    if (!r.allocation.empty() && r.allocation.back().time_s == now_) r.allocation.back().processors = processors;
-    else r.allocation.push_back({now_, processors});
+    if (!r.allocation.empty() && r.allocation.back().time_s == now_)
+      r.allocation.back().processors = processors;
+    else
+      r.allocation.push_back({now_, processors});
     r.max_processors = std::max(r.max_processors, processors);
   }
 

@@ -11,18 +11,38 @@
 namespace hetperf::sim::batch {
 namespace {
 
-constexpr std::array<const char*, kSwfFields> kNames = {
-    "job number",         "submit time",          "wait time",          "run time",
-    "allocated processors", "average CPU time",   "used memory",        "requested processors",
-    "requested time",     "requested memory",     "status",             "user id",
-    "group id",           "executable number",    "queue number",       "partition number",
-    "preceding job number", "think time"};
+constexpr std::array<const char*, kSwfFields> kNames = {"job number",
+                                                        "submit time",
+                                                        "wait time",
+                                                        "run time",
+                                                        "allocated processors",
+                                                        "average CPU time",
+                                                        "used memory",
+                                                        "requested processors",
+                                                        "requested time",
+                                                        "requested memory",
+                                                        "status",
+                                                        "user id",
+                                                        "group id",
+                                                        "executable number",
+                                                        "queue number",
+                                                        "partition number",
+                                                        "preceding job number",
+                                                        "think time"};
 
 // Counts and identifiers; the others (times, memory) may be fractional in some logs and in our output.
 bool integer_field(int field) {
   switch (field) {
-    case kJobNumber: case kAllocatedProcs: case kRequestedProcs: case kStatus: case kUserId:
-    case kGroupId: case kExecutable: case kQueue: case kPartition: case kPrecedingJob:
+    case kJobNumber:
+    case kAllocatedProcs:
+    case kRequestedProcs:
+    case kStatus:
+    case kUserId:
+    case kGroupId:
+    case kExecutable:
+    case kQueue:
+    case kPartition:
+    case kPrecedingJob:
       return true;
     default:
       return false;
@@ -60,8 +80,8 @@ constexpr double kMaxSwfNumber = 1e12;
   if (token.size() > 80) token = token.substr(0, 77);
   throw InputError(file + ":" + std::to_string(line) + ": field " + std::to_string(field) + " (" +
                    swf_field_name(field) + "): expected " +
-                   (integer_field(field) ? "an integer in [-1, 2147483647]" : "-1 (missing) or a number in [0, 1e12]") + ", got '" +
-                   std::string(token) + (token.size() == 77 ? "...'" : "'"));
+                   (integer_field(field) ? "an integer in [-1, 2147483647]" : "-1 (missing) or a number in [0, 1e12]") +
+                   ", got '" + std::string(token) + (token.size() == 77 ? "...'" : "'"));
 }
 
 void append_number(std::string& out, double v) {

@@ -27,8 +27,10 @@ std::size_t WaitingQueue::push(const QueuedJob& job) {
   const std::size_t slot = slots_.size();
   slots_.push_back(job);
   live_.push_back(1);
-  if (slots_.size() > leaves_) rebuild();
-  else set_leaf(slot, bound_of(job));
+  if (slots_.size() > leaves_)
+    rebuild();
+  else
+    set_leaf(slot, bound_of(job));
   if (live_count_++ == 0) head_ = slot;
   return slot;
 }
@@ -42,8 +44,9 @@ void WaitingQueue::erase(std::size_t slot) {
 }
 
 std::size_t WaitingQueue::next(std::size_t slot) const {
-  return find(slot + 1, [](const QueueBound& b) { return b.processors != QueueBound{}.processors; },
-              [](std::size_t) { return true; });
+  return find(
+      slot + 1, [](const QueueBound& b) { return b.processors != QueueBound{}.processors; },
+      [](std::size_t) { return true; });
 }
 
 void WaitingQueue::set_leaf(std::size_t slot, QueueBound bound) {

@@ -157,8 +157,10 @@ void Processor::reschedule() {
     if (c.heap.empty()) continue;
     const double r = class_rate(k, share);
     const double left = std::max(0.0, c.heap.top_key().first - c.v);
-    if (left == 0) next = 0;
-    else if (r > 0) next = std::min(next, left / r);
+    if (left == 0)
+      next = 0;
+    else if (r > 0)
+      next = std::min(next, left / r);
   }
   if (std::isinf(next)) {
     engine_.cancel(timer_);  // nothing to serve, or no capacity left: a change of rate reschedules

@@ -36,8 +36,10 @@ void SlicedCores::add(std::uint32_t token) {
 // Slices are [k·q, (k+1)·q); events land exactly on k·q, so the slice of a boundary is the one it opens.
 std::int64_t SlicedCores::slot_at(double t) const {
   auto k = static_cast<std::int64_t>(std::floor(std::min(t / slice_s_, 0x1p62)));
-  if (static_cast<double>(k + 1) * slice_s_ <= t) ++k;
-  else if (static_cast<double>(k) * slice_s_ > t) --k;
+  if (static_cast<double>(k + 1) * slice_s_ <= t)
+    ++k;
+  else if (static_cast<double>(k) * slice_s_ > t)
+    --k;
   return k;
 }
 
@@ -80,14 +82,17 @@ double SlicedCores::finish(const Member& m, double t, double work_s) const {
 void SlicedCores::schedule(std::uint32_t token, Member& m) {
   const double now = engine_.now().s();
   double at = now;
-  if (m.pending == Pending::kCompute) at = finish(m, now, m.remaining_s);
-  else if (m.pending == Pending::kResume) at = std::max(now, static_cast<double>(next_own_slot(m, now)) * slice_s_);
+  if (m.pending == Pending::kCompute)
+    at = finish(m, now, m.remaining_s);
+  else if (m.pending == Pending::kResume)
+    at = std::max(now, static_cast<double>(next_own_slot(m, now)) * slice_s_);
   engine_.set(m.event, Time(at), *this, token);
 }
 
 void SlicedCores::compute(std::uint32_t token, double seconds) {
   auto it = members_.find(token);
-  HETPERF_CHECK(it != members_.end() && it->second.pending == Pending::kNone, "compute on a busy or unknown sliced rank");
+  HETPERF_CHECK(it != members_.end() && it->second.pending == Pending::kNone,
+                "compute on a busy or unknown sliced rank");
   Member& m = it->second;
   m.pending = Pending::kCompute;
   m.remaining_s = std::max(0.0, seconds);
@@ -97,7 +102,8 @@ void SlicedCores::compute(std::uint32_t token, double seconds) {
 
 void SlicedCores::resume(std::uint32_t token) {
   auto it = members_.find(token);
-  HETPERF_CHECK(it != members_.end() && it->second.pending == Pending::kNone, "resume of a busy or unknown sliced rank");
+  HETPERF_CHECK(it != members_.end() && it->second.pending == Pending::kNone,
+                "resume of a busy or unknown sliced rank");
   Member& m = it->second;
   if (on_core(token)) {
     listener_.sliced_resumed(token);
@@ -148,8 +154,10 @@ void SlicedCores::fire(std::uint64_t key) {
   const Pending was = m.pending;
   m.pending = Pending::kNone;
   m.event = EventId{};
-  if (was == Pending::kCompute) listener_.sliced_computed(token);
-  else if (was == Pending::kResume) listener_.sliced_resumed(token);
+  if (was == Pending::kCompute)
+    listener_.sliced_computed(token);
+  else if (was == Pending::kResume)
+    listener_.sliced_resumed(token);
 }
 
 }  // namespace hetperf::sim

@@ -107,8 +107,10 @@ double StarNetwork::detach(std::uint32_t id) {
   if (other != kNone) {
     auto g = find_group(link, other);
     HETPERF_CHECK(g != l.groups.end(), "a streaming transfer outside its group");
-    if (t.prev != kNone) transfers_[t.prev].next = t.next;
-    else g->head = t.next;
+    if (t.prev != kNone)
+      transfers_[t.prev].next = t.next;
+    else
+      g->head = t.next;
     if (t.next != kNone) transfers_[t.next].prev = t.prev;
     if (--g->count == 0) {
       l.groups.erase(g);

@@ -63,7 +63,7 @@ TEST_CASE("simulator: EASY backfills a long job onto the processors the head lea
     {"name": "A", "submit_s": 0, "processors": 4, "run_time_s": 10},
     {"name": "B", "submit_s": 0, "processors": 4, "run_time_s": 5},
     {"name": "C", "submit_s": 1, "processors": 2, "run_time_s": 20}])");
-  CHECK(job(r, "C").start_s == 1);   // the 2 "extra" processors at the shadow time 10
+  CHECK(job(r, "C").start_s == 1);  // the 2 "extra" processors at the shadow time 10
   CHECK(job(r, "B").start_s == 10);
 }
 
@@ -102,13 +102,13 @@ TEST_CASE("simulator: conservative backfilling protects every waiting job, EASY 
     {"name": "C", "submit_s": 0, "processors": 4, "run_time_s": 10},
     {"name": "D", "submit_s": 1, "processors": 1, "run_time_s": 100}])";
   ScheduleResult easy = schedule("easy", 4, jobs);
-  CHECK(job(easy, "D").start_s == 1);    // within the head's spare processor
+  CHECK(job(easy, "D").start_s == 1);  // within the head's spare processor
   CHECK(job(easy, "B").start_s == 10);
   CHECK(job(easy, "C").start_s == 101);  // delayed by D
   ScheduleResult cons = schedule("conservative", 4, jobs);
   CHECK(job(cons, "B").start_s == 10);
   CHECK(job(cons, "C").start_s == 20);
-  CHECK(job(cons, "D").start_s == 30);   // the first hole that delays neither B nor C
+  CHECK(job(cons, "D").start_s == 30);  // the first hole that delays neither B nor C
 }
 
 TEST_CASE("simulator: conservative backfilling still fills holes that delay nobody") {
@@ -161,10 +161,11 @@ TEST_CASE("simulator: the batch policies registered are those a workload may nam
 }
 
 TEST_CASE("simulator: a simulated schedule exported as SWF reads back with its waits and run times") {
-  SwfTrace source = parse_swf("; MaxProcs: 4\n"
-                              "1 0 -1 10 2 -1 -1 2 100 -1 1 7 3 -1 -1 -1 -1 -1\n"
-                              "2 0 -1 5 4 -1 -1 4 50 -1 1 8 3 -1 -1 -1 -1 -1\n",
-                              "in.swf");
+  SwfTrace source = parse_swf(
+      "; MaxProcs: 4\n"
+      "1 0 -1 10 2 -1 -1 2 100 -1 1 7 3 -1 -1 -1 -1 -1\n"
+      "2 0 -1 5 4 -1 -1 4 50 -1 1 8 3 -1 -1 -1 -1 -1\n",
+      "in.swf");
   std::vector<SkippedJob> skipped;
   auto jobs = jobs_from_swf(source, skipped);
   ScheduleOptions o;

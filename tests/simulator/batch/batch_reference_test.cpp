@@ -46,8 +46,10 @@ class StepProfile {
     const double overdue_s = std::nextafter(now_s, std::numeric_limits<double>::infinity());
     for (const auto& [t, p] : releases) {
       double at = t <= now_s ? overdue_s : t;
-      if (steps_.back().first == at) steps_.back().second += p;
-      else steps_.emplace_back(at, steps_.back().second + p);
+      if (steps_.back().first == at)
+        steps_.back().second += p;
+      else
+        steps_.emplace_back(at, steps_.back().second + p);
     }
   }
   double earliest_start(std::int64_t processors, double duration_s) const {
@@ -98,7 +100,8 @@ class ReferenceEasy final : public BatchPolicy {
     std::vector<std::pair<double, std::int64_t>> started;
     for (const auto& s : starts) {
       const auto& opts = *queue[s.position].options;
-      auto o = std::find_if(opts.begin(), opts.end(), [&](const StartOption& x) { return x.processors == s.processors; });
+      auto o =
+          std::find_if(opts.begin(), opts.end(), [&](const StartOption& x) { return x.processors == s.processors; });
       started.push_back({view.now_s + o->estimate_s, s.processors});
     }
     std::sort(started.begin(), started.end());
@@ -151,7 +154,8 @@ class ReferenceConservative final : public BatchPolicy {
 // The reference policies, registered for the length of one test.
 struct ReferencePolicies {
   ReferencePolicies() {
-    register_batch_policy("easy-reference", "", [](const nlohmann::json&) { return std::make_unique<ReferenceEasy>(); });
+    register_batch_policy("easy-reference", "",
+                          [](const nlohmann::json&) { return std::make_unique<ReferenceEasy>(); });
     register_batch_policy("conservative-reference", "",
                           [](const nlohmann::json&) { return std::make_unique<ReferenceConservative>(); });
   }
@@ -177,11 +181,11 @@ struct SplitMix64 {
 struct JobSetShape {
   std::size_t jobs = 0;
   std::int64_t processors = 0;
-  std::size_t burst = 0;        // jobs submitted at time 0
-  double load = 0.95;           // offered load of the others
-  double moldable = 0;          // fraction of moldable jobs
-  double overrun = 0.1;         // fraction running past their requested time
-  double no_estimate = 0.05;    // fraction without a requested time
+  std::size_t burst = 0;      // jobs submitted at time 0
+  double load = 0.95;         // offered load of the others
+  double moldable = 0;        // fraction of moldable jobs
+  double overrun = 0.1;       // fraction running past their requested time
+  double no_estimate = 0.05;  // fraction without a requested time
 };
 
 // Widths 2^k, log-uniform run times from 1 s to 2 h, requested times 1-3x the run time (a fraction
@@ -202,9 +206,12 @@ std::vector<JobSpec> random_jobs(const JobSetShape& shape, std::uint64_t seed) {
     const double run = std::floor(std::exp(rng.uniform01() * std::log(7200.0)));
     const std::int64_t width = std::int64_t{1} << (rng.next() % static_cast<std::uint64_t>(kmax));
     const double u = rng.uniform01();
-    if (u < shape.overrun) j.requested_time_s = std::max(1.0, std::floor(run * 0.6));
-    else if (u < shape.overrun + shape.no_estimate) j.requested_time_s.reset();
-    else j.requested_time_s = std::ceil(run * (1 + 2 * rng.uniform01()));
+    if (u < shape.overrun)
+      j.requested_time_s = std::max(1.0, std::floor(run * 0.6));
+    else if (u < shape.overrun + shape.no_estimate)
+      j.requested_time_s.reset();
+    else
+      j.requested_time_s = std::ceil(run * (1 + 2 * rng.uniform01()));
     if (rng.uniform01() < shape.moldable) {
       j.kind = JobKind::kMoldable;
       hetperf::BatchAppModel app;
@@ -254,8 +261,10 @@ std::size_t fewest_waiting_mid_run(const std::vector<JobSpec>& jobs, std::int64_
   std::size_t fewest = jobs.size();
   for (std::size_t i = jobs.size() / 4; i < 3 * jobs.size() / 4; i += jobs.size() / 40) {
     const double t = jobs[i].submit_s;
-    fewest = std::min<std::size_t>(fewest, static_cast<std::size_t>(std::count_if(
-        r.jobs.begin(), r.jobs.end(), [&](const JobResult& j) { return j.submit_s <= t && j.start_s > t; })));
+    fewest = std::min<std::size_t>(
+        fewest, static_cast<std::size_t>(std::count_if(r.jobs.begin(), r.jobs.end(), [&](const JobResult& j) {
+          return j.submit_s <= t && j.start_s > t;
+        })));
   }
   return fewest;
 }
@@ -294,7 +303,8 @@ TEST_CASE("simulator: EASY starts every job as the whole-queue scan does while o
   check_same_starts(jobs, shape.processors, "easy");
 }
 
-TEST_CASE("simulator: conservative backfilling starts every job as rebuilding every reservation does, on random job sets") {
+TEST_CASE(
+    "simulator: conservative backfilling starts every job as rebuilding every reservation does, on random job sets") {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     INFO("seed " << seed);
     JobSetShape shape;
@@ -307,7 +317,9 @@ TEST_CASE("simulator: conservative backfilling starts every job as rebuilding ev
   }
 }
 
-TEST_CASE("simulator: conservative backfilling starts every job as rebuilding every reservation does while over a thousand jobs wait") {
+TEST_CASE(
+    "simulator: conservative backfilling starts every job as rebuilding every reservation does while over a thousand "
+    "jobs wait") {
   JobSetShape shape;
   shape.jobs = 2400;
   shape.processors = 64;

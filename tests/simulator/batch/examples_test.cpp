@@ -81,7 +81,8 @@ TEST_CASE("simulator: example resizing W2 helps only a little, as in the seed") 
   // A job shrank for a waiting one: some allocation went down before the job's end.
   bool shrank = false;
   for (const auto& j : p.dynamic.jobs) {
-    for (std::size_t k = 1; k + 1 < j.allocation.size(); ++k) shrank |= j.allocation[k].processors < j.allocation[k - 1].processors;
+    for (std::size_t k = 1; k + 1 < j.allocation.size(); ++k)
+      shrank |= j.allocation[k].processors < j.allocation[k - 1].processors;
   }
   CHECK(shrank);
   check_no_surplus_shrink(p.dynamic);

@@ -188,14 +188,16 @@ TEST_CASE("simulator: ReSHAPE: with EASY starts, a short job backfills beside a 
   ScheduleOptions o;
   o.policy = "reshape";
   o.policy_options = {{"queue", "easy"}};
-  ScheduleResult r = simulate_schedule(Cluster::homogeneous(8), hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  ScheduleResult r = simulate_schedule(Cluster::homogeneous(8),
+                                       hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
   // W waits for M (estimate 20 s: shadow time 20); S ends at 5 <= 20, so it backfills at 2.
   CHECK(job(r, "S").start_s == 2);
   // At M's resize point (10) W waits: no expansion; M ends at 20 and W starts.
   CHECK(steps(job(r, "M")) == Steps{{0, 4}, {20, 0}});
   CHECK(job(r, "W").start_s == 20);
   o.policy_options = {{"queue", "fcfs"}};
-  r = simulate_schedule(Cluster::homogeneous(8), hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
+  r = simulate_schedule(Cluster::homogeneous(8),
+                        hetperf::batch_jobs_from_json(hetperf::JsonNode(jobs, "t.json", "$.jobs")), o);
   CHECK(job(r, "S").start_s == 25);
 }
 
@@ -230,8 +232,9 @@ TEST_CASE("simulator: ReSHAPE: a malleable job that can never resize is run with
      {"name": "free", "type": "malleable", "processors": 4,
       "app": {"kind": "table", "iteration_time_s": {"4": 10, "8": 6}}}])");
   REQUIRE(r.warnings.size() == 1);
-  CHECK(r.warnings[0] == "test.json: $.jobs[0]: malleable job 'stuck' can never be resized: its start on 6 processors is not "
-                         "a grid whose sides divide problem_size 1000, or no larger grid fits");
+  CHECK(r.warnings[0] ==
+        "test.json: $.jobs[0]: malleable job 'stuck' can never be resized: its start on 6 processors is not "
+        "a grid whose sides divide problem_size 1000, or no larger grid fits");
   CHECK(job(r, "stuck").end_s > 0);
   CHECK(to_json(r)["warnings"].size() == 1);
 }
@@ -278,7 +281,8 @@ TEST_CASE("simulator: ReSHAPE: a profile's fitted redistribution model prices re
   Cluster plain = Cluster::from_profile(p);
   CHECK(plain.bandwidth_bytes_per_s == 1e10);
   p.network.redistribution = hetperf::RedistributionModel{2, 5e7, {}};
-  ScheduleResult r = schedule("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
+  ScheduleResult r =
+      schedule("reshape", Cluster::from_profile(p), R"([{"name": "M", "type": "malleable", "processors": 2,
       "resize": {"data_bytes": 1e9}, "app": {"kind": "table", "iterations": 2, "iteration_time_s": {"2": 10, "4": 6}}}])");
   // 2 -> 4: 2.5e8 bytes per kept processor at 5e7 B/s after 2 s: 7 s.
   REQUIRE(job(r, "M").iterations.size() == 2);

@@ -87,7 +87,8 @@ TEST_CASE("simulator: SWF: a malformed field names the line, the field and the t
     parse_swf(text, "bad.swf");
     FAIL("no error");
   } catch (const hetperf::InputError& e) {
-    CHECK(std::string(e.what()) == "bad.swf:9: field 5 (allocated processors): expected an integer in [-1, 2147483647], got 'x'");
+    CHECK(std::string(e.what()) ==
+          "bad.swf:9: field 5 (allocated processors): expected an integer in [-1, 2147483647], got 'x'");
   }
   CHECK_THROWS_WITH(parse_swf("1 0 -1 10 2.5 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n", "f.swf"),
                     "f.swf:1: field 5 (allocated processors): expected an integer in [-1, 2147483647], got '2.5'");
@@ -112,8 +113,9 @@ TEST_CASE("simulator: SWF: a processor count of 0 is reported as 0, not as missi
   std::vector<SkippedJob> skipped;
   CHECK(jobs_from_swf(t, skipped).empty());
   REQUIRE(skipped.size() == 1);
-  CHECK(skipped[0].reason == "no processor count: field 5 (allocated processors) is 0, field 8 (requested "
-                             "processors) is missing (expected at least 1)");
+  CHECK(skipped[0].reason ==
+        "no processor count: field 5 (allocated processors) is 0, field 8 (requested "
+        "processors) is missing (expected at least 1)");
 }
 
 TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
@@ -141,8 +143,9 @@ TEST_CASE("simulator: SWF: the first lines of each real trace are imported") {
     auto jobs = jobs_from_swf(t, skipped);
     REQUIRE_FALSE(skipped.empty());
     CHECK(jobs.size() + skipped.size() == 500);
-    CHECK(skipped[0].reason == "no processor count: field 5 (allocated processors) is missing, field 8 (requested "
-                               "processors) is missing (expected at least 1)");
+    CHECK(skipped[0].reason ==
+          "no processor count: field 5 (allocated processors) is missing, field 8 (requested "
+          "processors) is missing (expected at least 1)");
     CHECK(skipped[0].where.rfind("atlas.swf:", 0) == 0);
     CHECK(parse_swf(format_swf(t), "again.swf") == t);
   }

@@ -63,7 +63,8 @@ std::vector<double> brute_force(const ProcessorSpec& spec, const std::vector<Job
     }
     std::size_t count = 0;
     for (std::size_t k = 0; k < n; ++k) count += served[k];
-    while (!waiting.empty() && (spec.discipline == Discipline::kProcessorSharing || count < static_cast<std::size_t>(spec.cores))) {
+    while (!waiting.empty() &&
+           (spec.discipline == Discipline::kProcessorSharing || count < static_cast<std::size_t>(spec.cores))) {
       served[waiting.front()] = 1, ++count;
       waiting.pop_front();
     }

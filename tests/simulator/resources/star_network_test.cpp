@@ -61,8 +61,10 @@ std::vector<double> brute_force(const std::vector<double>& bandwidth, const std:
     // Start every transfer whose latency is over; deliver the empty ones.
     for (std::size_t k = 0; k < n; ++k) {
       if (!done[k] && !streaming[k] && stream_at[k] <= now) {
-        if (left[k] <= 0) done[k] = 1, delivered[k] = stream_at[k];
-        else streaming[k] = 1;
+        if (left[k] <= 0)
+          done[k] = 1, delivered[k] = stream_at[k];
+        else
+          streaming[k] = 1;
       }
     }
     std::map<int, int> out, in;

@@ -13,16 +13,16 @@ namespace hetperf::apps {
 
 struct IntegrateConfig {
   double a = 0, b = 1;
-  std::uint64_t steps = 10'000'000;    // trapezium steps per worker
-  std::uint64_t message_bytes = 32;    // size of each master<->worker message (at least 16)
-  std::uint64_t disk_bytes = 0;        // bytes each worker writes to disk
+  std::uint64_t steps = 10'000'000;  // trapezium steps per worker
+  std::uint64_t message_bytes = 32;  // size of each master<->worker message (at least 16)
+  std::uint64_t disk_bytes = 0;      // bytes each worker writes to disk
 
   std::string validate(int ranks) const;
 };
 
 struct IntegrateResult {
-  double integral = 0;      // on the master: the sum of the workers' parts
-  double response_s = 0;    // on the master: from its first send to its last receive
+  double integral = 0;    // on the master: the sum of the workers' parts
+  double response_s = 0;  // on the master: from its first send to its last receive
 };
 
 // Closed form: ∫ 2 sin x + e^x dx from a to b = 2(cos a − cos b) + e^b − e^a.

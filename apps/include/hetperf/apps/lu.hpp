@@ -33,19 +33,19 @@ using hetperf::LuBcast;
 using hetperf::to_string;  // to_string(LuVariant): "basic", ...; to_string(LuBcast): "sequential", ...
 
 struct LuConfig {
-  int n = 1024;                 // matrix order
-  int r = 128;                  // block width; must divide n
+  int n = 1024;  // matrix order
+  int r = 128;   // block width; must divide n
   LuVariant variant = LuVariant::kBasic;
-  int window = 2;               // flow control: outstanding panel sends (>= 1)
-  int remove = 0;               // ranks that leave (the highest-numbered ones) ...
-  int remove_after_iteration = -1;  // ... after this iteration (-1: never)
-  int expand = 0;               // ranks that start idle (the highest-numbered) and join ...
-  int expand_after_iteration = -1;  // ... after this iteration (-1: never), the block columns then
-                                    // redistributed block-cyclically over all ranks (ReSHAPE paper 3.2)
-  std::uint64_t seed = 1;       // of the random matrix
+  int window = 2;                        // flow control: outstanding panel sends (>= 1)
+  int remove = 0;                        // ranks that leave (the highest-numbered ones) ...
+  int remove_after_iteration = -1;       // ... after this iteration (-1: never)
+  int expand = 0;                        // ranks that start idle (the highest-numbered) and join ...
+  int expand_after_iteration = -1;       // ... after this iteration (-1: never), the block columns then
+                                         // redistributed block-cyclically over all ranks (ReSHAPE paper 3.2)
+  std::uint64_t seed = 1;                // of the random matrix
   LuBcast bcast = LuBcast::kSequential;  // how the panel reaches the other ranks
-  int parallel_multiply = 1;    // PM: S column shares per trailing update, on S ranks; 1: no split.
-                                // Divides r, at most the ranks that stay.
+  int parallel_multiply = 1;             // PM: S column shares per trailing update, on S ranks; 1: no split.
+                                         // Divides r, at most the ranks that stay.
 
   // Empty when valid for `ranks` ranks, else the message naming the option and the rule.
   std::string validate(int ranks) const;

@@ -50,8 +50,8 @@ struct RankUsage {
   double compute_s = 0;        // compute kernels
   double communication_s = 0;  // send, receive/wait and barrier
   double disk_s = 0;
-  double other_s = 0;          // operations of no known class
-  double idle_s = 0;           // window length minus the union of the rank's event intervals
+  double other_s = 0;  // operations of no known class
+  double idle_s = 0;   // window length minus the union of the rank's event intervals
 };
 std::vector<RankUsage> rank_usage(const std::vector<TraceRank>& ranks, const TimeWindow& window);
 
@@ -60,10 +60,10 @@ std::vector<RankUsage> rank_usage(const std::vector<TraceRank>& ranks, const Tim
 std::string events_csv(const std::vector<TraceRank>& ranks);
 
 struct GanttOptions {
-  std::filesystem::path out;     // the picture: ".png" or ".svg" (by extension)
+  std::filesystem::path out;  // the picture: ".png" or ".svg" (by extension)
   TraceSelection selection;
-  bool iteration_lines = true;   // a dotted line and its number where each iteration starts (up to 200)
-  int width_px = 1200;           // in [200, 10000]; the height grows with the rows shown
+  bool iteration_lines = true;  // a dotted line and its number where each iteration starts (up to 200)
+  int width_px = 1200;          // in [200, 10000]; the height grows with the rows shown
 
   // Names the bad option and its value; empty when valid.
   std::string validate() const;

@@ -3,7 +3,8 @@
 // much BLAS kernels slow each other on the cores of one computer is the cpu probe's concurrent copies,
 // and the hand-off of a rank blocked in MPI on an oversubscribed computer the net probe's fan-out. Each runs the real
 // applications through a runner the caller gives (so this library starts no process itself), fits its
-// figure, and returns a summary (options in, summary out). Their configurations are not among those `hetperf validate` validates.
+// figure, and returns a summary (options in, summary out). Their configurations are not among those `hetperf validate`
+// validates.
 #pragma once
 
 #include <cstdint>
@@ -21,17 +22,17 @@ using ProgramRunner =
     std::function<std::vector<nlohmann::json>(int copies, int ranks, const std::vector<std::string>& args)>;
 
 struct ContentionOptions {
-  int cores = 2;              // of the computer the runs go on (>= 1)
-  int repeats = 3;            // runs per measured figure; the median is taken (>= 1)
-  bool quick = false;         // shorter runs
+  int cores = 2;                  // of the computer the runs go on (>= 1)
+  int repeats = 3;                // runs per measured figure; the median is taken (>= 1)
+  bool quick = false;             // shorter runs
   std::string integrate_program;  // hetperf-integrate
-  std::string scratch;        // directory for the integration's disk writes
+  std::string scratch;            // directory for the integration's disk writes
 };
 
 struct ContentionSummary {
-  std::string figure;          // "waiting_share"
+  std::string figure;  // "waiting_share"
   double value = 0;
-  nlohmann::json record;       // the runs and the arithmetic, for the profile's "fits"
+  nlohmann::json record;  // the runs and the arithmetic, for the profile's "fits"
   std::string brief_report() const;
 };
 

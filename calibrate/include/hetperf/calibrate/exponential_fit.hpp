@@ -11,12 +11,12 @@
 namespace hetperf::calibrate {
 
 struct ExponentialFitOptions {
-  std::string name;                 // carried into the summary
-  std::string c_name = "c";         // parameter names in the summary
+  std::string name;          // carried into the summary
+  std::string c_name = "c";  // parameter names in the summary
   std::string d_name = "d_per_x";
-  bool relative_errors = false;     // weights 1/y² (falls back to unweighted when some y <= 0, and the
-                                    // termination says so)
-  int max_iterations = 200;         // Levenberg-Marquardt iterations, >= 1
+  bool relative_errors = false;  // weights 1/y² (falls back to unweighted when some y <= 0, and the
+                                 // termination says so)
+  int max_iterations = 200;      // Levenberg-Marquardt iterations, >= 1
 
   bool is_valid(std::string* error) const;
 };

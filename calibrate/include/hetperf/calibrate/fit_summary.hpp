@@ -18,27 +18,27 @@ enum class FitModel {
 };
 
 struct FitParameter {
-  std::string name;       // e.g. "a_per_mb", "latency_s"; the unit is in the name
+  std::string name;  // e.g. "a_per_mb", "latency_s"; the unit is in the name
   double value = 0;
-  double std_error = 0;   // sqrt of the covariance diagonal (covariance scaled by the residual variance)
-  double ci95_low = 0;    // value ∓ t(0.975, dof) · std_error
+  double std_error = 0;  // sqrt of the covariance diagonal (covariance scaled by the residual variance)
+  double ci95_low = 0;   // value ∓ t(0.975, dof) · std_error
   double ci95_high = 0;
 };
 
 struct FitSummary {
-  std::string name;                   // what was fitted, e.g. "c1: memory slowdown, main memory (linear)"
+  std::string name;  // what was fitted, e.g. "c1: memory slowdown, main memory (linear)"
   FitModel model = FitModel::kPolynomial;
-  std::vector<int> powers;            // polynomial only: the power of x of each parameter
+  std::vector<int> powers;  // polynomial only: the power of x of each parameter
   std::vector<FitParameter> parameters;
-  std::vector<double> covariance;     // row-major, parameters.size()², in the parameters' units
-  std::size_t points = 0;             // data points used
-  std::size_t dof = 0;                // points - parameters (>= 1)
-  double r2 = 0;                      // 1 - SS_res / SS_tot over the unweighted data; 1 when SS_tot = 0
-  double residual_stddev = 0;         // sqrt(weighted SS_res / dof), in units of y (relative when weighted)
-  bool relative_errors = false;       // weights 1/y², i.e. least squares on relative errors
-  double x_min = 0, x_max = 0;        // data range
-  bool converged = true;              // the solver reached a minimum (always true for linear fits)
-  std::string termination;            // e.g. "closed form (QR)", "CONVERGENCE after 7 iterations"
+  std::vector<double> covariance;  // row-major, parameters.size()², in the parameters' units
+  std::size_t points = 0;          // data points used
+  std::size_t dof = 0;             // points - parameters (>= 1)
+  double r2 = 0;                   // 1 - SS_res / SS_tot over the unweighted data; 1 when SS_tot = 0
+  double residual_stddev = 0;      // sqrt(weighted SS_res / dof), in units of y (relative when weighted)
+  bool relative_errors = false;    // weights 1/y², i.e. least squares on relative errors
+  double x_min = 0, x_max = 0;     // data range
+  bool converged = true;           // the solver reached a minimum (always true for linear fits)
+  std::string termination;         // e.g. "closed form (QR)", "CONVERGENCE after 7 iterations"
 
   // The fitted curve at x.
   double predict(double x) const;

@@ -19,9 +19,9 @@ namespace hetperf::calibrate {
 std::vector<int> kernel_model_powers(const std::string& kernel);
 
 struct KernelModelFitOptions {
-  std::string name;          // the fit's name, e.g. "c1: dgemm time"
-  std::string kernel;        // "dgemm", "dtrsm", "dgetrf", "dlaswp"
-  std::uint64_t rows = 0;    // carried into the model (dgetrf panel height, 0: square)
+  std::string name;        // the fit's name, e.g. "c1: dgemm time"
+  std::string kernel;      // "dgemm", "dtrsm", "dgetrf", "dlaswp"
+  std::uint64_t rows = 0;  // carried into the model (dgetrf panel height, 0: square)
 };
 
 struct KernelModelFitSummary {

@@ -30,12 +30,12 @@ struct NetworkFitOptions {
 };
 
 struct NetworkRegime {
-  std::uint64_t min_size_bytes = 0;    // first measured size of the regime
-  std::uint64_t max_size_bytes = 0;    // last measured size of the regime
-  double latency_s = 0;                // l of the regime's line (intercept)
-  double seconds_per_byte = 0;         // 1/b of the regime's line (LogGP's G), >= 0
-  bool flat = false;                   // the fitted slope was negative: refitted as t = l (slope 0)
-  FitSummary fit;                      // parameters latency_s, seconds_per_byte; R² of the regime
+  std::uint64_t min_size_bytes = 0;  // first measured size of the regime
+  std::uint64_t max_size_bytes = 0;  // last measured size of the regime
+  double latency_s = 0;              // l of the regime's line (intercept)
+  double seconds_per_byte = 0;       // 1/b of the regime's line (LogGP's G), >= 0
+  bool flat = false;                 // the fitted slope was negative: refitted as t = l (slope 0)
+  FitSummary fit;                    // parameters latency_s, seconds_per_byte; R² of the regime
 };
 
 struct NetworkFitSummary {

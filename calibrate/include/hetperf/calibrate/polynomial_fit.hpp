@@ -11,11 +11,11 @@
 namespace hetperf::calibrate {
 
 struct PolynomialFitOptions {
-  std::string name;                     // carried into the summary
-  std::vector<int> powers = {0, 1};     // distinct, >= 0; default: the line p0 + p1·x
+  std::string name;                          // carried into the summary
+  std::vector<int> powers = {0, 1};          // distinct, >= 0; default: the line p0 + p1·x
   std::vector<std::string> parameter_names;  // one per power; default "p<power>"
-  bool relative_errors = false;         // weights 1/y² (y must then be > 0): each point counts by its
-                                        // relative error, so small and large values weigh alike
+  bool relative_errors = false;              // weights 1/y² (y must then be > 0): each point counts by its
+                                             // relative error, so small and large values weigh alike
 
   // False with a message naming the option, its value and the rule when the options are unusable.
   bool is_valid(std::string* error) const;

@@ -15,24 +15,24 @@
 namespace hetperf::calibrate {
 
 struct CalibrationInput {
-  std::string file;          // path as given, for provenance and error messages
-  std::string sha256;        // of the file's bytes
+  std::string file;    // path as given, for provenance and error messages
+  std::string sha256;  // of the file's bytes
   Measurement measurement;
-  std::string name;          // computer name; empty: the measurement's machine name
-  std::string group;         // optional group label
+  std::string name;   // computer name; empty: the measurement's machine name
+  std::string group;  // optional group label
 };
 
 // Reads, hashes and validates a measurement file (InputError on an unknown schema or a bad field).
 CalibrationInput load_measurement(const std::filesystem::path& path);
 
 struct CalibrationOptions {
-  std::string command;              // recorded for provenance
-  double poor_fit_r2 = 0.9;         // a fit with a lower R² is named in the profile's warnings
+  std::string command;       // recorded for provenance
+  double poor_fit_r2 = 0.9;  // a fit with a lower R² is named in the profile's warnings
 };
 
 struct Calibration {
   Profile profile;
-  std::vector<FitRecord> fits;      // every fit, in the order made (computers, then the network)
+  std::vector<FitRecord> fits;  // every fit, in the order made (computers, then the network)
 };
 
 // InputError when a measurement lacks what a computer needs (CPU or disk) or holds too few points, NaN,

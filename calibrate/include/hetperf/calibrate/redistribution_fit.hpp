@@ -12,11 +12,11 @@
 namespace hetperf::calibrate {
 
 struct RedistributionSample {
-  double bytes = 0;      // moved in all, > 0
-  int from_ranks = 0;    // ranks before, >= 1
-  int to_ranks = 0;      // ranks after, >= 1, != from_ranks
-  double time_s = 0;     // measured, > 0
-  std::string source;    // where it was measured, for messages ("real.json, after iteration 2")
+  double bytes = 0;    // moved in all, > 0
+  int from_ranks = 0;  // ranks before, >= 1
+  int to_ranks = 0;    // ranks after, >= 1, != from_ranks
+  double time_s = 0;   // measured, > 0
+  std::string source;  // where it was measured, for messages ("real.json, after iteration 2")
 };
 
 struct RedistributionFitSummary {

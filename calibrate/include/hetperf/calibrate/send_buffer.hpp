@@ -26,7 +26,8 @@ namespace hetperf::calibrate {
 // Kaplan-Meier quantile of right-censored values (censored[i]: the true value is at least
 // values[i]): the smallest value at which the estimated P(X ≤ x) reaches p; nullopt when it never
 // does (too many censored values above the uncensored ones).
-std::optional<double> kaplan_meier_quantile(const std::vector<double>& values, const std::vector<bool>& censored, double p);
+std::optional<double> kaplan_meier_quantile(const std::vector<double>& values, const std::vector<bool>& censored,
+                                            double p);
 
 // The send buffer from `sends` on `network`, with one line for `report` saying what it found; nullopt
 // with fewer than 8 usable sends or 4 uncensored ones.

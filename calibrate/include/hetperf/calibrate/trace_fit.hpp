@@ -27,8 +27,8 @@
 namespace hetperf::calibrate {
 
 struct TraceFitOptions {
-  std::string computer;          // the profile computer every trace was taken on; empty: each trace's run.host
-  std::size_t values = 200;      // residual values kept per band (ResidualBand)
+  std::string computer;             // the profile computer every trace was taken on; empty: each trace's run.host
+  std::size_t values = 200;         // residual values kept per band (ResidualBand)
   std::size_t calls_per_band = 60;  // at least this many calls per residual band (at most 4 bands)
   std::uint64_t eager_limit_bytes = 65536;  // the simulator's (apps::SimPlatform): larger sends are kept
 };
@@ -37,8 +37,8 @@ struct TraceFitOptions {
 // network's send buffer is fitted on, calibrate/send_buffer.hpp).
 struct NetworkSend {
   std::uint64_t bytes = 0;
-  double seconds = 0;         // the send call's duration
-  bool after_send = false;    // the rank's previous operation was a send too: the buffers may be full
+  double seconds = 0;       // the send call's duration
+  bool after_send = false;  // the rank's previous operation was a send too: the buffers may be full
   std::string trace;
 };
 
@@ -54,8 +54,8 @@ struct TraceFit {
   std::vector<std::string> notes;                // traces or calls not used, and why
   std::vector<std::string> report;               // one line per model: calls, range, residual spread
   std::map<std::string, std::vector<std::filesystem::path>> traces_of;  // computer name -> every trace taken on it
-  std::vector<NetworkSend> network_sends;        // of the runs across hosts
-  std::map<std::string, std::vector<DiskWrite>> disk_writes;  // computer name -> its lone disk writes
+  std::vector<NetworkSend> network_sends;                               // of the runs across hosts
+  std::map<std::string, std::vector<DiskWrite>> disk_writes;            // computer name -> its lone disk writes
 };
 
 // Reads and fits the traces. InputError naming the file and field for a malformed trace, a simulated

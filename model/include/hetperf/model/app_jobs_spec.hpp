@@ -26,14 +26,14 @@ enum class LuBcast { kSequential, kTree, kRing };
 
 // The options of one block-LU run, as those of hetperf-lu.
 struct LuSpec {
-  int n = 0;                        // "n": matrix order, >= 1 (required)
-  int r = 0;                        // "r": block width, in [1, n] and dividing n (required)
+  int n = 0;                              // "n": matrix order, >= 1 (required)
+  int r = 0;                              // "r": block width, in [1, n] and dividing n (required)
   LuVariant variant = LuVariant::kBasic;  // "variant": "basic" (default), "pipelined", "flow_control"
-  int window = 2;                   // "window": outstanding panel sends of flow_control, >= 1; default 2
-  int remove_ranks = 0;             // "remove.ranks": the highest-numbered ranks that leave, fewer than
-                                    // the ranks; 0 (no "remove", default): none leave
-  int remove_after_iteration = -1;  // "remove.after_iteration": ... after this iteration, in
-                                    // [0, n/r − 2]; -1 without "remove"
+  int window = 2;                         // "window": outstanding panel sends of flow_control, >= 1; default 2
+  int remove_ranks = 0;                   // "remove.ranks": the highest-numbered ranks that leave, fewer than
+                                          // the ranks; 0 (no "remove", default): none leave
+  int remove_after_iteration = -1;        // "remove.after_iteration": ... after this iteration, in
+                                          // [0, n/r − 2]; -1 without "remove"
   // "expand": {"ranks": K, "after_iteration": I}: the run starts on ranks − K ranks, the highest K
   // idle, and they join after iteration I in [0, n/r − 2] (ReSHAPE paper's expansion at a resize point;
   // the block columns are redistributed block-cyclically over the larger set). A removal, if any,
@@ -41,18 +41,18 @@ struct LuSpec {
   int expand_ranks = 0;
   int expand_after_iteration = -1;
   LuBcast bcast = LuBcast::kSequential;  // "bcast": "sequential" (default), "tree", "ring"
-  int parallel_multiply = 1;        // "parallel_multiply": S, the sub-blocks each trailing update is
-                                    // split into (DPS paper section 6, PM); >= 1, divides r, at most the
-                                    // ranks that stay; default 1 (no split)
+  int parallel_multiply = 1;             // "parallel_multiply": S, the sub-blocks each trailing update is
+                                         // split into (DPS paper section 6, PM); >= 1, divides r, at most the
+                                         // ranks that stay; default 1 (no split)
 };
 
 // The options of one master/worker integration of 2 sin x + e^x, as those of hetperf-integrate.
 struct IntegrateSpec {
-  double a = 0;                       // "a": lower end of the interval; default 0
-  double b = 1;                       // "b": upper end, > a; default 1
-  std::uint64_t steps = 10'000'000;   // "steps": trapezium steps per worker, >= 1; default 1e7
-  std::uint64_t message_bytes = 32;   // "message_bytes": each master <-> worker message, >= 16; default 32
-  std::uint64_t disk_bytes = 0;       // "disk_bytes": bytes each worker writes to disk, >= 0; default 0
+  double a = 0;                      // "a": lower end of the interval; default 0
+  double b = 1;                      // "b": upper end, > a; default 1
+  std::uint64_t steps = 10'000'000;  // "steps": trapezium steps per worker, >= 1; default 1e7
+  std::uint64_t message_bytes = 32;  // "message_bytes": each master <-> worker message, >= 16; default 32
+  std::uint64_t disk_bytes = 0;      // "disk_bytes": bytes each worker writes to disk, >= 0; default 0
 };
 
 // The rules on LU options that involve more than one field, for a run on `ranks` ranks: r <= n,
@@ -94,17 +94,17 @@ enum class AppKind { kLu, kIntegrate };
 const char* to_string(AppKind kind);  // "lu", "integrate"
 
 struct AppJobSpec {
-  std::string name;       // "name": unique among the apps; default "<app>-<index in apps>"
-  std::string json_path;  // "$.apps[2]", for the errors bind() finds
+  std::string name;             // "name": unique among the apps; default "<app>-<index in apps>"
+  std::string json_path;        // "$.apps[2]", for the errors bind() finds
   AppKind kind = AppKind::kLu;  // "app": "lu" or "integrate" (required)
-  double start_s = 0;     // "start_s": when the job starts, s, >= 0; default 0
-  int instances = 1;      // integrate: "instances" run at once, each with `ranks` ranks, >= 1; default 1.
-                          // LU: 1
-  int ranks = 2;          // LU: "ranks", >= 1 (required). Integrate: "ranks_per_instance" (a master and
-                          // its workers), >= 2; default 2
-  LuSpec lu;              // kLu: "n", "r", "variant", "window", "remove", "bcast", "parallel_multiply"
-  IntegrateSpec integrate;  // kIntegrate: "a", "b", "steps", "message_bytes", "disk_bytes"
-  RankMappingSpec mapping;  // "computers" and "mapping"
+  double start_s = 0;           // "start_s": when the job starts, s, >= 0; default 0
+  int instances = 1;            // integrate: "instances" run at once, each with `ranks` ranks, >= 1; default 1.
+                                // LU: 1
+  int ranks = 2;                // LU: "ranks", >= 1 (required). Integrate: "ranks_per_instance" (a master and
+                                // its workers), >= 2; default 2
+  LuSpec lu;                    // kLu: "n", "r", "variant", "window", "remove", "bcast", "parallel_multiply"
+  IntegrateSpec integrate;      // kIntegrate: "a", "b", "steps", "message_bytes", "disk_bytes"
+  RankMappingSpec mapping;      // "computers" and "mapping"
 
   int total_ranks() const { return instances * ranks; }
 };

@@ -32,9 +32,9 @@ class JsonNode;
 
 // The dimensions of one operation call, as the trace records them.
 struct OperationCall {
-  std::string op;        // "gemm", "trsm", "getrf", "laswp", "integrate"
+  std::string op;  // "gemm", "trsm", "getrf", "laswp", "integrate"
   double m = 0, n = 0, k = 0;
-  double steps = 0;      // integrate
+  double steps = 0;  // integrate
 };
 
 // The features x_j of an operation's form, by name, and their values for a call:
@@ -60,8 +60,8 @@ struct ResidualBand {
 
 struct OperationModel {
   std::string op;
-  std::vector<std::string> features;    // = operation_features(op)
-  std::vector<double> coefficients_s;   // one per feature
+  std::vector<std::string> features;   // = operation_features(op)
+  std::vector<double> coefficients_s;  // one per feature
   // The calibrated range: smallest and largest value of each feature over the calls fitted.
   std::vector<double> feature_min, feature_max;
   std::uint64_t calls = 0;
@@ -81,7 +81,8 @@ struct OperationModel {
 // Messages between ranks of one computer as the application issues them: t = latency_s + bytes ·
 // seconds_per_byte from the moment both sides are ready (the send started and the receive posted) to
 // the receive's end, fitted on the medians per message size of runs with at most as many ranks as
-// cores there (with more, the times hold the waits to be scheduled in, which the hand-off models, Computer::oversubscribed_handoff_s). What a run's messages took beyond that line is its state
+// cores there (with more, the times hold the waits to be scheduled in, which the hand-off models,
+// Computer::oversubscribed_handoff_s). What a run's messages took beyond that line is its state
 // (RunState::message_delays_s): on a shared machine a rank taken off its core for a scheduler slice
 // delays its partner by milliseconds.
 struct MessageModel {
@@ -108,17 +109,17 @@ struct RunState {
 // The range the models were calibrated over on one computer, for the prediction's distance from it
 // (a prediction's spread grows with that distance, AppModels::model_error_log).
 struct CalibratedRange {
-  std::vector<int> ranks;                              // ranks of the calibration runs on the computer, ascending
+  std::vector<int> ranks;                                  // ranks of the calibration runs on the computer, ascending
   std::map<std::string, std::pair<double, double>> sizes;  // app ("lu": n, "integrate": steps) -> [min, max]
-  std::vector<std::string> variants;                   // LU variants of the runs ("basic"), sorted
-  std::vector<std::string> with;                       // the other computers of its runs across computers, sorted
+  std::vector<std::string> variants;                       // LU variants of the runs ("basic"), sorted
+  std::vector<std::string> with;                           // the other computers of its runs across computers, sorted
 };
 
 // The application-regime models of one computer.
 struct AppModels {
   std::vector<OperationModel> operations;  // at most one per operation
   std::optional<MessageModel> messages;    // between two ranks of the computer; absent: not calibrated
-  std::vector<RunState> runs;  // the calibration runs' states, drawn from when sampling
+  std::vector<RunState> runs;              // the calibration runs' states, drawn from when sampling
   // s(k) for k = 1 .. the computer's cores: speed of the memory-bound kernels (BLAS/LAPACK) of each of
   // k ranks computing at once, relative to one rank alone (s(1) = 1); empty: not calibrated.
   std::vector<double> concurrency_speed = {};

@@ -29,7 +29,7 @@ struct BatchAppModel {
     kIntegrate,  // "integrate": ... or one integration, whose steps the P − 1 workers share;
                  // `hetperf schedule --platform` simulates them into the table (apps/sim/app_jobs.hpp)
   };
-  Kind kind = Kind::kTable;  // "kind" (required)
+  Kind kind = Kind::kTable;     // "kind" (required)
   std::int64_t iterations = 1;  // "iterations", >= 1; default 1
   // "iteration_time_s" (kTable, at least one entry): processors (>= 1) -> s per iteration (> 0). kLu
   // and kIntegrate: empty until tabulated.
@@ -52,10 +52,10 @@ enum class ResizeTopology {
 // "resize" of a malleable job; every member optional.
 struct ResizeSpec {
   ResizeTopology topology = ResizeTopology::kAny;  // "topology"
-  std::int64_t problem_size = 0;    // "problem_size": >= 1, required by kDivides and kNearlySquare
-  std::int64_t min_processors = 1;  // "min_processors": smallest size, >= 1; default 1
-  std::int64_t max_processors = 0;  // "max_processors": largest size, >= the initial count; 0 (default):
-                                    // no limit beyond the app model and the cluster
+  std::int64_t problem_size = 0;                   // "problem_size": >= 1, required by kDivides and kNearlySquare
+  std::int64_t min_processors = 1;                 // "min_processors": smallest size, >= 1; default 1
+  std::int64_t max_processors = 0;                 // "max_processors": largest size, >= the initial count; 0 (default):
+                                                   // no limit beyond the app model and the cluster
   // "data_bytes": global data redistributed at each resize, bytes, >= 0. Default 0, except for an
   // "lu" app model without "redistribution_s": its matrix, 8 n² bytes (8-byte doubles).
   double data_bytes = 0;
@@ -75,19 +75,19 @@ struct ResizeSpec {
 };
 
 struct BatchJob {
-  std::int64_t id = 0;          // position in "jobs" + 1, or the SWF job number
-  std::string name;             // "name"; default "job-<id>"
-  std::string where;            // "w.json: $.jobs[3]" or "trace.swf:41", for messages
+  std::int64_t id = 0;                       // position in "jobs" + 1, or the SWF job number
+  std::string name;                          // "name"; default "job-<id>"
+  std::string where;                         // "w.json: $.jobs[3]" or "trace.swf:41", for messages
   BatchJobKind kind = BatchJobKind::kRigid;  // "type": "rigid" (default), "moldable", "malleable"
-  double submit_s = 0;          // "submit_s", s, >= 0; default 0
-  std::int64_t processors = 0;  // "processors": rigid count; malleable initial count; moldable: 0
-  std::vector<std::int64_t> allowed;       // moldable "processors": the allowed counts, ascending, distinct
-  std::optional<double> run_time_s;        // "run_time_s", s, >= 0: rigid only, on unit-speed processors
-                                           // (else the time comes from app)
-  std::optional<BatchAppModel> app;        // "app": required by moldable and malleable jobs
-  std::optional<double> requested_time_s;  // "requested_time_s", s, > 0: the user's estimate; absent: the exact time
-  ResizeSpec resize;                       // malleable only
-  std::optional<std::size_t> swf_record;   // index into the imported trace's records
+  double submit_s = 0;                       // "submit_s", s, >= 0; default 0
+  std::int64_t processors = 0;               // "processors": rigid count; malleable initial count; moldable: 0
+  std::vector<std::int64_t> allowed;         // moldable "processors": the allowed counts, ascending, distinct
+  std::optional<double> run_time_s;          // "run_time_s", s, >= 0: rigid only, on unit-speed processors
+                                             // (else the time comes from app)
+  std::optional<BatchAppModel> app;          // "app": required by moldable and malleable jobs
+  std::optional<double> requested_time_s;    // "requested_time_s", s, > 0: the user's estimate; absent: the exact time
+  ResizeSpec resize;                         // malleable only
+  std::optional<std::size_t> swf_record;     // index into the imported trace's records
 
   // Exact run time on p unit-speed processors without resizing.
   double run_time_at(std::int64_t p) const;

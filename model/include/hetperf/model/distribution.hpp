@@ -18,10 +18,10 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed);
   std::uint64_t next();
-  double uniform01();  // in [0, 1), 53 random bits
+  double uniform01();                // in [0, 1), 53 random bits
   std::size_t index(std::size_t n);  // in [0, n), n > 0, each equally likely (from one uniform01)
-  double open01();     // in (0, 1)
-  double normal();     // standard normal (Box-Muller, one value per call)
+  double open01();                   // in (0, 1)
+  double normal();                   // standard normal (Box-Muller, one value per call)
 
  private:
   std::uint64_t s_[4];

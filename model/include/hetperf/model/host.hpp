@@ -24,13 +24,13 @@ struct CpuQuota {
 struct HostInfo {
   std::string hostname;
   std::string cpu_model;
-  int cores = 0;                       // logical CPUs this process may run on (its affinity)
-  std::uint64_t memory_bytes = 0;      // MemTotal
-  std::uint64_t swap_bytes = 0;        // SwapTotal
-  std::string kernel;                  // uname -sr
-  std::string compiler;                // compiler that built hetperf
+  int cores = 0;                                 // logical CPUs this process may run on (its affinity)
+  std::uint64_t memory_bytes = 0;                // MemTotal
+  std::uint64_t swap_bytes = 0;                  // SwapTotal
+  std::string kernel;                            // uname -sr
+  std::string compiler;                          // compiler that built hetperf
   std::map<std::string, std::string> libraries;  // library -> version
-  std::string time_utc;                // ISO 8601, when the facts were taken
+  std::string time_utc;                          // ISO 8601, when the facts were taken
   // "notes" (optional): what about this host may bend its figures, e.g. a BLAS running kernels
   // narrower than the CPU's vector units.
   std::vector<std::string> notes;

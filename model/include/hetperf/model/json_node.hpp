@@ -33,8 +33,8 @@ class JsonNode {
   bool has(std::string_view key) const;
 
   // Object access. A missing required field is an error naming the field and what it should hold.
-  JsonNode field(std::string_view key) const;                   // required member of any type
-  JsonNode object(std::string_view key) const;                  // required object member
+  JsonNode field(std::string_view key) const;                    // required member of any type
+  JsonNode object(std::string_view key) const;                   // required object member
   std::optional<JsonNode> optional(std::string_view key) const;  // absent or null -> nullopt
   std::vector<JsonNode> array(std::string_view key, std::size_t min_size = 0) const;
   std::vector<JsonNode> items(std::size_t min_size = 0) const;  // this node must be an array
@@ -42,8 +42,7 @@ class JsonNode {
   double number(std::string_view key, Range range = Range::kAny) const;
   double number_or(std::string_view key, double fallback, Range range = Range::kAny) const;
   std::int64_t integer(std::string_view key, std::int64_t min, std::int64_t max) const;
-  std::int64_t integer_or(std::string_view key, std::int64_t fallback, std::int64_t min,
-                          std::int64_t max) const;
+  std::int64_t integer_or(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
   std::string string(std::string_view key) const;
   std::string string_or(std::string_view key, std::string fallback) const;
   bool boolean_or(std::string_view key, bool fallback) const;

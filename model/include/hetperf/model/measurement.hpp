@@ -20,19 +20,19 @@ inline constexpr int kMeasurementSchemaVersion = 1;
 
 // Time of one call of a BLAS/LAPACK kernel the apps use, at one block size (DPS paper sections 5-7).
 struct KernelTiming {
-  std::string kernel;        // "dgemm", "dtrsm", "dgetrf", "dlaswp"
-  std::uint64_t block = 0;   // block size r
-  std::uint64_t rows = 0;    // 0: compact r x r blocks (leading dimension r); T > 0: the block LU's shape
-                             // in a T-row matrix, leading dimension T (dgemm (T−r) x r x r, dgetrf T x r,
-                             // dtrsm r x r, dlaswp r columns with pivots in T rows)
+  std::string kernel;       // "dgemm", "dtrsm", "dgetrf", "dlaswp"
+  std::uint64_t block = 0;  // block size r
+  std::uint64_t rows = 0;   // 0: compact r x r blocks (leading dimension r); T > 0: the block LU's shape
+                            // in a T-row matrix, leading dimension T (dgemm (T−r) x r x r, dgetrf T x r,
+                            // dtrsm r x r, dlaswp r columns with pivots in T rows)
   SampleSummary time_s;
 };
 
 // The LU's kernels run as k copies at once, k = 1 .. cores (probes/kernel_probe.hpp probe_concurrency).
 struct ConcurrencyMeasurement {
-  std::uint64_t rows = 0, block = 0;      // the dgemm's shape: (rows − block) × block × block
+  std::uint64_t rows = 0, block = 0;       // the dgemm's shape: (rows − block) × block × block
   std::vector<std::vector<double>> rates;  // [k − 1]: every copy's calls per second, over the rounds
-  std::vector<double> speed;              // [k − 1]: s(k), relative to one copy alone, in (0, 1]
+  std::vector<double> speed;               // [k − 1]: s(k), relative to one copy alone, in (0, 1]
 };
 
 // The CPU scheduler's time slice as polling ranks meet it (probes/cpu_probe.hpp probe_time_slice):
@@ -50,10 +50,10 @@ struct TimeSliceMeasurement {
 
 struct CpuMeasurement {
   nlohmann::json settings = nlohmann::json::object();
-  SampleSummary mips;             // millions of instructions per second of the integer workload
-  std::string mips_method;        // how instructions were counted: "perf_event" or "estimate: ..."
-  SampleSummary mflops;           // millions of floating-point operations per second, scalar loop
-  std::vector<KernelTiming> kernels;        // may be empty (not measured)
+  SampleSummary mips;                               // millions of instructions per second of the integer workload
+  std::string mips_method;                          // how instructions were counted: "perf_event" or "estimate: ..."
+  SampleSummary mflops;                             // millions of floating-point operations per second, scalar loop
+  std::vector<KernelTiming> kernels;                // may be empty (not measured)
   std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
   std::optional<ConcurrencyMeasurement> concurrency = {};  // "concurrency" (absent in older files)
   std::optional<TimeSliceMeasurement> time_slice = {};     // "time_slice" (absent in older files)
@@ -62,12 +62,12 @@ struct CpuMeasurement {
 // The memory slowdown curve (UniMPP's "memo", UniMPP paper section 3): the slowdown α of a reference
 // task, (t_loaded - t_idle) / t_idle, as it and other processes occupy more and more memory.
 struct MemoryPoint {
-  double occupied_mb = 0;   // memory held and touched by the reference task and the load processes
-  SampleSummary slowdown;   // α at that occupation (a fraction, 0 = no slowdown); the median is the figure
+  double occupied_mb = 0;  // memory held and touched by the reference task and the load processes
+  SampleSummary slowdown;  // α at that occupation (a fraction, 0 = no slowdown); the median is the figure
   // Optional evidence (absent in older files):
   std::optional<double> reference_major_faults = {};  // "reference_major_faults": median per sample
   std::optional<double> cgroup_major_faults = {};     // "cgroup_major_faults": the cgroup's pgmajfault while
-                                                 // the point was sampled (swap-ins of every process)
+                                                      // the point was sampled (swap-ins of every process)
   std::optional<double> swap_used_mb = {};            // "swap_used_mb": swap in use after the point, MB
   std::optional<double> charged_mb = {};              // "charged_mb": what the cgroup charged after the point
                                                       // (memory + swap, with the kernel's own memory for the
@@ -99,25 +99,25 @@ struct MemoryMeasurement {
   std::vector<std::string> notes;
   // Optional (absent in older files):
   std::optional<SampleSummary> reference_idle_s;  // "reference_idle_s": time of the reference task, no load, s
-  std::optional<double> knee_slowdown;   // "knee_slowdown": the α that defines the knee (0.15 = 15% slower)
-  std::optional<double> knee_mb;         // "knee_mb": occupation where α's interval first lies above
-                                         // knee_slowdown and stays there at the next point (medians
-                                         // interpolated linearly), MB; absent if never
+  std::optional<double> knee_slowdown;            // "knee_slowdown": the α that defines the knee (0.15 = 15% slower)
+  std::optional<double> knee_mb;                  // "knee_mb": occupation where α's interval first lies above
+                                                  // knee_slowdown and stays there at the next point (medians
+                                                  // interpolated linearly), MB; absent if never
 };
 
 struct DiskMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   std::string directory;
-  bool direct_io = false;                     // O_DIRECT was accepted by the file system
-  SampleSummary write_buffered_bytes_per_s;   // write() + fdatasync() inside the timed region
-  SampleSummary write_direct_bytes_per_s;     // O_DIRECT writes (or buffered + fdatasync if refused)
-  SampleSummary read_direct_bytes_per_s;      // O_DIRECT reads (or reads after dropping the file's cache)
-  std::vector<std::string> notes;             // fallbacks taken, with reasons
+  bool direct_io = false;                    // O_DIRECT was accepted by the file system
+  SampleSummary write_buffered_bytes_per_s;  // write() + fdatasync() inside the timed region
+  SampleSummary write_direct_bytes_per_s;    // O_DIRECT writes (or buffered + fdatasync if refused)
+  SampleSummary read_direct_bytes_per_s;     // O_DIRECT reads (or reads after dropping the file's cache)
+  std::vector<std::string> notes;            // fallbacks taken, with reasons
   // Optional "buffer_sweep": O_DIRECT write and read throughput per bytes per write()/read() call.
   struct BufferPoint {
-    std::uint64_t buffer_bytes = 0;            // "buffer_bytes", ascending
-    SampleSummary write_bytes_per_s;           // "write_bytes_per_s"
-    SampleSummary read_bytes_per_s;            // "read_bytes_per_s"
+    std::uint64_t buffer_bytes = 0;   // "buffer_bytes", ascending
+    SampleSummary write_bytes_per_s;  // "write_bytes_per_s"
+    SampleSummary read_bytes_per_s;   // "read_bytes_per_s"
   };
   std::vector<BufferPoint> buffer_sweep;
 };
@@ -134,14 +134,14 @@ struct PingPongPoint {
 // LogGP parameters measured the Netgauge way (Hoefler et al., "LogGP in theory and practice"):
 // overheads timed around the send and receive calls, gaps from trains of back-to-back messages.
 struct LogGPParameters {
-  std::uint64_t small_size_bytes = 0;   // "small_size_bytes": message size for o_s, o_r, g, L
-  std::uint64_t large_size_bytes = 0;   // "large_size_bytes": second size, for G
-  SampleSummary send_overhead_s;        // "send_overhead_s": o_s, time inside the send call
-  SampleSummary receive_overhead_s;     // "receive_overhead_s": o_r, time inside the receive call of a
-                                        // message that has already arrived
-  SampleSummary gap_s;                  // "gap_s": g, time per message in a train of small messages
-  double gap_per_byte_s = 0;            // "gap_per_byte_s": G, (g(large) - g(small)) / (large - small)
-  double latency_s = 0;                 // "latency_s": L = RTT(small)/2 - o_s - o_r (0 if negative)
+  std::uint64_t small_size_bytes = 0;  // "small_size_bytes": message size for o_s, o_r, g, L
+  std::uint64_t large_size_bytes = 0;  // "large_size_bytes": second size, for G
+  SampleSummary send_overhead_s;       // "send_overhead_s": o_s, time inside the send call
+  SampleSummary receive_overhead_s;    // "receive_overhead_s": o_r, time inside the receive call of a
+                                       // message that has already arrived
+  SampleSummary gap_s;                 // "gap_s": g, time per message in a train of small messages
+  double gap_per_byte_s = 0;           // "gap_per_byte_s": G, (g(large) - g(small)) / (large - small)
+  double latency_s = 0;                // "latency_s": L = RTT(small)/2 - o_s - o_r (0 if negative)
 };
 
 // The hand-off of MPI ranks on an oversubscribed computer, measured by a fan-out among ranks that wait
@@ -153,11 +153,11 @@ struct LogGPParameters {
 //   h = period(2 cores) / (2 cores - 1) - period(cores) / (cores - 1)
 // (with one core, the second term is 0: no run without oversubscription has a peer).
 struct HandoffMeasurement {
-  int cores = 1;                          // "cores": the cores the ranks shared
-  std::uint64_t bytes = 0;                // "bytes": each message
+  int cores = 1;                                   // "cores": the cores the ranks shared
+  std::uint64_t bytes = 0;                         // "bytes": each message
   std::optional<SampleSummary> period_at_cores_s;  // "period_at_cores_s": a round with `cores` ranks (cores > 1)
-  SampleSummary period_oversubscribed_s;  // "period_oversubscribed_s": a round with 2 · cores ranks
-  double handoff_s = 0;                   // "handoff_s": h (0 when the difference is negative)
+  SampleSummary period_oversubscribed_s;           // "period_oversubscribed_s": a round with 2 · cores ranks
+  double handoff_s = 0;                            // "handoff_s": h (0 when the difference is negative)
 };
 
 // h from the two periods (see HandoffMeasurement).
@@ -179,9 +179,9 @@ struct BusySend {
 
 struct NetMeasurement {
   nlohmann::json settings = nlohmann::json::object();
-  std::string transport;                  // "mpi" (MPICH ping-pong under mpiexec) or "tcp"
-  std::vector<std::string> hosts;         // the two endpoints; equal for loopback
-  std::vector<PingPongPoint> pingpong;    // ascending size
+  std::string transport;                // "mpi" (MPICH ping-pong under mpiexec) or "tcp"
+  std::vector<std::string> hosts;       // the two endpoints; equal for loopback
+  std::vector<PingPongPoint> pingpong;  // ascending size
   // Optional (absent in older files):
   std::optional<double> bandwidth_bytes_per_s;  // "bandwidth_bytes_per_s": largest size / its one-way time
   std::optional<LogGPParameters> loggp;         // "loggp"
@@ -198,10 +198,10 @@ struct SkippedProbe {
 };
 
 struct Measurement {
-  std::string machine;        // the name the profile will give this computer (default: hostname)
+  std::string machine;  // the name the profile will give this computer (default: hostname)
   std::string hetperf_version;
-  std::string command;        // the command line that produced the file
-  bool complete = true;       // false when interrupted (SIGINT) before every probe finished
+  std::string command;   // the command line that produced the file
+  bool complete = true;  // false when interrupted (SIGINT) before every probe finished
   HostInfo host;
   std::optional<CpuMeasurement> cpu;
   std::optional<MemoryMeasurement> memory;

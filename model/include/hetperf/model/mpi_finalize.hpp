@@ -82,7 +82,8 @@ inline MPI_Comm host_communicator(MPI_Comm comm) {
   MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, names.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
   int color = rank;  // the lowest rank on this host
   for (int r = 0; r < rank; ++r) {
-    if (std::strncmp(names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME, mine, MPI_MAX_PROCESSOR_NAME) == 0) {
+    if (std::strncmp(names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME, mine,
+                     MPI_MAX_PROCESSOR_NAME) == 0) {
       color = r;
       break;
     }

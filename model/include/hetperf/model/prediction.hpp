@@ -16,12 +16,12 @@ inline constexpr int kPredictionSchemaVersion = 1;
 
 // Where a process's response time went; the parts add up to response_s.
 struct ResponseBreakdown {
-  double cpu_s = 0;      // TE = mp / pc (eq. 2), the ideal computing time
-  double memory_s = 0;   // TEM - TE (eq. 3), the memory slowdown
-  double disk_s = 0;     // Σ bsize / d (eq. 4, 5) without waiting
-  double network_s = 0;  // Σ θ (eq. 6, 7) without waiting
-  double sleep_s = 0;    // lz
-  double waiting_s = 0;  // sharing the processor with other processes, and queueing for disk and network
+  double cpu_s = 0;        // TE = mp / pc (eq. 2), the ideal computing time
+  double memory_s = 0;     // TEM - TE (eq. 3), the memory slowdown
+  double disk_s = 0;       // Σ bsize / d (eq. 4, 5) without waiting
+  double network_s = 0;    // Σ θ (eq. 6, 7) without waiting
+  double sleep_s = 0;      // lz
+  double waiting_s = 0;    // sharing the processor with other processes, and queueing for disk and network
   double migration_s = 0;  // in transit between computers (load balancer's migration cost); JSON "migration", default 0
 };
 
@@ -67,8 +67,8 @@ struct PredictionSummary {
   double p95_response_s = 0;
   double p99_response_s = 0;
   double max_response_s = 0;
-  double makespan_s = 0;      // last finish - first arrival
-  std::uint64_t events = 0;   // simulation events processed
+  double makespan_s = 0;         // last finish - first arrival
+  std::uint64_t events = 0;      // simulation events processed
   std::uint64_t migrations = 0;  // processes moved by the load balancer; JSON "migrations", default 0
 };
 

@@ -16,8 +16,8 @@
 namespace hetperf {
 
 struct CommandResult {
-  int status = 0;       // exit status, or 128 + signal
-  std::string output;   // standard output, when captured
+  int status = 0;      // exit status, or 128 + signal
+  std::string output;  // standard output, when captured
 };
 
 struct CommandOptions {

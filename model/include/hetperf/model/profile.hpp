@@ -42,8 +42,8 @@ struct EagerLimit {
 
 struct Computer {
   std::string name;
-  std::string group;                 // optional label ("fast"), empty when ungrouped
-  int cores = 1;                     // processors sharing the computer's processes
+  std::string group;  // optional label ("fast"), empty when ungrouped
+  int cores = 1;      // processors sharing the computer's processes
   // "core_efficiency" (optional): speed of each core's BLAS/LAPACK kernels while all cores compute,
   // relative to one core computing alone, in (0, 1] (shared caches, memory bandwidth); default 1.
   // Between one and all cores busy it is interpolated linearly. `hetperf validate` measures it.
@@ -53,17 +53,17 @@ struct Computer {
   // it replaces the line through core_efficiency. Trace-calibrated models carry their own
   // (AppModels::concurrency_speed), which the simulator uses with them.
   std::vector<double> concurrency_speed = {};
-  double mips = 0;                   // pc: capacity of one core, million instructions per second
-  double main_memory_mb = 0;         // mm
-  double virtual_memory_mb = 0;      // vm (swap), may be 0
-  double disk_read_bytes_per_s = 0;  // dr
-  double disk_write_bytes_per_s = 0; // dw
+  double mips = 0;                    // pc: capacity of one core, million instructions per second
+  double main_memory_mb = 0;          // mm
+  double virtual_memory_mb = 0;       // vm (swap), may be 0
+  double disk_read_bytes_per_s = 0;   // dr
+  double disk_write_bytes_per_s = 0;  // dw
   // "disk_sync_latency_s" (optional, 0 to 10 s): what a write flushed to the device (fdatasync) takes
   // beyond its bytes at dw, the file system's journal commit. Writers wait for it side by side (one
   // commit takes the writes of several) after their bytes have gone through the disk in turn. 0
   // (default): none. Calibrated from the disk writes of traced runs (docs/calibration.md).
   double disk_sync_latency_s = 0;
-  double overhead_latency_s = 0;     // lo = 2o + l (seed eq. 7), measured with 32-byte messages
+  double overhead_latency_s = 0;                     // lo = 2o + l (seed eq. 7), measured with 32-byte messages
   std::optional<unimpp::SlowdownFunction> slowdown;  // absent: memory not measured, α = 0
   // "communication_cpu" (optional, DPS paper section 4): fraction of the computer's total processing
   // capacity taken by each concurrent outgoing / incoming transfer, in [0, 1]; default 0 (free).
@@ -93,15 +93,15 @@ struct Computer {
   // "local_eager_limit" (optional): the eager limit of messages between two ranks of this computer,
   // where its transport differs from the network's; absent: the network's.
   std::optional<EagerLimit> local_eager_limit = {};
-  nlohmann::json fits = nlohmann::json::object();    // fit quality and provenance of each figure
-  std::vector<KernelModel> kernels = {};             // may be empty (kernels not measured)
-  std::optional<double> integration_step_s = {};     // one trapezium step of 2 sin x + e^x, s (> 0)
+  nlohmann::json fits = nlohmann::json::object();  // fit quality and provenance of each figure
+  std::vector<KernelModel> kernels = {};           // may be empty (kernels not measured)
+  std::optional<double> integration_step_s = {};   // one trapezium step of 2 sin x + e^x, s (> 0)
   // "app_models" (optional): operation models fitted on the applications' own traces (`hetperf
   // calibrate --trace`, hetperf/model/app_model.hpp); where present they replace the kernel models
   // and integration_step_s for the simulated back-end.
   AppModels app_models = {};
-  std::string json_path = {};                        // where it was read ("$.computers[1]", not written), for
-                                                     // messages; empty: built in code
+  std::string json_path = {};  // where it was read ("$.computers[1]", not written), for
+                               // messages; empty: built in code
 
   double alpha(double occupied_mb) const { return slowdown ? slowdown->alpha(occupied_mb) : 0.0; }
 };
@@ -116,10 +116,10 @@ struct MessageRegime {
 
 // The network between two hosts (equal for loopback), as fitted from that pair's ping-pong.
 struct LinkModel {
-  std::vector<std::string> hosts;       // the two endpoints, sorted
-  double latency_s = 0;                 // l of t = l + s/b over all sizes
-  double bandwidth_bytes_per_s = 0;     // b of t = l + s/b over all sizes
-  std::vector<MessageRegime> regimes;   // may be empty
+  std::vector<std::string> hosts;      // the two endpoints, sorted
+  double latency_s = 0;                // l of t = l + s/b over all sizes
+  double bandwidth_bytes_per_s = 0;    // b of t = l + s/b over all sizes
+  std::vector<MessageRegime> regimes;  // may be empty
   nlohmann::json fit = nlohmann::json::object();
 };
 
@@ -127,8 +127,8 @@ struct LinkModel {
 // t = l + s/b with s = bytes moved / min(p, q), the bytes each kept rank exchanges; fitted to measured
 // redistributions by `hetperf calibrate-redistribution` (the batch scheduler prices resizes with it).
 struct RedistributionModel {
-  double latency_s = 0;                 // l, >= 0
-  double bandwidth_bytes_per_s = 0;     // b, > 0
+  double latency_s = 0;                           // l, >= 0
+  double bandwidth_bytes_per_s = 0;               // b, > 0
   nlohmann::json fit = nlohmann::json::object();  // the fit summary and its samples
 };
 
@@ -143,12 +143,12 @@ struct SendBuffer {
 };
 
 struct NetworkModel {
-  double latency_s = 0;                 // l of t = l + s/b
-  double bandwidth_bytes_per_s = 0;     // b of t = l + s/b
+  double latency_s = 0;              // l of t = l + s/b
+  double bandwidth_bytes_per_s = 0;  // b of t = l + s/b
   nlohmann::json fit = nlohmann::json::object();
   std::optional<RedistributionModel> redistribution = {};  // "redistribution"; absent: not measured
-  std::vector<MessageRegime> regimes = {};  // piecewise refinement of t = l + s/b; may be empty
-  std::vector<LinkModel> pairs = {};    // per pair of hosts when measured; may be empty
+  std::vector<MessageRegime> regimes = {};                 // piecewise refinement of t = l + s/b; may be empty
+  std::vector<LinkModel> pairs = {};                       // per pair of hosts when measured; may be empty
   // "send_buffer" (optional); absent: a send beyond the eager limit holds its sender until its
   // message has arrived (rendezvous).
   std::optional<SendBuffer> send_buffer = {};
@@ -177,8 +177,8 @@ struct Profile {
   // "diagnostics": what calibration measured against the models it fitted (every calibration run's
   // measured time over its prediction by the mechanisms alone), for the reader; no prediction reads it.
   nlohmann::json diagnostics = nlohmann::json::object();
-  std::string description = {};       // "description": free text (optional), e.g. a hand-written profile's source and units
-  std::string file = {};              // the file it was read from (not written), for later stages' messages; empty: built in code
+  std::string description = {};  // "description": free text (optional), e.g. a hand-written profile's source and units
+  std::string file = {};  // the file it was read from (not written), for later stages' messages; empty: built in code
 
   // Index of the computer named `name`, or nullopt.
   std::optional<std::size_t> find(const std::string& name) const;

@@ -15,8 +15,8 @@ namespace hetperf {
 class JsonNode;
 
 struct RunUsage {
-  double wall_s = 0;            // "wall_s": monotonic clock, start to stop
-  double cpu_s = 0;             // "cpu_s": user + system time of the measured processes
+  double wall_s = 0;  // "wall_s": monotonic clock, start to stop
+  double cpu_s = 0;   // "cpu_s": user + system time of the measured processes
   // Shares of all the host's CPU time over the interval (every CPU, /proc/stat), in [0, 1]; absent
   // where /proc/stat cannot be read.
   std::optional<double> host_busy_share;   // "host_busy_share": user, nice, system, irq, softirq

@@ -14,10 +14,10 @@ struct SampleSummary {
   std::size_t n = 0;
   double mean = 0;
   double median = 0;
-  double stddev = 0;          // sample standard deviation (n - 1 denominator)
-  double ci95_low = 0;        // mean -/+ t(0.975, n-1) * stddev / sqrt(n)
+  double stddev = 0;    // sample standard deviation (n - 1 denominator)
+  double ci95_low = 0;  // mean -/+ t(0.975, n-1) * stddev / sqrt(n)
   double ci95_high = 0;
-  bool precise = false;       // the stopping rule reached its target half-width (set by the caller)
+  bool precise = false;         // the stopping rule reached its target half-width (set by the caller)
   std::vector<double> samples;  // raw samples, in the order measured (warm-up excluded)
 
   double half_width() const { return (ci95_high - ci95_low) / 2; }

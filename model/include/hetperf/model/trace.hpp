@@ -22,12 +22,12 @@ namespace hetperf {
 
 struct TraceEvent {
   int rank = 0;
-  std::string op;          // "send", "recv", "barrier", "getrf", "laswp", "trsm", "gemm", "integrate", "disk_write"
-  int iteration = -1;      // the application's iteration (LU panel), -1 outside iterations
-  int peer = -1;           // send/recv: the other rank
+  std::string op;      // "send", "recv", "barrier", "getrf", "laswp", "trsm", "gemm", "integrate", "disk_write"
+  int iteration = -1;  // the application's iteration (LU panel), -1 outside iterations
+  int peer = -1;       // send/recv: the other rank
   int tag = 0;
-  std::uint64_t bytes = 0; // send/recv/disk_write: payload size
-  int m = 0, n = 0, k = 0; // kernel dimensions
+  std::uint64_t bytes = 0;  // send/recv/disk_write: payload size
+  int m = 0, n = 0, k = 0;  // kernel dimensions
   double start_s = 0, end_s = 0;
 };
 
@@ -39,8 +39,8 @@ bool is_compute(std::string_view op);
 struct IterationSummary {
   int iteration = 0;
   double start_s = 0, end_s = 0;
-  double compute_s = 0;       // Σ compute time of all ranks in the iteration
-  int ranks = 0;              // ranks taking part in it
+  double compute_s = 0;  // Σ compute time of all ranks in the iteration
+  int ranks = 0;         // ranks taking part in it
   // Dynamic efficiency (DPS paper section 8, Figure 11): useful compute time / (ranks × iteration time).
   double efficiency() const { return end_s > start_s ? compute_s / (ranks * (end_s - start_s)) : 0; }
 };
@@ -53,19 +53,19 @@ std::vector<IterationSummary> summarize_iterations(const std::vector<TraceEvent>
                                                    const std::function<int(int iteration)>& ranks);
 
 struct TraceRank {
-  int rank = 0;                     // the rank within the traced communicator, >= 0
-  std::vector<TraceEvent> events;   // as in the file (each event's `rank` is set to `rank`)
+  int rank = 0;                    // the rank within the traced communicator, >= 0
+  std::vector<TraceEvent> events;  // as in the file (each event's `rank` is set to `rank`)
 };
 
 // A validated trace file. Fields other than these (run, summary, iterations, processes) are not read.
 struct TraceFile {
-  std::string file;               // where it was read from (for messages)
-  std::string app;                // "lu", "integrate", ...
-  std::string backend;            // "mpi" or "sim"
-  nlohmann::json config;          // the application's configuration, as recorded (an object)
-  std::vector<TraceRank> ranks;   // at least one
-  std::string ranks_field;        // where they were: "ranks", or "instance_0_ranks" (integrate, real
-                                  // back-end: the ranks of the first instance only)
+  std::string file;              // where it was read from (for messages)
+  std::string app;               // "lu", "integrate", ...
+  std::string backend;           // "mpi" or "sim"
+  nlohmann::json config;         // the application's configuration, as recorded (an object)
+  std::vector<TraceRank> ranks;  // at least one
+  std::string ranks_field;       // where they were: "ranks", or "instance_0_ranks" (integrate, real
+                                 // back-end: the ranks of the first instance only)
 };
 
 // Validates `j` as a hetperf.trace/1 file; a bad field is one InputError naming `file`, the JSON path,

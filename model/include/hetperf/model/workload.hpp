@@ -28,19 +28,19 @@ inline constexpr int kWorkloadSchemaVersion = 1;
 // messages, read from disk, compute, write to disk, send the other half, then sleep.
 struct ProcessSpec {
   std::string name;
-  std::string json_path;               // where it was defined, for error messages ("$.processes[3]")
-  std::int64_t count = 1;              // identical copies named <name>-1 .. <name>-N when > 1
-  double arrival_s = 0;                // a_j
-  std::string computer;                // pinned computer; empty: the placement policy decides
-  Distribution mi = Distribution::constant(0);                 // mp: million instructions
+  std::string json_path;                        // where it was defined, for error messages ("$.processes[3]")
+  std::int64_t count = 1;                       // identical copies named <name>-1 .. <name>-N when > 1
+  double arrival_s = 0;                         // a_j
+  std::string computer;                         // pinned computer; empty: the placement policy decides
+  Distribution mi = Distribution::constant(0);  // mp: million instructions
   Distribution static_memory_mb = Distribution::constant(0);   // sm
   Distribution dynamic_memory_mb = Distribution::constant(0);  // pdf dm
   Distribution disk_read_ops = Distribution::constant(0);      // pdf dr: number of reads ...
   Distribution disk_read_bytes = Distribution::constant(0);    // ... and bytes per read
   Distribution disk_write_ops = Distribution::constant(0);     // pdf dw
   Distribution disk_write_bytes = Distribution::constant(0);
-  Distribution messages = Distribution::constant(0);           // pdf net: messages sent + received ...
-  Distribution message_bytes = Distribution::constant(0);      // ... and bytes per message
+  Distribution messages = Distribution::constant(0);       // pdf net: messages sent + received ...
+  Distribution message_bytes = Distribution::constant(0);  // ... and bytes per message
   // "messages.receive_bytes" / "messages.send_bytes" (optional): bytes of each received / sent message
   // when the two directions differ (a task's input and its result); absent: "bytes".
   std::optional<Distribution> receive_bytes, send_bytes;
@@ -48,14 +48,14 @@ struct ProcessSpec {
   // listed once (count 1) in "processes". Empty (default): a party outside the cluster, so only this
   // process's own link is used.
   std::string peer;
-  Distribution sleep_s = Distribution::constant(0);            // lz
+  Distribution sleep_s = Distribution::constant(0);  // lz
 };
 
 // The seed's process generator: arrivals from an inter-arrival distribution, until `count`
 // processes or until `horizon_s`, whichever is given (at least one of them).
 struct ArrivalGenerator {
   std::string json_path;
-  ProcessSpec process;               // template; its name prefixes the generated names
+  ProcessSpec process;  // template; its name prefixes the generated names
   Distribution interarrival_s = Distribution::constant(1);
   double start_s = 0;
   std::optional<std::int64_t> count;
@@ -66,10 +66,10 @@ struct ArrivalGenerator {
 // process would take longest per MI to the one where it would take least, paying migration_cost_s
 // (UniMPP paper eq. 9 sums the response time over the computers a migrated process ran on).
 struct LoadBalancerSpec {
-  double period_s = 1;               // time between two balancing rounds, s, > 0
-  double migration_cost_s = 0;       // time a moved process spends in transit (not computing), s, >= 0
-  double threshold = 1.25;           // move only if time per MI at the source > threshold x at the destination, >= 1
-  std::int64_t max_migrations = 1;   // moves per round, >= 1
+  double period_s = 1;              // time between two balancing rounds, s, > 0
+  double migration_cost_s = 0;      // time a moved process spends in transit (not computing), s, >= 0
+  double threshold = 1.25;          // move only if time per MI at the source > threshold x at the destination, >= 1
+  std::int64_t max_migrations = 1;  // moves per round, >= 1
 };
 
 // "policy.discipline" (optional): how a computer's cores serve the processes computing on it, either
@@ -91,7 +91,7 @@ struct PolicySpec {
 };
 
 struct Workload {
-  std::string file;         // the file it was read from, for error messages of later readers
+  std::string file;  // the file it was read from, for error messages of later readers
   std::string name;
   std::string description;
   std::uint64_t seed = 1;

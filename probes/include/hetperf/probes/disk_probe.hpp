@@ -23,16 +23,16 @@ namespace hetperf::probes {
 
 struct DiskProbeOptions {
   std::filesystem::path directory = ".";
-  std::uint64_t file_size_bytes = 256ull << 20;   // bytes written and read per sample (one pass over the file)
-  std::uint64_t buffer_bytes = 4ull << 20;        // bytes per write()/read() call (multiple of 4096)
-  double max_fraction_of_free_space = 0.25;       // refuse to run when the file would exceed this
-  std::uint64_t max_file_size_bytes = 4ull << 30; // hard limit on the scratch file, whatever is free
+  std::uint64_t file_size_bytes = 256ull << 20;    // bytes written and read per sample (one pass over the file)
+  std::uint64_t buffer_bytes = 4ull << 20;         // bytes per write()/read() call (multiple of 4096)
+  double max_fraction_of_free_space = 0.25;        // refuse to run when the file would exceed this
+  std::uint64_t max_file_size_bytes = 4ull << 30;  // hard limit on the scratch file, whatever is free
   // Buffer sweep: O_DIRECT write and read throughput per bytes per call (empty: no sweep). Each point
   // writes and reads the first max(sweep_file_size_bytes, buffer) bytes of the scratch file.
   std::vector<std::uint64_t> sweep_buffers_bytes = {4096, 16384, 65536, 262144, 1u << 20, 4u << 20, 16u << 20};
   std::uint64_t sweep_file_size_bytes = 64ull << 20;
-  double sweep_time_cap_s = 0;                    // time cap of each sweep figure (at most repeat's); 0: repeat's
-  RepeatOptions repeat;                           // the headline figures (time cap per figure)
+  double sweep_time_cap_s = 0;  // time cap of each sweep figure (at most repeat's); 0: repeat's
+  RepeatOptions repeat;         // the headline figures (time cap per figure)
 
   // Empty when valid, else a message naming the option and the rule it breaks.
   std::string validate() const;

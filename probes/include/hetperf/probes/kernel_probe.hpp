@@ -19,9 +19,9 @@ namespace hetperf::probes {
 struct KernelProbeOptions {
   std::vector<std::string> kernels = {"dgemm", "dtrsm", "dgetrf", "dlaswp"};
   std::vector<std::uint64_t> blocks = {32, 64, 128, 256, 512, 1024};  // block sizes r
-  int threads = 1;                     // OpenBLAS threads (openblas_set_num_threads)
-  double min_time_per_sample_s = 0.05;  // Google Benchmark MinTime of one repetition
-  std::uint64_t integration_steps_per_call = 10000;  // trapezium steps timed together, then divided
+  int threads = 1;                                                    // OpenBLAS threads (openblas_set_num_threads)
+  double min_time_per_sample_s = 0.05;                                // Google Benchmark MinTime of one repetition
+  std::uint64_t integration_steps_per_call = 10000;                   // trapezium steps timed together, then divided
   // > 0: also time every kernel at the block LU's own shapes in a matrix of this many rows (leading
   // dimension lu_rows: tall gemm and getrf, strided trsm and laswp; kernel_probe.cpp), recorded with
   // `rows` = lu_rows. At least twice the largest block. 0: compact r x r blocks only.
@@ -29,8 +29,8 @@ struct KernelProbeOptions {
   // Below 1: the CPU quota this process runs under (HostInfo::cpu_quota), in cores; the manually
   // timed kernels (dtrsm, dgetrf) then take their thread's CPU time over it (kernel_probe.cpp).
   double cpu_share = 1;
-  RepeatOptions repeat;                // min_samples, target, time cap (per kernel and block)
-  StepCallback on_step;                // optional progress
+  RepeatOptions repeat;  // min_samples, target, time cap (per kernel and block)
+  StepCallback on_step;  // optional progress
 
   // Empty when valid, else a message naming the option and the rule it breaks.
   std::string validate() const;

@@ -60,55 +60,55 @@
 namespace hetperf::probes {
 
 struct MemoryProbeOptions {
-  bool confine = true;               // use a memory cgroup when possible
-  double limit_mb = 256;             // emulated main memory (the cgroup limit), MB (2^20 bytes)
-  double swap_mb = 256;              // swap file size when confined; 0: no swap region
+  bool confine = true;                         // use a memory cgroup when possible
+  double limit_mb = 256;                       // emulated main memory (the cgroup limit), MB (2^20 bytes)
+  double swap_mb = 256;                        // swap file size when confined; 0: no swap region
   std::filesystem::path swap_directory = ".";  // where the swap file goes (a file system that allows swap)
-  double step_fraction = 0.1;        // occupation step, as a fraction of main memory (finer near it)
-  double max_swap_fraction = 0.75;   // highest occupation: main memory + this fraction of the swap
-  double reference_mb = 16;          // memory of the reference task (part of the occupation), MB
-  double holder_mb = 32;             // memory held by one load process, MB
-  double touches_per_page = 0.25;    // random page touches per round, per page of each peer, in (0, 4]
-  double warmup_touches_per_page = 1;  // rounds discarded after each step: this many touches per page,
-                                     // so that the pages resident reflect the rounds, not the step
-  std::uint64_t seed = 1;            // the peers' random pages and each round's order
-  std::size_t passes = 3;            // ascents through the grid, each from the reference alone: a point's
-                                     // rounds are shared out over them and pooled, so that a slow spell of
-                                     // the shared machine (memory or swap device) during one ascent moves
-                                     // a third of its rounds, not all of them
-  double cache_sweep_mb = -1;        // below main memory, before the reference's burst the probe writes
-                                     // this much of its own memory (outside the cgroup), so that the
-                                     // reference starts with cold caches and TLB and α measures memory
-                                     // occupation, not whether its pages were still in the CPU's last-level
-                                     // cache; -1: twice the largest CPU cache (sysfs), 0: none
-  double fill_mb_per_s = 500;        // rate at which a load process first touches its memory, MB/s
-  double swap_fill_mb_per_s = 100;   // the same once the occupation exceeds main memory (every new page
-                                     // must first push another out to swap)
-  double swap_safety_fraction = 0.9; // never let swap in use plus the next step exceed this share of the file
-  std::size_t device_reads_per_round = 8;  // the device control: page reads of the swap file past the
-                                     // page cache after each round, timed (0: none)
-  double device_reference_quantile = 0.3;  // beyond main memory a point's excess is scaled to one read
-                                     // time of the swap device for the whole run: this quantile of the
-                                     // points' median reads (-1: no scaling). A spell only slows the
-                                     // device, so this stays on its usual speed while spells cover up
-                                     // to 70% of the points; and above the 2-4 highest occupations,
-                                     // whose reads run 10-15% faster (the 20th percentile fell on
-                                     // either side of them from run to run)
-  double out_of_memory_grace_s = 2;  // a cgroup out of memory this long (v1 under_oom) ends the curve
-  bool exclude_run_queue_wait = true;  // reference time without waits for a CPU (see occupant_main)
-  double knee_slowdown = 0.25;       // α that defines the knee (the task runs 25% slower): above the
-                                     // ±0.1 that α wanders below the limit on a shared VM (CPU speed,
-                                     // caches), far below the 2.1-3.0 half a grid step past it
-  double max_slowdown = 1000;        // stop climbing once α exceeds this
+  double step_fraction = 0.1;                  // occupation step, as a fraction of main memory (finer near it)
+  double max_swap_fraction = 0.75;             // highest occupation: main memory + this fraction of the swap
+  double reference_mb = 16;                    // memory of the reference task (part of the occupation), MB
+  double holder_mb = 32;                       // memory held by one load process, MB
+  double touches_per_page = 0.25;              // random page touches per round, per page of each peer, in (0, 4]
+  double warmup_touches_per_page = 1;          // rounds discarded after each step: this many touches per page,
+                                               // so that the pages resident reflect the rounds, not the step
+  std::uint64_t seed = 1;                      // the peers' random pages and each round's order
+  std::size_t passes = 3;                      // ascents through the grid, each from the reference alone: a point's
+                                               // rounds are shared out over them and pooled, so that a slow spell of
+                                               // the shared machine (memory or swap device) during one ascent moves
+                                               // a third of its rounds, not all of them
+  double cache_sweep_mb = -1;                  // below main memory, before the reference's burst the probe writes
+                                               // this much of its own memory (outside the cgroup), so that the
+                                               // reference starts with cold caches and TLB and α measures memory
+                                               // occupation, not whether its pages were still in the CPU's last-level
+                                               // cache; -1: twice the largest CPU cache (sysfs), 0: none
+  double fill_mb_per_s = 500;                  // rate at which a load process first touches its memory, MB/s
+  double swap_fill_mb_per_s = 100;             // the same once the occupation exceeds main memory (every new page
+                                               // must first push another out to swap)
+  double swap_safety_fraction = 0.9;           // never let swap in use plus the next step exceed this share of the file
+  std::size_t device_reads_per_round = 8;      // the device control: page reads of the swap file past the
+                                               // page cache after each round, timed (0: none)
+  double device_reference_quantile = 0.3;      // beyond main memory a point's excess is scaled to one read
+                                               // time of the swap device for the whole run: this quantile of the
+                                               // points' median reads (-1: no scaling). A spell only slows the
+                                               // device, so this stays on its usual speed while spells cover up
+                                               // to 70% of the points; and above the 2-4 highest occupations,
+                                               // whose reads run 10-15% faster (the 20th percentile fell on
+                                               // either side of them from run to run)
+  double out_of_memory_grace_s = 2;            // a cgroup out of memory this long (v1 under_oom) ends the curve
+  bool exclude_run_queue_wait = true;          // reference time without waits for a CPU (see occupant_main)
+  double knee_slowdown = 0.25;                 // α that defines the knee (the task runs 25% slower): above the
+                                               // ±0.1 that α wanders below the limit on a shared VM (CPU speed,
+                                               // caches), far below the 2.1-3.0 half a grid step past it
+  double max_slowdown = 1000;                  // stop climbing once α exceeds this
   double unconfined_fraction_of_available = 0.5;  // unconfined: occupation stays below this share
-  double unconfined_max_mb = 2048;   // unconfined: and below this
+  double unconfined_max_mb = 2048;                // unconfined: and below this
   // Rounds per occupation: warm-up, then at least min_samples and at most max_samples rounds, until the
   // 95% order-statistic interval of the median reference time (at and beyond main memory: of its
   // median excess over the control) is within target_relative_half_width of it, or time_cap_s of
   // sampling (then the point is flagged imprecise). warmup is ignored: the warm-up is
   // warmup_touches_per_page.
   RepeatOptions repeat = default_repeat();
-  StepCallback on_step;              // optional progress
+  StepCallback on_step;  // optional progress
 
   static RepeatOptions default_repeat() {
     RepeatOptions r;

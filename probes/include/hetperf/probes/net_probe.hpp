@@ -17,10 +17,10 @@ namespace hetperf::probes {
 struct NetProbeOptions {
   // Message sizes: 0 B and powers of two from 1 B to 16 MiB (UniMPP's 32 B point among them).
   std::vector<std::uint64_t> sizes_bytes = default_sizes(16u << 20);
-  std::string hosts;                 // "a,b" for two machines; empty: both ranks on this machine
-  std::string mpiexec = "mpiexec";   // launcher, looked up in PATH
-  std::string pingpong_program;      // path of hetperf-pingpong; empty: next to the running executable
-  bool loggp = true;                         // also measure the LogGP parameters
+  std::string hosts;                           // "a,b" for two machines; empty: both ranks on this machine
+  std::string mpiexec = "mpiexec";             // launcher, looked up in PATH
+  std::string pingpong_program;                // path of hetperf-pingpong; empty: next to the running executable
+  bool loggp = true;                           // also measure the LogGP parameters
   std::uint64_t loggp_large_bytes = 1u << 20;  // second message size, for G
   // Between two hosts, also the time a blocking send of each size from this many bytes on takes to
   // return while its receiver waits (PingPongPoint::send_s); 0: not measured.
@@ -28,7 +28,7 @@ struct NetProbeOptions {
   // From this size on (0: none), also each size's send to a receiver busy for four one-way times:
   // whether it went out eagerly or waited (hetperf-pingpong --busy-sends, the profile's eager limit).
   std::uint64_t busy_sends_from_bytes = 1;
-  bool handoff = true;                       // also the hand-off of oversubscribed ranks (on one machine)
+  bool handoff = true;  // also the hand-off of oversubscribed ranks (on one machine)
   RepeatOptions repeat;
 
   // 0 and the powers of two up to `max_bytes`.

@@ -28,7 +28,7 @@ struct SuiteOptions {
   MemoryProbeOptions memory;
   DiskProbeOptions disk;
   NetProbeOptions net;
-  std::optional<TcpProbeOptions> tcp;        // set: the net probe uses TCP (`--connect`) instead of MPI
+  std::optional<TcpProbeOptions> tcp;  // set: the net probe uses TCP (`--connect`) instead of MPI
 
   // Settings for a short run (`--quick`): fewer samples, smaller files, shorter caps, few block sizes.
   static SuiteOptions quick();

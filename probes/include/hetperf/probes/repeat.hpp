@@ -21,13 +21,13 @@ enum class RepeatStatistic {
 };
 
 struct RepeatOptions {
-  std::size_t warmup = 1;              // runs discarded before sampling
-  double warmup_s = 0;                 // and keep discarding runs until this much wall time has passed
-                                       // (a processor or device that needs time to reach its steady state)
-  std::size_t min_samples = 10;        // never stop before this many samples
-  std::size_t max_samples = 10000;     // never take more than this many
+  std::size_t warmup = 1;                    // runs discarded before sampling
+  double warmup_s = 0;                       // and keep discarding runs until this much wall time has passed
+                                             // (a processor or device that needs time to reach its steady state)
+  std::size_t min_samples = 10;              // never stop before this many samples
+  std::size_t max_samples = 10000;           // never take more than this many
   double target_relative_half_width = 0.02;  // stop when half-width <= target * |mean|
-  double time_cap_s = 30;              // stop (imprecise) after this much wall time of sampling
+  double time_cap_s = 30;                    // stop (imprecise) after this much wall time of sampling
   RepeatStatistic statistic = RepeatStatistic::kMean;  // the interval that must be tight
 
   // Empty when valid, else a message naming the option and the rule it breaks.

@@ -18,7 +18,7 @@
 namespace hetperf::probes {
 
 struct TcpProbeOptions {
-  std::string host;                       // server address (name or IP)
+  std::string host;  // server address (name or IP)
   std::uint16_t port = 0;
   std::vector<std::uint64_t> sizes_bytes = {0, 32, 1024, 32768, 1u << 20};
   double connect_timeout_s = 10;

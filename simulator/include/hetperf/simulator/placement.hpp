@@ -16,15 +16,15 @@ namespace hetperf::sim {
 
 // What a policy may look at when it decides: the computers and their present load.
 struct ComputerLoad {
-  std::size_t resident = 0;     // processes placed and not finished
-  std::size_t computing = 0;    // of those, in their compute phase
-  double occupied_mb = 0;       // memory held by resident processes
+  std::size_t resident = 0;   // processes placed and not finished
+  std::size_t computing = 0;  // of those, in their compute phase
+  double occupied_mb = 0;     // memory held by resident processes
 };
 
 struct PlacementRequest {
-  std::size_t process = 0;      // index of the process instance (arrival order)
-  double memory_mb = 0;         // sm + dm of the process
-  double mi = 0;                // its processing demand
+  std::size_t process = 0;  // index of the process instance (arrival order)
+  double memory_mb = 0;     // sm + dm of the process
+  double mi = 0;            // its processing demand
 };
 
 class PlacementPolicy {

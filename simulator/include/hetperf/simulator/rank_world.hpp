@@ -101,8 +101,8 @@ struct WireRegime {
 
 struct RankPlatform {
   std::vector<RankComputer> computers;
-  double latency_s = 0;                // l of t = l + s/b
-  double bandwidth_bytes_per_s = 0;    // b, per computer link and direction (> 0)
+  double latency_s = 0;              // l of t = l + s/b
+  double bandwidth_bytes_per_s = 0;  // b, per computer link and direction (> 0)
   std::uint64_t eager_limit_bytes = 65536;
   // The calibrated regimes, ascending in min_bytes; empty: l + s/b for every size. A message then
   // takes its regime's line alone; the links' equal sharing applies to it as to any other (its bytes
@@ -124,7 +124,10 @@ class RankListener {
   ~RankListener() = default;
 };
 
-class RankWorld final : public ProcessorListener, public SlicedCoresListener, public NetworkListener, public DiskListener,
+class RankWorld final : public ProcessorListener,
+                        public SlicedCoresListener,
+                        public NetworkListener,
+                        public DiskListener,
                         public Handler {
  public:
   RankWorld(const RankPlatform& platform, RankListener& listener);
@@ -164,8 +167,8 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
     std::uint64_t bytes = 0;
     bool eager = false, arrived = false, transferring = false, receiver_waiting = false;
     bool sender_released = false;  // beyond the eager limit: its send has returned
-    double buffered = 0;  // bytes of stream left to send once the sender has gone on (send_buffer_bytes)
-    int send_handle = -1;  // isend: the sender's handle; -1: a blocking send
+    double buffered = 0;           // bytes of stream left to send once the sender has gone on (send_buffer_bytes)
+    int send_handle = -1;          // isend: the sender's handle; -1: a blocking send
   };
   struct Rank {
     int app = 0;
@@ -209,7 +212,7 @@ class RankWorld final : public ProcessorListener, public SlicedCoresListener, pu
   // longer of its own and its receiver's (`answered_by`, who had to be on a core to answer).
   void resume(int rank, int answered_by = -1);
   std::uint64_t eager_limit(int src, int dst) const;  // of a message between these ranks' computers
-  double handoff_of(int rank) const;  // handoff_after of its computer, since it was last scheduled in
+  double handoff_of(int rank) const;                  // handoff_after of its computer, since it was last scheduled in
   void set_waiting(int rank, bool waiting);
   std::uint32_t new_message();
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);

@@ -17,9 +17,9 @@
 namespace hetperf::validate {
 
 struct ValidationRun {
-  std::string id;        // "lu-n1024-r128-p2-basic"
-  std::string group;     // "lu", "lu-removal", "integrate", "integrate-load"
-  apps::AppJob job;            // what is predicted (one job alone on the computer)
+  std::string id;                      // "lu-n1024-r128-p2-basic"
+  std::string group;                   // "lu", "lu-removal", "integrate", "integrate-load"
+  apps::AppJob job;                    // what is predicted (one job alone on the computer)
   std::vector<std::string> arguments;  // of the real program after `mpiexec -n ranks`, program first
   int ranks = 1;
   std::vector<std::string> hosts;  // a testbed's computer of every rank (mpiexec -hosts); empty: this machine
@@ -27,16 +27,16 @@ struct ValidationRun {
   // The predicted median: the typical run's time (apps::SampledAppJobs::typical_s; the point without
   // samples). The 80% interval is that of single runs, the model error drawn.
   double predicted_s = 0;
-  double point_s = 0;            // the point prediction (no noise)
+  double point_s = 0;                               // the point prediction (no noise)
   double predicted_p10_s = 0, predicted_p90_s = 0;  // the predicted 80% interval
   std::vector<double> predicted_samples_s;
   std::vector<double> measured_samples_s;
-  double measured_s = 0;                          // median of the samples
+  double measured_s = 0;                                          // median of the samples
   nlohmann::json predicted_iterations = nlohmann::json::array();  // LU
   nlohmann::json measured_iterations = nlohmann::json::array();   // LU, from the first sample
-  std::vector<std::string> axes;  // held_out_axes
-  double probe_only_s = 0;        // the point prediction of the probes' profile alone; 0: none
-  double alternative_s = 0;       // the predicted median of the other processor model (Summary::alternative); 0: none
+  std::vector<std::string> axes;                                  // held_out_axes
+  double probe_only_s = 0;   // the point prediction of the probes' profile alone; 0: none
+  double alternative_s = 0;  // the predicted median of the other processor model (Summary::alternative); 0: none
   double alternative_p10_s = 0, alternative_p90_s = 0;  // and its 80% interval
   // Spread of the repeats: (max − min) / median of the samples; 0 with fewer than two samples.
   double spread() const;
@@ -45,12 +45,12 @@ struct ValidationRun {
 
 struct ValidationMatrixOptions {
   bool quick = false;
-  int cores = 2;                 // of this machine: rank counts go up to twice this (oversubscribed)
-  std::string computer;          // the profile's computer the runs go on
-  std::string lu_program;        // paths of the real programs
+  int cores = 2;           // of this machine: rank counts go up to twice this (oversubscribed)
+  std::string computer;    // the profile's computer the runs go on
+  std::string lu_program;  // paths of the real programs
   std::string integrate_program;
-  std::string scratch;           // directory for the integration's disk writes
-  std::string trace_dir;         // directory for the calibration runs' traces
+  std::string scratch;                  // directory for the integration's disk writes
+  std::string trace_dir;                // directory for the calibration runs' traces
   std::uint64_t cache_bytes = 8 << 20;  // the last-level cache of the computer: the LU sizes follow it (lu_sizes)
 };
 
@@ -81,9 +81,9 @@ int validation_lu_rows(bool quick, std::uint64_t cache_bytes);
 struct CalibrationRun {
   std::string id;
   int ranks = 1;
-  std::vector<std::string> arguments;  // without --trace
-  std::string shape;                   // "lu n=768 r=128", to show disjointness in the report
-  std::vector<std::string> hosts = {}; // a testbed's computer of every rank; empty: this machine
+  std::vector<std::string> arguments;   // without --trace
+  std::string shape;                    // "lu n=768 r=128", to show disjointness in the report
+  std::vector<std::string> hosts = {};  // a testbed's computer of every rank; empty: this machine
 };
 std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& options);
 
@@ -125,7 +125,8 @@ std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& run
 // configurations (`calibration_apps`; a fraction by a seeded draw). All in one seeded random order,
 // numbered as run_order's: below validated_apps.size() a validated configuration, from it on
 // validated_apps.size() + a calibration configuration.
-std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps, const std::vector<std::size_t>& wide,
+std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps,
+                                       const std::vector<std::size_t>& wide,
                                        const std::vector<std::string>& calibration_apps, int repeat,
                                        int calibration_repeat, std::uint64_t seed);
 

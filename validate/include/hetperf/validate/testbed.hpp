@@ -24,22 +24,22 @@ namespace hetperf::validate {
 inline constexpr int kTestbedSchemaVersion = 1;
 
 struct TestbedLink {
-  double rate_mbit = 0;   // tbf rate of the computer's link, each direction, Mbit/s (1e6 bit/s; > 0)
-  double delay_ms = 0;    // netem delay added to each direction, ms (>= 0; 0: none)
+  double rate_mbit = 0;  // tbf rate of the computer's link, each direction, Mbit/s (1e6 bit/s; > 0)
+  double delay_ms = 0;   // netem delay added to each direction, ms (>= 0; 0: none)
 };
 
 struct TestbedComputer {
-  std::string name;         // its hostname, and the name `mpiexec -hosts` uses: [a-z][a-z0-9-]*, at most 32
-  std::vector<int> cores;   // host CPUs of its cpuset (each online here, at least one, no repeats)
-  double cpu_share = 1;     // CPU bandwidth as a fraction of its cores' (0.01 .. 1; 1: uncapped)
+  std::string name;             // its hostname, and the name `mpiexec -hosts` uses: [a-z][a-z0-9-]*, at most 32
+  std::vector<int> cores;       // host CPUs of its cpuset (each online here, at least one, no repeats)
+  double cpu_share = 1;         // CPU bandwidth as a fraction of its cores' (0.01 .. 1; 1: uncapped)
   std::uint64_t memory_mb = 0;  // memory limit, MB (>= 16)
   TestbedLink link;
 };
 
 struct TestbedSpec {
-  std::string name;                      // [a-z0-9]{1,8}: prefixes every resource the testbed creates
-  std::string subnet = "10.231.0";       // the /24 of the computers: computer i is .i+1, this host .254
-  std::uint32_t cpu_period_us = 10000;   // CFS period of the CPU caps, µs (1000 .. 1000000)
+  std::string name;                        // [a-z0-9]{1,8}: prefixes every resource the testbed creates
+  std::string subnet = "10.231.0";         // the /24 of the computers: computer i is .i+1, this host .254
+  std::uint32_t cpu_period_us = 10000;     // CFS period of the CPU caps, µs (1000 .. 1000000)
   std::vector<TestbedComputer> computers;  // 1 .. 200
 };
 
@@ -54,11 +54,11 @@ nlohmann::json to_json(const TestbedSpec& spec);
 std::vector<int> online_cpus();
 
 // Resource names (interface names are limited to 15 characters, hence the short prefixes).
-std::string testbed_netns(const TestbedSpec& spec, std::size_t computer);       // hetperf-<tb>-<name>
-std::string testbed_bridge(const TestbedSpec& spec);                            // hb-<tb>
-std::string testbed_host_veth(const TestbedSpec& spec, std::size_t computer);   // hv-<tb>-<i>
-std::string testbed_address(const TestbedSpec& spec, std::size_t computer);     // <subnet>.<i+1>
-std::string testbed_host_address(const TestbedSpec& spec);                      // <subnet>.254
+std::string testbed_netns(const TestbedSpec& spec, std::size_t computer);      // hetperf-<tb>-<name>
+std::string testbed_bridge(const TestbedSpec& spec);                           // hb-<tb>
+std::string testbed_host_veth(const TestbedSpec& spec, std::size_t computer);  // hv-<tb>-<i>
+std::string testbed_address(const TestbedSpec& spec, std::size_t computer);    // <subnet>.<i+1>
+std::string testbed_host_address(const TestbedSpec& spec);                     // <subnet>.254
 
 // The tc commands that shape one end of a link (tbf, then netem as its child when delay_ms > 0).
 // `prefix` is {"tc"} or {"tc", "-n", netns}. The tbf burst is what the rate sends in 1 ms, at least
@@ -70,13 +70,13 @@ std::vector<std::vector<std::string>> shaping_commands(const std::vector<std::st
 
 struct TestbedOptions {
   std::filesystem::path state_dir = "/run/hetperf-testbed";  // state files and UTS namespace files
-  std::string command;      // recorded in the state file
-  int step_delay_ms = 0;    // pause before each resource (tests: to kill `up` midway); 0..10000
+  std::string command;                                       // recorded in the state file
+  int step_delay_ms = 0;  // pause before each resource (tests: to kill `up` midway); 0..10000
 };
 
 struct TestbedUpSummary {
   std::filesystem::path state_file;
-  std::vector<std::string> notes;   // what is not emulated here (netem missing, ...)
+  std::vector<std::string> notes;  // what is not emulated here (netem missing, ...)
   std::string brief_report() const;
 };
 

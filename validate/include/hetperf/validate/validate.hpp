@@ -20,27 +20,27 @@
 namespace hetperf::validate {
 
 struct ValidateOptions {
-  bool quick = false;              // a small matrix of a few minutes (CI)
-  std::string profile;             // profile to predict with; empty: probe and calibrate into `out`
-  std::string out;                 // directory for the results (required)
-  int repeat = 0;                  // real runs per configuration, in a seeded random order; 0: 7
+  bool quick = false;   // a small matrix of a few minutes (CI)
+  std::string profile;  // profile to predict with; empty: probe and calibrate into `out`
+  std::string out;      // directory for the results (required)
+  int repeat = 0;       // real runs per configuration, in a seeded random order; 0: 7
   // Up to this many runs per configuration (0: `repeat`): after the seeded order, further rounds, each
   // over the configurations whose measured median is not yet known to ±median_precision (its 95%
   // interval from order statistics), with calibration runs of their apps in the order's proportion
   // (further_round), in a seeded random order, until none is left or this many ran.
   int max_repeat = 0;
-  double median_precision = 0.05;  // relative half-width of the measured median's 95% interval (> 0)
-  int calibration_repeat = 3;      // runs per calibration configuration (traces for calibrate --trace); 0: none
-  int samples = 100;               // sampled predictions per configuration (1 .. 100000)
-  std::uint64_t seed = 1;          // of the run order, the sampled predictions and the bootstrap
-  double max_bias = 0.15;          // |overall bias| above this fails the summary
-  double min_coverage = 0.40;      // coverage of the predicted 80% intervals below this fails it
-  double max_error = 0.25;         // a run with a larger |error| makes the summary fail (> 0)
-  std::string mpiexec = "mpiexec";   // MPI launcher
-  std::string computer;            // the profile's computer that is this machine; empty: the first
-  int timeout_s = 900;             // seconds before a real run is given up (1 .. 86400)
-  std::string command;             // recorded in the reports
-  std::string programs;            // directory of hetperf-lu and hetperf-integrate; empty: beside this program
+  double median_precision = 0.05;   // relative half-width of the measured median's 95% interval (> 0)
+  int calibration_repeat = 3;       // runs per calibration configuration (traces for calibrate --trace); 0: none
+  int samples = 100;                // sampled predictions per configuration (1 .. 100000)
+  std::uint64_t seed = 1;           // of the run order, the sampled predictions and the bootstrap
+  double max_bias = 0.15;           // |overall bias| above this fails the summary
+  double min_coverage = 0.40;       // coverage of the predicted 80% intervals below this fails it
+  double max_error = 0.25;          // a run with a larger |error| makes the summary fail (> 0)
+  std::string mpiexec = "mpiexec";  // MPI launcher
+  std::string computer;             // the profile's computer that is this machine; empty: the first
+  int timeout_s = 900;              // seconds before a real run is given up (1 .. 86400)
+  std::string command;              // recorded in the reports
+  std::string programs;             // directory of hetperf-lu and hetperf-integrate; empty: beside this program
   // A recorded validation's directory (its validation.json, profile.json and calibration-traces/):
   // nothing is run; its calibration traces are fitted again and its measured runs predicted again
   // with this build's models, so two models compare on the same measurements. Empty: run.
@@ -59,11 +59,11 @@ struct ValidateOptions {
 struct ValidateSummary {
   std::vector<ValidationRun> runs;
   Accuracy accuracy;
-  nlohmann::json facts;               // machine, calibration figures, repeats
-  std::vector<std::string> written;   // files written into `out`
-  std::string pictures_skipped;       // why no pictures, when gnuplot is missing
-  bool within_max_error = true;       // every run's |error| at most max_error
-  Statistics overall;                 // bias, coverage, shares of medians within ±5% and ±10%
+  nlohmann::json facts;              // machine, calibration figures, repeats
+  std::vector<std::string> written;  // files written into `out`
+  std::string pictures_skipped;      // why no pictures, when gnuplot is missing
+  bool within_max_error = true;      // every run's |error| at most max_error
+  Statistics overall;                // bias, coverage, shares of medians within ±5% and ±10%
   std::map<std::string, Statistics> groups;
   // Per axis along which validated configurations differ from every calibration run ("ranks",
   // "size", "variant", "computers"; held_out_axes), over the configurations that differ along it;
@@ -77,13 +77,15 @@ struct ValidateSummary {
   // when it neither applies nor records one.
   std::optional<Statistics> alternative;
   std::map<std::string, Statistics> alternative_axes;
-  std::string alternative_model;  // "processor sharing" or "time-sliced 4.0 ms"
+  std::string alternative_model;   // "processor sharing" or "time-sliced 4.0 ms"
   double alternative_slice_s = 0;  // the slice applied there (the first computer's); 0: processor sharing
-  double calibration_s = 0, validation_s = 0;  // wall seconds of the calibration runs (and experiments) and of the validated runs
-  bool within_bounds = true;          // |overall bias| <= max_bias and coverage >= min_coverage
-  std::string statistics_report() const;  // a few lines: overall, per group, per axis, probes only, the alternative, the cost
-  std::string brief_report() const;   // one line: runs, shares within ±5% and ±10%, worst run
-  std::string noise_report() const;   // one line on the repeats' own spread (empty with one repeat)
+  double calibration_s = 0,
+         validation_s = 0;    // wall seconds of the calibration runs (and experiments) and of the validated runs
+  bool within_bounds = true;  // |overall bias| <= max_bias and coverage >= min_coverage
+  std::string statistics_report()
+      const;  // a few lines: overall, per group, per axis, probes only, the alternative, the cost
+  std::string brief_report() const;  // one line: runs, shares within ±5% and ±10%, worst run
+  std::string noise_report() const;  // one line on the repeats' own spread (empty with one repeat)
 };
 
 // Throws InputError for invalid options, EnvironmentError when a program is missing or fails, and

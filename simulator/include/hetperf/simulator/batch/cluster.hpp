@@ -11,16 +11,16 @@
 namespace hetperf::sim::batch {
 
 struct SpeedGroup {
-  std::string name;              // computer name ("unit" for the homogeneous cluster)
-  double speed = 1;              // relative to the fastest processor (1 = fastest), in (0, 1]
-  std::int64_t processors = 0;   // cores
+  std::string name;             // computer name ("unit" for the homogeneous cluster)
+  double speed = 1;             // relative to the fastest processor (1 = fastest), in (0, 1]
+  std::int64_t processors = 0;  // cores
 };
 
 struct Cluster {
   std::vector<SpeedGroup> groups;  // fastest first; allocation takes the fastest idle processors
   // The profile's network.redistribution when it has one (fitted to measured resizes), else its
   // network line.
-  double latency_s = 0;            // l of t = l + s/b
+  double latency_s = 0;              // l of t = l + s/b
   double bandwidth_bytes_per_s = 0;  // b; 0: no network model (given redistribution costs only)
 
   std::int64_t total() const;

@@ -44,15 +44,15 @@ struct JobResult {
   double submit_s = 0;
   double start_s = 0;
   double end_s = 0;
-  double wait_s = 0;              // start - submit
-  double run_s = 0;               // end - start
-  double turnaround_s = 0;        // end - submit
-  double bounded_slowdown = 1;    // max(1, turnaround / max(run, τ))
-  std::int64_t processors = 0;    // at start
+  double wait_s = 0;            // start - submit
+  double run_s = 0;             // end - start
+  double turnaround_s = 0;      // end - submit
+  double bounded_slowdown = 1;  // max(1, turnaround / max(run, τ))
+  std::int64_t processors = 0;  // at start
   std::int64_t max_processors = 0;
-  double estimate_s = 0;          // the run time the scheduler believed at start
-  double slowest_speed = 1;       // of the processors given at start
-  double processor_seconds = 0;   // Σ processors x time held
+  double estimate_s = 0;         // the run time the scheduler believed at start
+  double slowest_speed = 1;      // of the processors given at start
+  double processor_seconds = 0;  // Σ processors x time held
   std::int64_t resizes = 0;
   std::vector<AllocationStep> allocation;
   std::vector<IterationRecord> iterations;  // malleable jobs: the profiler's record
@@ -68,7 +68,7 @@ struct ScheduleSummary {
   std::size_t jobs = 0;
   std::size_t skipped = 0;
   double mean_wait_s = 0;
-  double mean_turnaround_s = 0;   // turnaround: the job's response time, end - submit
+  double mean_turnaround_s = 0;  // turnaround: the job's response time, end - submit
   double mean_bounded_slowdown = 0;
   double max_bounded_slowdown = 0;
   double slowdown_threshold_s = 10;  // τ of the bounded slowdown
@@ -78,8 +78,8 @@ struct ScheduleSummary {
   Percentiles bounded_slowdown;
   double first_submit_s = 0;
   double last_end_s = 0;
-  double makespan_s = 0;       // last end - first submit
-  double utilisation = 0;      // busy processor-seconds / (processors x makespan), in [0, 1]
+  double makespan_s = 0;   // last end - first submit
+  double utilisation = 0;  // busy processor-seconds / (processors x makespan), in [0, 1]
   std::int64_t resizes = 0;
   std::uint64_t events = 0;
 };
@@ -87,8 +87,8 @@ struct ScheduleSummary {
 struct ScheduleResult {
   std::string policy;
   std::int64_t processors = 0;
-  std::vector<JobResult> jobs;          // in input order, skipped jobs left out
-  std::vector<SkippedJob> skipped;      // too large for the cluster, or incomplete SWF records
+  std::vector<JobResult> jobs;      // in input order, skipped jobs left out
+  std::vector<SkippedJob> skipped;  // too large for the cluster, or incomplete SWF records
   // What the run did not stop for but the user should know: a malleable job that can never be
   // resized (its allowed sizes leave it where it starts), naming the job.
   std::vector<std::string> warnings;
@@ -134,7 +134,8 @@ nlohmann::json job_json(const JobResult& r);
 // InputError naming `file` and $.jobs[index] for a number that is not finite.
 void append_job_json_row(std::string& out, const JobResult& r, std::size_t index, const std::string& file);
 // One element of "utilisation", the same way ($.utilisation[index]).
-void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index, const std::string& file);
+void append_utilisation_json_row(std::string& out, const UtilisationStep& u, std::size_t index,
+                                 const std::string& file);
 // One line per job: id,name,type,submit_s,start_s,end_s,wait_s,run_s,turnaround_s,bounded_slowdown,...
 std::string to_csv(const ScheduleResult& result);
 // The header line of to_csv, and one job's line, appended to `csv`.

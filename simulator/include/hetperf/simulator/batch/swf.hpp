@@ -18,12 +18,12 @@ inline constexpr int kSwfFields = 18;
 // Field numbers are 1-based, as in the SWF definition.
 enum SwfField : int {
   kJobNumber = 1,
-  kSubmitTime = 2,        // s
-  kWaitTime = 3,          // s
-  kRunTime = 4,           // s
+  kSubmitTime = 2,  // s
+  kWaitTime = 3,    // s
+  kRunTime = 4,     // s
   kAllocatedProcs = 5,
-  kAverageCpuTime = 6,    // s per processor
-  kUsedMemory = 7,        // KB per processor
+  kAverageCpuTime = 6,  // s per processor
+  kUsedMemory = 7,      // KB per processor
   kRequestedProcs = 8,
   kRequestedTime = 9,     // s
   kRequestedMemory = 10,  // KB per processor
@@ -34,7 +34,7 @@ enum SwfField : int {
   kQueue = 15,
   kPartition = 16,
   kPrecedingJob = 17,
-  kThinkTime = 18,        // s
+  kThinkTime = 18,  // s
 };
 
 // "allocated processors" for field 5.
@@ -51,8 +51,8 @@ struct SwfRecord {
 };
 
 struct SwfTrace {
-  std::string file;                  // where it was read from, for messages
-  std::vector<std::string> header;   // comment lines, text after the ';', in file order
+  std::string file;                 // where it was read from, for messages
+  std::vector<std::string> header;  // comment lines, text after the ';', in file order
   std::vector<SwfRecord> records;
   std::optional<std::int64_t> max_procs;  // "; MaxProcs: N" from the header
   std::optional<std::int64_t> max_nodes;  // "; MaxNodes: N"

@@ -21,7 +21,7 @@ struct StartOption {
 };
 
 struct QueuedJob {
-  std::size_t job = 0;                        // index of the job in the simulation
+  std::size_t job = 0;  // index of the job in the simulation
   double submit_s = 0;
   const std::vector<StartOption>* options = nullptr;  // ascending processors, at least one
 };

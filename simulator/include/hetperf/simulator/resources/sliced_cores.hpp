@@ -82,7 +82,7 @@ class SlicedCores final : public Handler {
     double since_s = 0;
     EventId event;
   };
-  std::int64_t slot_at(double t) const;       // the global slice holding t
+  std::int64_t slot_at(double t) const;                    // the global slice holding t
   std::int64_t turns_at(const Member& m, double t) const;  // ranks taking turns on its core, as resolved at t
   std::int64_t next_own_slot(const Member& m, double t) const;
   double cpu_before(const Member& m, double t) const;  // the member's core time in [0, t)

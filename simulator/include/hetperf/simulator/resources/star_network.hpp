@@ -58,8 +58,8 @@ class StarNetwork final : public Handler {
 
   struct Transfer {
     std::uint32_t token = 0;
-    std::uint32_t up = kNone, down = kNone;  // links: 2c (out of c), 2c + 1 (into c)
-    std::uint32_t at = kNone;                // the link whose heap holds it while streaming
+    std::uint32_t up = kNone, down = kNone;    // links: 2c (out of c), 2c + 1 (into c)
+    std::uint32_t at = kNone;                  // the link whose heap holds it while streaming
     std::uint32_t prev = kNone, next = kNone;  // in its (at, partner) group
     double bytes = 0;
   };
