@@ -12,7 +12,7 @@
 #include <new>
 
 #include "hetperf/apps/lu.hpp"
-#include "sim_runtime.hpp"
+#include "hetperf/apps/sim/sim_runtime.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 #include "commands.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"

@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "app_jobs.hpp"
-#include "sample_split.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
+#include "hetperf/apps/mpi/sample_split.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "event_rate.hpp"

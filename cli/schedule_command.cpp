@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "event_rate.hpp"

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "hetperf/apps/integrate.hpp"
-#include "mpi_runtime.hpp"
+#include "hetperf/apps/mpi/mpi_runtime.hpp"
 
 using namespace hetperf;
 using namespace hetperf::apps;

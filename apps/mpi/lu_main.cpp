@@ -16,7 +16,7 @@
 
 #include "hetperf/apps/lu.hpp"
 #include "hetperf/model/error.hpp"
-#include "mpi_runtime.hpp"
+#include "hetperf/apps/mpi/mpi_runtime.hpp"
 
 using namespace hetperf;
 using namespace hetperf::apps;

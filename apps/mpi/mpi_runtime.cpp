@@ -1,5 +1,5 @@
 // Real back-end: MPI messages and OpenBLAS/LAPACKE kernels.
-#include "mpi_runtime.hpp"
+#include "hetperf/apps/mpi/mpi_runtime.hpp"
 
 #include <cblas.h>
 #include <fcntl.h>

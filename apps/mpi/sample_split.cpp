@@ -1,5 +1,5 @@
 // Sampled predictions over MPI ranks (see sample_split.hpp).
-#include "sample_split.hpp"
+#include "hetperf/apps/mpi/sample_split.hpp"
 
 #include <mpi.h>
 

@@ -1,5 +1,5 @@
 // Application jobs of a workload, predicted with the simulated back-end (see app_jobs.hpp).
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Simulated back-end: the ranks' coroutines run on the engine's RankWorld (see sim_runtime.hpp and
 // simulator/include/hetperf/simulator/rank_world.hpp).
-#include "sim_runtime.hpp"
+#include "hetperf/apps/sim/sim_runtime.hpp"
 
 #include <algorithm>
 #include <deque>

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 #include "hetperf/model/distribution.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/json_node.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "hetperf/apps/lu.hpp"
-#include "sim_runtime.hpp"
+#include "hetperf/apps/sim/sim_runtime.hpp"
 
 using namespace hetperf::apps;
 

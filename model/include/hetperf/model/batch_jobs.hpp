@@ -27,7 +27,7 @@ struct BatchAppModel {
     kTable,      // "table": the times are given
     kLu,         // "lu": one iteration is one block-LU factorisation ...
     kIntegrate,  // "integrate": ... or one integration, whose steps the P − 1 workers share;
-                 // `hetperf schedule --platform` simulates them into the table (apps/sim/app_jobs.hpp)
+                 // `hetperf schedule --platform` simulates them into the table (hetperf/apps/sim/app_jobs.hpp)
   };
   Kind kind = Kind::kTable;     // "kind" (required)
   std::int64_t iterations = 1;  // "iterations", >= 1; default 1

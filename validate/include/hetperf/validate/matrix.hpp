@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 
 namespace hetperf::validate {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "app_jobs.hpp"
+#include "hetperf/apps/sim/app_jobs.hpp"
 
 namespace hetperf::apps {
 

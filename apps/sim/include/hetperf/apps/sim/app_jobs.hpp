@@ -21,7 +21,7 @@
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/profile.hpp"
 #include "hetperf/model/workload.hpp"
-#include "sim_runtime.hpp"
+#include "hetperf/apps/sim/sim_runtime.hpp"
 
 namespace hetperf::apps {
 
