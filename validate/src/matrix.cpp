@@ -35,6 +35,26 @@ AppJob lu_job(const std::string& name, int ranks, int n, int r, LuVariant varian
   return job;
 }
 
+// The command lines of hetperf-lu and hetperf-integrate, for every matrix (calibration, validation, testbed).
+std::vector<std::string> lu_arguments(const ValidationMatrixOptions& o, int n, int r, LuVariant v) {
+  return {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
+}
+
+std::vector<std::string> integrate_arguments(const ValidationMatrixOptions& o, int instances, std::uint64_t steps,
+                                             std::uint64_t message_bytes, std::uint64_t disk_bytes) {
+  return {o.integrate_program,
+          "--instances",
+          std::to_string(instances),
+          "--steps",
+          std::to_string(steps),
+          "--message-bytes",
+          std::to_string(message_bytes),
+          "--disk-bytes",
+          std::to_string(disk_bytes),
+          "--scratch",
+          o.scratch};
+}
+
 }  // namespace
 
 std::vector<int> validation_kernel_blocks(bool quick) {
@@ -64,7 +84,7 @@ ValidationRun lu_run(const ValidationMatrixOptions& o, std::size_t computer, int
   run.group = "lu";
   run.ranks = p;
   run.job = lu_job(run.id, p, n, r, v, 0, -1, computer);
-  run.arguments = {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
+  run.arguments = lu_arguments(o, n, r, v);
   return run;
 }
 
@@ -172,17 +192,7 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     job.integrate.message_bytes = message_bytes;
     job.integrate.disk_bytes = disk_bytes;
     job.mapping.assign(static_cast<std::size_t>(2 * processes), computer);
-    run.arguments = {o.integrate_program,
-                     "--instances",
-                     std::to_string(processes),
-                     "--steps",
-                     std::to_string(steps),
-                     "--message-bytes",
-                     std::to_string(message_bytes),
-                     "--disk-bytes",
-                     std::to_string(disk_bytes),
-                     "--scratch",
-                     o.scratch};
+    run.arguments = integrate_arguments(o, processes, steps, message_bytes, disk_bytes);
     runs.push_back(run);
   };
   // The quick matrix at half the processes (5 and 10 per core rather than 10 and 20): MPICH starts
@@ -259,17 +269,7 @@ std::vector<CalibrationRun> calibration_matrix(const ValidationMatrixOptions& o)
     CalibrationRun c;
     c.id = "cal-integrate-1-" + std::to_string(s);
     c.ranks = 2;
-    c.arguments = {o.integrate_program,
-                   "--instances",
-                   "1",
-                   "--steps",
-                   std::to_string(s),
-                   "--message-bytes",
-                   std::to_string(message_bytes),
-                   "--disk-bytes",
-                   std::to_string(disk_bytes),
-                   "--scratch",
-                   o.scratch};
+    c.arguments = integrate_arguments(o, 1, s, message_bytes, disk_bytes);
     c.shape = "integrate 1 instance, " + std::to_string(s) + " steps";
     if (message_bytes != 32 || disk_bytes != 0) {
       c.id += "-m" + std::to_string(message_bytes) + "-d" + std::to_string(disk_bytes);
@@ -295,10 +295,6 @@ std::vector<std::size_t> mapping_of(const Profile& profile, const std::vector<st
     mapping.push_back(*found);
   }
   return mapping;
-}
-
-std::vector<std::string> lu_arguments(const ValidationMatrixOptions& o, int n, int r, LuVariant v) {
-  return {o.lu_program, "--n", std::to_string(n), "--r", std::to_string(r), "--variant", to_string(v)};
 }
 
 // Instances whose master and worker alternate: (f, s), (s, f), (f, s), ...
@@ -376,17 +372,7 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& o, cons
       run.job.integrate.steps = steps;
       run.job.integrate.message_bytes = bytes;
       run.job.integrate.disk_bytes = 0;
-      run.arguments = {o.integrate_program,
-                       "--instances",
-                       std::to_string(instances),
-                       "--steps",
-                       std::to_string(steps),
-                       "--message-bytes",
-                       std::to_string(bytes),
-                       "--disk-bytes",
-                       "0",
-                       "--scratch",
-                       o.scratch};
+      run.arguments = integrate_arguments(o, instances, steps, bytes, 0);
       add(std::move(run), alternating(instances, f, s));
     }
   }
@@ -436,8 +422,7 @@ std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOpt
     // configurations, not all four pairs, keep the calibration within a tenth of the validation.
     for (auto [steps, bytes] : {std::pair<std::uint64_t, std::uint64_t>{2'000'000, 32}, {8'000'000, 65536}}) {
       add("cal-integrate-1-" + std::to_string(steps) + (bytes == 32 ? "" : "-load") + "-" + c + c, {c, c},
-          {o.integrate_program, "--instances", "1", "--steps", std::to_string(steps), "--message-bytes",
-           std::to_string(bytes), "--disk-bytes", "0", "--scratch", o.scratch},
+          integrate_arguments(o, 1, steps, bytes, 0),
           "integrate 1 instance, " + std::to_string(steps) + " steps, " + std::to_string(bytes) +
               "-byte results, master and worker on " + c);
     }
