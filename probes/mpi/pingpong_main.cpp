@@ -18,11 +18,14 @@
 // the link's queue), so these times tell how much of a message a sender leaves behind
 // (calibrate/send_buffer.hpp).
 // With --busy-sends MIN_BYTES, also per size of at least MIN_BYTES: the time a blocking MPI_Send of
-// that size takes to return while its receiver is busy for "receiver_busy_s" (four one-way times,
+// that size takes to return while its receiver is busy for "receiver_busy_s" (eight one-way times,
 // at least 1 ms) before it posts its receive ("busy_sends"). A send that returns within half that
-// time went out eagerly; one that waited for the receiver was a rendezvous. Between the largest
+// time went out eagerly; one that waited for the receiver was a rendezvous. Eight, not four: over TCP
+// an eager send of 1 MiB took 2.9 one-way times to return (0.82 ms, its receiver busy for 1.14 ms
+// and not yet receiving), and half of four one-way times took it for one that waited. Between the largest
 // eager size and the first that waited, powers of two are tried in bisection until they are a
-// factor of two apart: the eager limit (calibrate/eager_limit.hpp) to that factor.
+// factor of two apart, then sizes halfway until they are 1/16 of the smaller apart: the eager limit
+// (calibrate/eager_limit.hpp) to about 6%.
 // With --fanout BYTES, on any number of ranks of one computer instead: rank 0 sends BYTES to every
 // other rank in turn, round after round, and prints the period of a round ({"fanout": ...}); run with
 // as many ranks as cores and with twice as many, it measures the hand-off of ranks that wait polling
@@ -249,9 +252,27 @@ hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int 
   return coordinated(few, rank, one);
 }
 
-// Between the largest size sent eagerly and the first that waited, powers of two in bisection until
-// the two are a factor of two apart (each with the larger of its neighbours' busy times); the
-// results join `busy` in size order. Rank 0 decides and tells rank 1.
+// The next size to try between the largest size sent eagerly, `eager`, and the first that waited,
+// `waited`, or 0 when they are close enough. Powers of two first: a limit is often one, and they
+// bracket it to a factor of two in a few tries. Then halfway, to multiples of 64 bytes, until the
+// two are 1/16 of `eager` apart: a factor of two left LU's panels of 640 KiB (eager over TCP, with a
+// limit between 640 KiB and 1 MiB) on the wrong side of a limit probed as 512 KiB, each one waiting
+// for its receiver's time slice in the model where it went out at once.
+std::uint64_t next_eager_probe(std::uint64_t eager, std::uint64_t waited) {
+  std::vector<std::uint64_t> inside;  // the powers of two strictly between the two sizes
+  for (std::uint64_t p = 1; p < waited; p <<= 1) {
+    if (p > eager) inside.push_back(p);
+  }
+  if (!inside.empty()) return inside[inside.size() / 2];
+  constexpr std::uint64_t kGrain = 64;
+  if (waited - eager <= std::max<std::uint64_t>(kGrain, eager / 16)) return 0;
+  const std::uint64_t mid = (eager + (waited - eager) / 2) / kGrain * kGrain;
+  return mid > eager && mid < waited ? mid : 0;
+}
+
+// Between the largest size sent eagerly and the first that waited, sizes in bisection
+// (next_eager_probe), each with the larger of its neighbours' busy times; the results join `busy` in
+// size order. Rank 0 decides and tells rank 1.
 void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes::RepeatOptions& repeat,
                         std::vector<hetperf::BusySend>& busy) {
   for (;;) {
@@ -261,11 +282,7 @@ void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes:
       for (std::size_t i = 0; i + 1 < busy.size(); ++i) {
         if (!busy[i].eager()) break;
         if (busy[i + 1].eager()) continue;
-        std::vector<std::uint64_t> inside;  // the powers of two strictly between the two sizes
-        for (std::uint64_t p = 1; p < busy[i + 1].size_bytes; p <<= 1) {
-          if (p > busy[i].size_bytes) inside.push_back(p);
-        }
-        if (!inside.empty()) mid = inside[inside.size() / 2];
+        mid = next_eager_probe(busy[i].size_bytes, busy[i + 1].size_bytes);
         busy_s = std::max(busy[i].receiver_busy_s, busy[i + 1].receiver_busy_s);
         break;
       }
@@ -391,7 +408,7 @@ int main(int argc, char** argv) {
       point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
     }
     if (busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, busy_sends_from)) {
-      double busy_s = std::max(1e-3, 4 * s.median);
+      double busy_s = std::max(1e-3, 8 * s.median);
       MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
       busy.push_back({bytes, busy_s, measure_send_time(buf, count, rank, repeat, busy_s)});
     }

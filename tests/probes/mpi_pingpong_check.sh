@@ -24,8 +24,8 @@ assert "MPICH" in j["mpi_library"] or j["mpi_library"], j["mpi_library"]
 print("ok:", sizes, "o_s", g["send_overhead_s"]["mean"], "L", g["latency_s"])
 PY
 # Busy sends (the eager limit): one per size from 1 KiB, in ascending order, each receiver busy at least
-# 1 ms; between the last eager size and the first that waited, the bisection leaves at most a factor
-# of two (where the protocol changes depends on the MPI's transport, so no size is asserted).
+# 1 ms; between the last eager size and the first that waited, the bisection leaves at most 1/16 of the
+# eager one or 64 bytes (where the protocol changes depends on the MPI's transport, so no size is asserted).
 mpiexec -n 2 "$1" --sizes 0,32,1024,1048576 --min-samples 3 --time-cap 0.5 --busy-sends 1024 </dev/null >"$out"
 python3 - "$out" <<'PY'
 import json, sys
@@ -36,7 +36,8 @@ assert all(x["receiver_busy_s"] >= 1e-3 and x["send_s"]["n"] >= 1 for x in b), b
 eager = [x["send_s"]["median"] < 0.5 * x["receiver_busy_s"] for x in b]
 if True in eager and False in eager:
     k = eager.index(False)
-    assert k > 0 and all(eager[:k]) and sizes[k] <= 2 * sizes[k - 1], (sizes, eager)
+    gap = sizes[k] - sizes[k - 1] if k > 0 else None
+    assert k > 0 and all(eager[:k]) and gap <= max(64, sizes[k - 1] // 16), (sizes, eager)
 print("ok: busy sends", list(zip(sizes, eager)))
 PY
 # The fan-out (the hand-off probe) on three ranks: rank 0 sends to the two others, round after round.

@@ -25,7 +25,7 @@ struct NetProbeOptions {
   // Between two hosts, also the time a blocking send of each size from this many bytes on takes to
   // return while its receiver waits (PingPongPoint::send_s); 0: not measured.
   std::uint64_t send_times_from_bytes = 64u << 10;
-  // From this size on (0: none), also each size's send to a receiver busy for four one-way times:
+  // From this size on (0: none), also each size's send to a receiver busy for eight one-way times:
   // whether it went out eagerly or waited (hetperf-pingpong --busy-sends, the profile's eager limit).
   std::uint64_t busy_sends_from_bytes = 1;
   bool handoff = true;  // also the hand-off of oversubscribed ranks (on one machine)
