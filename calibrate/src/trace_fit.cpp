@@ -17,63 +17,16 @@
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/model/statistics.hpp"
+#include "trace_data.hpp"
 
 namespace hetperf::calibrate {
 namespace {
 
-struct Call {
-  OperationCall call;
-  double t = 0;
-  std::size_t run = 0;  // index of its trace
-  int concurrency = 1;  // ranks of its computer computing at its midpoint, itself included
-};
-
-// Calls of one operation on one computer.
-using Calls = std::vector<Call>;
-
-struct Message {
-  std::uint64_t bytes = 0;
-  double t = 0;  // from both sides ready to the receive's end
-  std::size_t run = 0;
-  int src = 0, dst = 0;  // ranks
-};
-
-// The trace's messages, each send (or isend) matched with its receive in order per (source,
-// destination, tag), as MPI matches them. Of an application with iterations (LU), only those received
-// inside them: the prediction times the iterations, and the messages around them are of another
-// regime. The gather after LU's factorisation moves every block from or into a buffer MPI has not used
-// before, at 0.4-0.55 GB/s on this project's VM against 3-4 GB/s for the panels, and set the line's
-// slope alone (2 ranks of basic LU at n = 3072 were predicted 10-19% long by it).
-std::vector<Message> matched_messages(const hetperf::TraceFile& trace, std::size_t run) {
-  std::map<std::tuple<int, int, int>, std::vector<const hetperf::TraceEvent*>> sends, receives;
-  bool iterations = false;
-  for (const auto& rank : trace.ranks) {
-    for (const auto& e : rank.events) {
-      if (e.op == "send" || e.op == "isend") sends[{rank.rank, e.peer, e.tag}].push_back(&e);
-      if (e.op == "recv") receives[{e.peer, rank.rank, e.tag}].push_back(&e);
-      iterations = iterations || e.iteration >= 0;
-    }
-  }
-  std::vector<Message> out;
-  for (const auto& [key, list] : sends) {
-    auto r = receives.find(key);
-    if (r == receives.end()) continue;
-    for (std::size_t i = 0; i < std::min(list.size(), r->second.size()); ++i) {
-      const hetperf::TraceEvent& send = *list[i];
-      const hetperf::TraceEvent& recv = *r->second[i];
-      if (iterations && recv.iteration < 0) continue;
-      out.push_back({send.bytes, std::max(0.0, recv.end_s - std::max(send.start_s, recv.start_s)), run,
-                     std::get<0>(key), std::get<1>(key)});
-    }
-  }
-  return out;
-}
-
-OperationCall operation_call(const hetperf::TraceEvent& e) {
-  OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
-  if (e.op == "integrate") c.steps = static_cast<double>(e.m), c.m = 0;  // the runtime records steps as m
-  return c;
-}
+using detail::Call;
+using detail::Calls;
+using detail::ComputerData;
+using detail::format;
+using detail::Message;
 
 // Weighted least squares minimising Σ ((x_i·β − t_i) / t_i)², t_i = times[i].
 std::vector<double> fit_relative(const Calls& calls, const std::vector<double>& times, std::size_t features) {
@@ -110,12 +63,6 @@ std::vector<double> equally_likely(std::vector<double> v, std::size_t q) {
     out.push_back(v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]));
   }
   return out;
-}
-
-std::string format(const char* fmt, double a, double b = 0, double c = 0) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, fmt, a, b, c);
-  return buf;
 }
 
 // The state of the calibration run traced in `trace`, added when the models have none yet.
@@ -161,203 +108,6 @@ void fit_messages(const std::vector<Message>& messages, const std::vector<std::s
                           model.seconds_per_byte > 0 ? 1e-9 / model.seconds_per_byte : INFINITY, 1e3 * median(all)) +
                    format(", 90th percentile %.3g ms", 1e3 * quantile_nearest_rank(all, 0.9)));
   models.messages = model;
-}
-
-// Ranks of one computer computing at each call's midpoint: for the calls of `intervals` (every
-// compute call of the computer's ranks in one run, as (start, end)), the number of intervals that hold
-// the midpoint, its own included.
-std::vector<int> concurrency_at_midpoints(const std::vector<std::pair<double, double>>& intervals) {
-  std::vector<double> starts, ends;
-  for (const auto& [a, b] : intervals) starts.push_back(a), ends.push_back(b);
-  std::sort(starts.begin(), starts.end());
-  std::sort(ends.begin(), ends.end());
-  std::vector<int> out;
-  for (const auto& [a, b] : intervals) {
-    const double mid = 0.5 * (a + b);
-    const auto started = std::upper_bound(starts.begin(), starts.end(), mid) - starts.begin();
-    const auto ended = std::lower_bound(ends.begin(), ends.end(), mid) - ends.begin();
-    out.push_back(std::max(1, static_cast<int>(started - ended)));
-  }
-  return out;
-}
-
-// What one computer's traces hold: its calls per operation, its messages, its cores.
-struct ComputerData {
-  std::map<std::string, Calls> calls;  // op -> calls
-  std::vector<Message> messages;
-  int cores = 1;
-};
-
-// The facts of one trace file the fit needs.
-struct RunFacts {
-  std::vector<std::string> rank_host;  // per rank
-  std::map<std::string, int> on_host, cores_of;
-  bool across = false;
-  bool host_clock = false;  // ranks of one host share its clock origin
-};
-
-RunFacts run_facts(const JsonNode& run, const TraceFitOptions& o, TraceFit& out, const std::string& file) {
-  RunFacts f;
-  const std::string host = run.string("host");
-  const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
-  const int cores = static_cast<int>(run.integer("cores", 1, 1 << 20));
-  // Every rank's host, when the trace records them (a run across hosts): each rank's calls go to
-  // the computer it ran on. Older traces: all on `host`.
-  f.rank_host.assign(static_cast<std::size_t>(ranks), host);
-  if (const auto listed = run.optional("rank_hosts")) {
-    const std::vector<JsonNode> names = listed->items();
-    if (names.size() != f.rank_host.size()) {
-      run.field("rank_hosts")
-          .fail("one host per rank (" + std::to_string(ranks) + "), got " + std::to_string(names.size()));
-    }
-    for (std::size_t r = 0; r < names.size(); ++r) f.rank_host[r] = names[r].as_string();
-  }
-  f.across = std::set<std::string>(f.rank_host.begin(), f.rank_host.end()).size() > 1;
-  if (f.across && !o.computer.empty()) {
-    out.notes.push_back(file + ": ranks on several hosts: each rank's calls fitted under its own host, not under " +
-                        o.computer);
-  }
-  const auto origin = run.optional("clock_origin");
-  f.host_clock = !f.across || (origin && origin->as_string() == "host");
-  const auto host_cores = run.optional("host_cores");
-  for (auto& h : f.rank_host) {
-    const int c = host_cores ? static_cast<int>(host_cores->integer(h, 1, 1 << 20)) : cores;
-    if (!o.computer.empty() && !f.across) h = o.computer;  // every trace under the named computer
-    ++f.on_host[h];
-    f.cores_of[h] = c;
-  }
-  return f;
-}
-
-// The problem size of a trace's run: LU's n, integration's steps; 0 when not recorded.
-std::pair<std::string, double> run_size(const JsonNode& root, const hetperf::TraceFile& trace) {
-  const auto config = root.optional("config");
-  if (!config) return {trace.app, 0};
-  if (trace.app == "lu") return {"lu", config->number_or("n", 0, Range::kNonNegative)};
-  return {trace.app, config->number_or("steps", 0, Range::kNonNegative)};
-}
-
-// Adds `value` to a sorted list of distinct values.
-template <class T>
-void insert_sorted(std::vector<T>& list, const T& value) {
-  const auto at = std::lower_bound(list.begin(), list.end(), value);
-  if (at == list.end() || *at != value) list.insert(at, value);
-}
-
-// What the run adds to the calibrated range of each of its computers.
-void extend_range(TraceFit& out, const RunFacts& facts, const JsonNode& root, const hetperf::TraceFile& trace) {
-  const auto [app, size] = run_size(root, trace);
-  const auto config = root.optional("config");
-  const std::string variant = trace.app == "lu" && config ? config->string_or("variant", "basic") : "";
-  for (const auto& [h, n] : facts.on_host) {
-    CalibratedRange& range = out.by_computer[h].calibrated;
-    insert_sorted(range.ranks, n);
-    if (size > 0) {
-      auto [it, fresh] = range.sizes.try_emplace(app, size, size);
-      it->second = {std::min(it->second.first, size), std::max(it->second.second, size)};
-    }
-    if (!variant.empty()) insert_sorted(range.variants, variant);
-    for (const auto& [other, k] : facts.on_host) {
-      if (other != h) insert_sorted(range.with, other);
-    }
-  }
-}
-
-// Reads one trace into `data` (calls of ranks not outnumbering their computer's cores, with their
-// concurrency; messages within one host), its large sends across hosts and its calibrated range.
-void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFitOptions& o, TraceFit& out,
-                std::map<std::string, ComputerData>& data) {
-  const std::string file = path.string();
-  const nlohmann::json j = read_json_file(path);
-  const hetperf::TraceFile trace = hetperf::trace_from_json(j, file);
-  const JsonNode root(j, file);
-  if (trace.backend != "mpi")
-    root.field("backend").fail("\"mpi\": a real run's trace (a simulated trace is not a measurement)");
-  const RunFacts facts = run_facts(root.object("run"), o, out, file);
-  const int ranks = static_cast<int>(facts.rank_host.size());
-  extend_range(out, facts, root, trace);
-  for (const auto& [h, n] : facts.on_host) {
-    out.traces_of[h].push_back(path);
-    data[h].cores = facts.cores_of.at(h);
-  }
-  std::map<std::string, std::vector<std::pair<double, double>>> intervals;  // host -> compute calls (start, end)
-  std::map<std::string, std::vector<std::tuple<double, double, std::uint64_t>>>
-      writes;  // host -> disk writes (start, end, bytes)
-  std::map<std::string, std::vector<Call>> host_calls;
-  std::size_t unusable = 0;
-  std::set<std::string> sliced;
-  for (std::size_t i = 0; i < trace.ranks.size(); ++i) {
-    const auto& rank = trace.ranks[i];
-    if (rank.rank < 0 || rank.rank >= ranks) root.field("ranks").fail("ranks 0 to " + std::to_string(ranks - 1));
-    const std::string& h = facts.rank_host[static_cast<std::size_t>(rank.rank)];
-    for (std::size_t k = 0; k < rank.events.size(); ++k) {
-      const auto& e = rank.events[k];
-      if ((e.op == "send" || e.op == "isend" || e.op == "recv") && (e.peer < 0 || e.peer >= ranks)) {
-        root.array("ranks")[i].array("events")[k].field("peer").fail("a rank 0 to " + std::to_string(ranks - 1) +
-                                                                     " (the other end of the " + e.op + ")");
-      }
-      // A large blocking send to another host: for the network's send buffer.
-      if (e.op != "send" || e.bytes <= o.eager_limit_bytes || facts.rank_host[static_cast<std::size_t>(e.peer)] == h)
-        continue;
-      const bool after_send = k > 0 && (rank.events[k - 1].op == "send" || rank.events[k - 1].op == "isend");
-      out.network_sends.push_back({e.bytes, std::max(0.0, e.end_s - e.start_s), after_send, file});
-    }
-    if (facts.on_host.at(h) > facts.cores_of.at(h)) {
-      sliced.insert(h);  // time-slicing: the simulator's processor sharing models it on top
-      continue;
-    }
-    for (const auto& e : rank.events) {
-      if (e.op == "disk_write" && e.end_s >= e.start_s) writes[h].emplace_back(e.start_s, e.end_s, e.bytes);
-      if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
-      if (!(e.end_s > e.start_s)) {
-        ++unusable;  // below the clock's resolution: no relative error can be taken
-        continue;
-      }
-      intervals[h].emplace_back(e.start_s, e.end_s);
-      host_calls[h].push_back(Call{operation_call(e), e.end_s - e.start_s, f, 1});
-    }
-  }
-  for (auto& [h, calls] : host_calls) {
-    // Ranks of one host share its clock (one origin per host), so their calls overlap as they ran.
-    const std::vector<int> k =
-        facts.host_clock ? concurrency_at_midpoints(intervals[h]) : std::vector<int>(calls.size(), 1);
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      calls[i].concurrency = k[i];
-      data[h].calls[calls[i].call.op].push_back(calls[i]);
-    }
-  }
-  // Disk writes alone on their computer (ranks of a host share its clock): a write beside another
-  // waited for it in the disk's queue.
-  for (auto& [h, w] : writes) {
-    if (!facts.host_clock && w.size() > 1) continue;  // clocks of their own: which overlapped is unknown
-    std::sort(w.begin(), w.end());
-    // Alone: begun after every earlier one ended, and ended before the next one began.
-    double ended = -std::numeric_limits<double>::infinity();
-    for (std::size_t j = 0; j < w.size(); ++j) {
-      const auto [start, end, bytes] = w[j];
-      if (start >= ended && (j + 1 == w.size() || end <= std::get<0>(w[j + 1]))) {
-        out.disk_writes[h].push_back({bytes, end - start, file});
-      }
-      ended = std::max(ended, end);
-    }
-  }
-  for (const auto& h : sliced) {
-    out.notes.push_back(file + ": " + std::to_string(facts.on_host.at(h)) + " ranks on " +
-                        std::to_string(facts.cores_of.at(h)) + " cores of " + h +
-                        ": its times include the ranks' time-slicing, which the simulator's processor "
-                        "sharing and hand-off model on top; not fitted");
-  }
-  if (unusable > 0) out.notes.push_back(file + ": " + std::to_string(unusable) + " calls of zero duration not fitted");
-  // Messages within one host whose ranks do not outnumber its cores: hosts keep their own clock
-  // origins (MpiRuntime), so a send and its receive on two hosts cannot be compared; between
-  // computers the network model holds.
-  if (ranks > 1 && facts.host_clock) {
-    for (const Message& m : matched_messages(trace, f)) {
-      const std::string& h = facts.rank_host[static_cast<std::size_t>(m.src)];
-      if (h != facts.rank_host[static_cast<std::size_t>(m.dst)] || sliced.count(h)) continue;
-      data[h].messages.push_back(m);
-    }
-  }
 }
 
 constexpr int kCallsPerConcurrency = 20;  // calls at a concurrency before its speed is estimated
@@ -544,9 +294,12 @@ TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const Trace
   std::vector<std::string> run_file(files.size());
   for (std::size_t f = 0; f < files.size(); ++f) {
     run_file[f] = files[f].string();
-    read_trace(files[f], f, o, out, data);
+    detail::read_trace(files[f], f, o, out, data);
   }
-  for (const auto& [computer, d] : data) fit_computer(computer, d, run_file, o, out);
+  for (auto& [computer, d] : data) {
+    detail::use_cpu_timed_calls(computer, d, out);
+    fit_computer(computer, d, run_file, o, out);
+  }
   // A run without calls of an operation keeps the neutral factor 1 for it (RunState::factor is sparse).
   return out;
 }

@@ -33,6 +33,7 @@ TraceEvent event_from_json(const JsonNode& e, int rank) {
   ev.peer = bounded_int(e, "peer", -1, -1);
   ev.tag = bounded_int(e, "tag", 0, 0);  // MPI tags are non-negative
   ev.bytes = static_cast<std::uint64_t>(e.integer_or("bytes", 0, 0, INT64_MAX));
+  ev.cpu_s = e.number_or("cpu_s", -1, Range::kNonNegative);
   if (auto dims = e.optional("dims")) {
     const char* expected = "an array [m, n, k] of 3 non-negative integers";
     std::vector<JsonNode> d = dims->items();
@@ -55,6 +56,7 @@ nlohmann::json to_json(const TraceEvent& e) {
   if (e.peer >= 0) j["peer"] = e.peer, j["tag"] = e.tag;
   if (e.bytes) j["bytes"] = e.bytes;
   if (e.m || e.n || e.k) j["dims"] = {e.m, e.n, e.k};
+  if (e.cpu_s >= 0) j["cpu_s"] = e.cpu_s;
   return j;
 }
 

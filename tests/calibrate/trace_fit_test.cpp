@@ -115,6 +115,61 @@ TEST_CASE("calibrate: one form per operation, calls at their concurrency, oversu
   CHECK(fit_traces({dir.path() / "one.json"}, o).by_computer.count("node-1") == 1);
 }
 
+// One integration instance on a computer of one core: master (rank 0) and worker (rank 1) share it,
+// so the worker's calls of `steps` take 4 × their CPU time on the wall (two ranks, a 50% quota); each
+// call's CPU time is 1e-8 s a step.
+nlohmann::json shared_core_integration(const std::vector<int>& steps) {
+  nlohmann::json master = nlohmann::json::array(), worker = nlohmann::json::array();
+  double now = 0;
+  for (int s : steps) {
+    const double cpu = 1e-8 * s;
+    master.push_back({{"op", "send"}, {"peer", 1}, {"bytes", 32}, {"start_s", now}, {"end_s", now + 1e-5}});
+    worker.push_back(
+        {{"op", "integrate"}, {"dims", {s, 0, 0}}, {"cpu_s", cpu}, {"start_s", now}, {"end_s", now + 4 * cpu}});
+    now += 4 * cpu;
+  }
+  return {{"schema", "hetperf.trace/1"},
+          {"app", "integrate"},
+          {"backend", "mpi"},
+          {"config", {{"steps", steps.front()}}},
+          {"run", {{"host", "c"}, {"ranks", 2}, {"cores", 1}}},
+          {"ranks", {{{"rank", 0}, {"events", master}}, {{"rank", 1}, {"events", worker}}}}};
+}
+
+TEST_CASE("calibrate: an operation timed only where ranks outnumber the cores is fitted on its CPU time") {
+  test::TempDir dir("trace-fit-cpu");
+  // LU alone on the computer: one rank, half a core (CPU 0.5 s in 1 s of wall).
+  nlohmann::json alone = gemm_trace(1.0, 1, 1);
+  alone["run"]["host"] = "c";
+  alone["run"]["usage"] = {{"cpu_s", 0.5}, {"wall_s", 1.0}};
+  const auto lu = write(dir, "lu.json", alone);
+  const auto shared = write(dir, "int.json", shared_core_integration({1000000, 2000000, 4000000}));
+  TraceFit fit = fit_traces({lu, shared});
+  const OperationModel* integrate = fit.by_computer.at("c").find("integrate");
+  REQUIRE(integrate != nullptr);
+  // Alone, a step takes its CPU time over the half core a rank gets: 2e-8 s, not the wall's 4e-8.
+  CHECK(integrate->time_s({"integrate", 0, 0, 0, 3e6}) == Approx(2e-8 * 3e6).epsilon(1e-6));
+  CHECK(std::count_if(fit.report.begin(), fit.report.end(), [](const std::string& r) {
+          return r.find("c integrate: 3 calls timed on their CPU clock") != std::string::npos &&
+                 r.find("0.500") != std::string::npos;
+        }) == 1);
+  // Without a run alone on the computer, nothing tells the share of a core: not fitted, and said so.
+  TraceFit without = fit_traces({shared});
+  CHECK(without.by_computer.at("c").find("integrate") == nullptr);
+  CHECK(std::count_if(without.notes.begin(), without.notes.end(), [](const std::string& n) {
+          return n.find("c integrate: 3 calls timed on their CPU clock") != std::string::npos &&
+                 n.find("not fitted") != std::string::npos;
+        }) == 1);
+  // Calls timed alone win: a run of master and worker on two cores fits the operation on its times.
+  nlohmann::json two_cores = shared_core_integration({1000000, 2000000, 4000000});
+  two_cores["run"]["cores"] = 2;
+  TraceFit with_alone = fit_traces({lu, shared, write(dir, "int2.json", two_cores)});
+  const OperationModel* timed = with_alone.by_computer.at("c").find("integrate");
+  REQUIRE(timed != nullptr);
+  CHECK(timed->calls == 3);
+  CHECK(timed->time_s({"integrate", 0, 0, 0, 3e6}) == Approx(4e-8 * 3e6).epsilon(1e-6));
+}
+
 // A run across hosts: rank r on hosts[r] with gemm calls `factors[r]` times the form; each host has
 // one core.
 nlohmann::json across_trace(const std::vector<std::string>& hosts, const std::vector<double>& factors) {

@@ -29,6 +29,10 @@ struct TraceEvent {
   std::uint64_t bytes = 0;  // send/recv/disk_write: payload size
   int m = 0, n = 0, k = 0;  // kernel dimensions
   double start_s = 0, end_s = 0;
+  // integrate (real back-end): the calling thread's CPU seconds inside the call, which on a computer
+  // with more ranks than cores is its work without the time-slicing (calibrate's CPU-timed calls);
+  // < 0: not measured (other operations, the simulated back-end, older traces).
+  double cpu_s = -1;
 };
 
 nlohmann::json to_json(const TraceEvent& e);
