@@ -255,9 +255,9 @@ hetperf::SampleSummary measure_send_time(std::vector<char>& buf, int count, int 
 // The next size to try between the largest size sent eagerly, `eager`, and the first that waited,
 // `waited`, or 0 when they are close enough. Powers of two first: a limit is often one, and they
 // bracket it to a factor of two in a few tries. Then halfway, to multiples of 64 bytes, until the
-// two are 1/16 of `eager` apart: a factor of two left LU's panels of 640 KiB (eager over TCP, with a
-// limit between 640 KiB and 1 MiB) on the wrong side of a limit probed as 512 KiB, each one waiting
-// for its receiver's time slice in the model where it went out at once.
+// two are 1/16 of `eager` apart. Bracketed to a factor of two and misread, the loopback limit over TCP
+// came out as 512 KiB where LU's panels of 576 KiB to 1.25 MiB went out eagerly (3.875 MiB probed
+// now): each waited for its receiver's time slice in the model where it went out at once.
 std::uint64_t next_eager_probe(std::uint64_t eager, std::uint64_t waited) {
   std::vector<std::uint64_t> inside;  // the powers of two strictly between the two sizes
   for (std::uint64_t p = 1; p < waited; p <<= 1) {
