@@ -17,19 +17,17 @@
 // a large send returns once the rest of its message fits in the buffers on the way (socket buffers,
 // the link's queue), so these times tell how much of a message a sender leaves behind
 // (calibrate/send_buffer.hpp).
-// With --busy-sends MIN_BYTES, also per size of at least MIN_BYTES: the time a blocking MPI_Send of
-// that size takes to return while its receiver is busy for "receiver_busy_s" (eight one-way times,
-// at least 1 ms) before it posts its receive ("busy_sends"). A send that returns within half that
-// time went out eagerly; one that waited for the receiver was a rendezvous. Eight, not four: over TCP
-// an eager send of 1 MiB took 2.9 one-way times to return (0.82 ms, its receiver busy for 1.14 ms
-// and not yet receiving), and half of four one-way times took it for one that waited. Between the largest
-// eager size and the first that waited, powers of two are tried in bisection until they are a
-// factor of two apart, then sizes halfway until they are 1/16 of the smaller apart: the eager limit
-// (calibrate/eager_limit.hpp) to about 6%.
-// With --fanout BYTES, on any number of ranks of one computer instead: rank 0 sends BYTES to every
-// other rank in turn, round after round, and prints the period of a round ({"fanout": ...}); run with
-// as many ranks as cores and with twice as many, it measures the hand-off of ranks that wait polling
-// on an oversubscribed computer (HandoffMeasurement, hetperf/model/measurement.hpp).
+// With --busy-sends MIN_BYTES, also per size of at least MIN_BYTES, up to the first that waited: the time a blocking
+// MPI_Send of that size takes to return while its receiver is busy for "receiver_busy_s" (eight one-way times, at least
+// 1 ms) before it posts its receive ("busy_sends"). A send that returns within half that time went out eagerly; one
+// that waited for the receiver was a rendezvous. Eight, not four: over TCP an eager send of 1 MiB took 2.9 one-way
+// times to return (0.82 ms, its receiver busy for 1.14 ms and not yet receiving), and half of four one-way times took
+// it for one that waited. Between the largest eager size and the first that waited, powers of two are tried in
+// bisection until they are a factor of two apart, then sizes halfway until they are 1/16 of the smaller apart: the
+// eager limit (calibrate/eager_limit.hpp) to about 6%. With --fanout BYTES, on any number of ranks of one computer
+// instead: rank 0 sends BYTES to every other rank in turn, round after round, and prints the period of a round
+// ({"fanout": ...}); run with as many ranks as cores and with twice as many, it measures the hand-off of ranks that
+// wait polling on an oversubscribed computer (HandoffMeasurement, hetperf/model/measurement.hpp).
 #include <mpi.h>
 
 #include <algorithm>
@@ -296,6 +294,30 @@ void bisect_eager_limit(std::vector<char>& buf, int rank, const hetperf::probes:
   }
 }
 
+// One size's ping-pong point: the one-way time of batches of round trips (about 1 ms a sample,
+// decided by rank 0 and shared), and from `send_times_from` bytes on the time a send takes to a
+// waiting receiver. `one_way_s` gets the one-way time's median.
+nlohmann::json measure_point(std::vector<char>& buf, std::uint64_t bytes, std::uint64_t send_times_from, int rank,
+                             const hetperf::probes::RepeatOptions& repeat, double& one_way_s) {
+  const int count = static_cast<int>(bytes);
+  round_trips(buf, count, rank, 3);  // warm-up (connection set-up, first-touch of buffers)
+  double t0 = MPI_Wtime();
+  round_trips(buf, count, rank, 10);  // both ranks take part; rank 0's timing decides
+  int batch = batch_for((MPI_Wtime() - t0) / 10);
+  MPI_Bcast(&batch, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  hetperf::SampleSummary s = coordinated(repeat, rank, [&] {
+    double t = MPI_Wtime();
+    round_trips(buf, count, rank, batch);
+    return (MPI_Wtime() - t) / (2.0 * batch);
+  });
+  one_way_s = s.median;
+  nlohmann::json point = {{"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}};
+  if (send_times_from > 0 && bytes >= send_times_from) {
+    point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
+  }
+  return point;
+}
+
 // Rounds of the fan-out: rank 0 sends `count` bytes to ranks 1 .. size - 1 in turn, each of which
 // receives it; the next round starts as soon as rank 0's last send has returned.
 void fanout_rounds(std::vector<char>& buf, int count, int rank, int size, int rounds) {
@@ -388,29 +410,21 @@ int main(int argc, char** argv) {
   std::vector<char> buf(max_size, 1);
   nlohmann::json points = nlohmann::json::array();
   std::vector<hetperf::BusySend> busy;  // ascending sizes; decided on rank 0 (its send_s)
+  // Once a size waited for its receiver, the larger ones are not tried: they tell nothing of the limit,
+  // and across a 100 Mbit/s link their receivers spun for seconds each (the testbed's probe took 97 s
+  // where it had taken 50).
+  int waited = 0;
 
   for (std::uint64_t bytes : sizes) {
     const int count = static_cast<int>(bytes);
-    // Batch size: enough round trips for ~1 ms per sample, decided by rank 0 and shared.
-    round_trips(buf, count, rank, 3);  // warm-up (connection set-up, first-touch of buffers)
-    double t0 = MPI_Wtime();
-    round_trips(buf, count, rank, 10);  // both ranks take part; rank 0's timing decides
-    int batch = batch_for((MPI_Wtime() - t0) / 10);
-    MPI_Bcast(&batch, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    hetperf::SampleSummary s = coordinated(repeat, rank, [&] {
-      double t = MPI_Wtime();
-      round_trips(buf, count, rank, batch);
-      return (MPI_Wtime() - t) / (2.0 * batch);
-    });
-    nlohmann::json point = {
-        {"size_bytes", bytes}, {"round_trips_per_sample", batch}, {"one_way_s", hetperf::to_json(s)}};
-    if (send_times_from > 0 && bytes >= send_times_from) {
-      point["send_s"] = hetperf::to_json(measure_send_time(buf, count, rank, repeat));
-    }
-    if (busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, busy_sends_from)) {
-      double busy_s = std::max(1e-3, 8 * s.median);
+    double one_way_s = 0;
+    nlohmann::json point = measure_point(buf, bytes, send_times_from, rank, repeat, one_way_s);
+    if (busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, busy_sends_from) && !waited) {
+      double busy_s = std::max(1e-3, 8 * one_way_s);
       MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
       busy.push_back({bytes, busy_s, measure_send_time(buf, count, rank, repeat, busy_s)});
+      waited = rank == 0 && !busy.back().eager();
+      MPI_Bcast(&waited, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     if (rank == 0) points.push_back(point);
   }
