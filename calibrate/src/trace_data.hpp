@@ -49,8 +49,6 @@ struct ComputerData {
   double alone_cpu_s = 0, alone_rank_wall_s = 0;
 };
 
-OperationCall operation_call(const hetperf::TraceEvent& e);
-
 // printf into a string, for the reports.
 std::string format(const char* fmt, double a, double b = 0, double c = 0);
 

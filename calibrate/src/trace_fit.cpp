@@ -3,19 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 #include <map>
-#include <set>
 #include <string>
-#include <tuple>
 
 #include <Eigen/Dense>
 
-#include "hetperf/model/trace.hpp"
-#include "hetperf/model/error.hpp"
-#include "hetperf/model/file_io.hpp"
-#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "trace_data.hpp"
 

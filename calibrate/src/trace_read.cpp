@@ -15,6 +15,12 @@
 namespace hetperf::calibrate::detail {
 namespace {
 
+OperationCall operation_call(const hetperf::TraceEvent& e) {
+  OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
+  if (e.op == "integrate") c.steps = static_cast<double>(e.m), c.m = 0;  // the runtime records steps as m
+  return c;
+}
+
 // The trace's messages, each send (or isend) matched with its receive in order per (source,
 // destination, tag), as MPI matches them. Of an application with iterations (LU), only those received
 // inside them: the prediction times the iterations, and the messages around them are of another
@@ -186,12 +192,6 @@ void add_alone_usage(const JsonNode& root, const RunFacts& facts, std::map<std::
 }
 
 }  // namespace
-
-OperationCall operation_call(const hetperf::TraceEvent& e) {
-  OperationCall c{e.op, static_cast<double>(e.m), static_cast<double>(e.n), static_cast<double>(e.k), 0};
-  if (e.op == "integrate") c.steps = static_cast<double>(e.m), c.m = 0;  // the runtime records steps as m
-  return c;
-}
 
 std::string format(const char* fmt, double a, double b, double c) {
   char buf[160];

@@ -411,8 +411,8 @@ int main(int argc, char** argv) {
   nlohmann::json points = nlohmann::json::array();
   std::vector<hetperf::BusySend> busy;  // ascending sizes; decided on rank 0 (its send_s)
   // Once a size waited for its receiver, the larger ones are not tried: they tell nothing of the limit,
-  // and across a 100 Mbit/s link their receivers spun for seconds each (the testbed's probe took 97 s
-  // where it had taken 50).
+  // and across a 100 Mbit/s link their receivers spun for seconds each (cli: testbed_mpi took 80-97 s
+  // where it had taken 49-55).
   int waited = 0;
 
   for (std::uint64_t bytes : sizes) {
