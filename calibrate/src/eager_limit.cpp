@@ -2,6 +2,7 @@
 #include "hetperf/calibrate/eager_limit.hpp"
 
 #include <cstdio>
+#include <numeric>
 
 namespace hetperf::calibrate {
 
@@ -40,6 +41,40 @@ std::optional<EagerLimit> eager_limit_from_pingpong(const NetMeasurement& net, c
     e.source = where + "every size measured waited for its receiver, from " + describe(*first_waiting);
   }
   return e;
+}
+
+std::vector<double> protocol_limits(const std::vector<CalibrationInput>& inputs, std::vector<std::size_t> files) {
+  if (files.empty()) {
+    files.resize(inputs.size());
+    std::iota(files.begin(), files.end(), std::size_t{0});
+  }
+  std::optional<double> smallest;
+  for (std::size_t idx : files) {
+    const auto& net = inputs[idx].measurement.net;
+    const auto e = net ? eager_limit_from_pingpong(*net, inputs[idx].file) : std::nullopt;
+    if (e && (!smallest || static_cast<double>(e->bytes) < *smallest)) smallest = static_cast<double>(e->bytes);
+  }
+  return smallest ? std::vector<double>{*smallest} : std::vector<double>{};
+}
+
+void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profile& p) {
+  std::optional<EagerLimit> between, loopback;
+  auto smaller = [](std::optional<EagerLimit>& into, const EagerLimit& e) {
+    if (!into || e.bytes < into->bytes) into = e;
+  };
+  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
+    const auto& net = inputs[idx].measurement.net;
+    if (!net) continue;
+    const auto e = eager_limit_from_pingpong(*net, inputs[idx].file);
+    if (!e) continue;
+    if (net->between_hosts()) {
+      smaller(between, *e);
+    } else {
+      p.computers[idx].local_eager_limit = *e;
+      smaller(loopback, *e);
+    }
+  }
+  p.network.eager_limit = between ? between : loopback;
 }
 
 }  // namespace hetperf::calibrate

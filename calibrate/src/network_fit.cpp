@@ -1,6 +1,7 @@
 // Piecewise t = l + s/b (DPS paper section 4) with up to three protocol breakpoints.
 #include "hetperf/calibrate/network_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -33,6 +34,48 @@ double segment_cost(std::span<const double> x, std::span<const double> y, std::s
   return ss;
 }
 
+// Sizes non-negative and ascending, times positive (InputError naming the point).
+void check_points(const std::string& name, std::span<const double> x, std::span<const double> y) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    // A 0-byte message is a real measurement (it times the latency alone); negative sizes are not.
+    if (!(x[i] >= 0))
+      throw InputError(name + ": point " + std::to_string(i) + ": expected a non-negative message size, got " +
+                       std::to_string(x[i]));
+    if (!(y[i] > 0))
+      throw InputError(name + ": point " + std::to_string(i) + ": expected a positive time, got " +
+                       std::to_string(y[i]));
+    if (i > 0 && x[i] < x[i - 1])
+      throw InputError(name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
+  }
+}
+
+// The measured protocol switches as the index of the first point beyond each, ascending, where m
+// points stay on both sides of it and of the switch before.
+std::vector<std::size_t> known_switches(std::span<const double> x, std::vector<double> limits, std::size_t m) {
+  std::sort(limits.begin(), limits.end());
+  std::vector<std::size_t> known;
+  for (double limit : limits) {
+    const auto b = static_cast<std::size_t>(std::upper_bound(x.begin(), x.end(), limit) - x.begin());
+    if (b >= (known.empty() ? 0 : known.back()) + m && x.size() - b >= m) known.push_back(b);
+  }
+  return known;
+}
+
+// cost[i][j]: relative squared error of one line over points i..j (j - i + 1 >= m); none across a
+// known switch (infinite).
+std::vector<std::vector<double>> segment_costs(std::span<const double> x, std::span<const double> y, std::size_t m,
+                                               const std::vector<std::size_t>& known) {
+  const std::size_t n = x.size();
+  std::vector<std::vector<double>> cost(n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + m - 1; j < n; ++j) {
+      if (std::none_of(known.begin(), known.end(), [&](std::size_t b) { return i < b && b <= j; }))
+        cost[i][j] = segment_cost(x, y, i, j);
+    }
+  }
+  return cost;
+}
+
 FitSummary line_fit(const std::string& name, std::span<const double> x, std::span<const double> y, bool flat) {
   PolynomialFitOptions o;
   o.name = name;
@@ -62,6 +105,12 @@ bool NetworkFitOptions::is_valid(std::string* error) const {
     *error = "relative_error_floor: expected a positive number, got " + csv_number(relative_error_floor);
     return false;
   }
+  for (double limit : protocol_limits_bytes) {
+    if (!(limit >= 0) || !std::isfinite(limit)) {
+      *error = "protocol_limits_bytes: expected finite non-negative sizes, got " + csv_number(limit);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -78,24 +127,12 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   HETPERF_CHECK(options.is_valid(&error), "NetworkFitOptions: " + error);
   const std::size_t n = x.size(), m = options.min_segment_points;
   check_fit_input(options.name, x, y, m);
-  for (std::size_t i = 0; i < n; ++i) {
-    // A 0-byte message is a real measurement (it times the latency alone); negative sizes are not.
-    if (!(x[i] >= 0))
-      throw InputError(options.name + ": point " + std::to_string(i) + ": expected a non-negative message size, got " +
-                       std::to_string(x[i]));
-    if (!(y[i] > 0))
-      throw InputError(options.name + ": point " + std::to_string(i) + ": expected a positive time, got " +
-                       std::to_string(y[i]));
-    if (i > 0 && x[i] < x[i - 1])
-      throw InputError(options.name + ": point " + std::to_string(i) + ": expected sizes in ascending order");
-  }
-  // cost[i][j]: relative squared error of one line over points i..j (j - i + 1 >= m).
-  std::vector<std::vector<double>> cost(n, std::vector<double>(n, std::numeric_limits<double>::infinity()));
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = i + m - 1; j < n; ++j) cost[i][j] = segment_cost(x, y, i, j);
-  }
+  check_points(options.name, x, y);
+  const std::vector<std::size_t> known = known_switches(x, options.protocol_limits_bytes, m);
+  const auto cost = segment_costs(x, y, m, known);
   // best[k][j]: least cost of covering points 0..j-1 with k segments; from[k][j]: start of the last one.
-  const std::size_t kmax = std::min<std::size_t>(options.max_breakpoints + 1, n / m);
+  const std::size_t kmin = known.size() + 1;
+  const std::size_t kmax = std::max(kmin, std::min<std::size_t>(options.max_breakpoints + 1, n / m));
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<std::vector<double>> best(kmax + 1, std::vector<double>(n + 1, inf));
   std::vector<std::vector<std::size_t>> from(kmax + 1, std::vector<std::size_t>(n + 1, 0));
@@ -110,14 +147,15 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
       }
     }
   }
-  // BIC on relative errors: a k-regime model has 2k line parameters and k - 1 searched breakpoints.
+  // BIC on relative errors: a k-regime model has 2k line parameters and k - kmin searched breakpoints.
   const double nd = static_cast<double>(n), floor_ss = nd * options.relative_error_floor * options.relative_error_floor;
   auto bic = [&](std::size_t k) {
     return nd * std::log(std::max(best[k][n], floor_ss) / nd) +
-           (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - 1)) * std::log(nd);
+           (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - kmin)) *
+               std::log(nd);
   };
-  std::size_t chosen = 1;
-  for (std::size_t k = 2; k <= kmax; ++k) {
+  std::size_t chosen = kmin;
+  for (std::size_t k = kmin + 1; k <= kmax; ++k) {
     if (std::isfinite(best[k][n]) && bic(k) < bic(chosen)) chosen = k;
   }
   // The criterion does not know that the breakpoints were searched, so noise can buy a spurious regime.
@@ -135,6 +173,7 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   // messages 17% short.
   auto distinct = [&](const FitSummary& a, const FitSummary& b, std::pair<std::size_t, std::size_t> ra,
                       std::pair<std::size_t, std::size_t> rb) {
+    if (std::find(known.begin(), known.end(), rb.first) != known.end()) return true;
     for (std::size_t q = 0; q < 2; ++q) {
       const FitParameter &pa = a.parameters[q], &pb = b.parameters[q];
       bool a_in_b = pb.ci95_low <= pa.value && pa.value <= pb.ci95_high;
@@ -153,7 +192,7 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   };
   std::vector<FitSummary> lines;
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (; chosen >= 1; --chosen) {
+  for (; chosen >= kmin; --chosen) {
     ranges = segment(chosen);
     lines.clear();
     for (std::size_t k = 0; k < chosen; ++k) {
@@ -173,6 +212,11 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   s.bic = bic(chosen);
   s.selection = std::to_string(chosen) + " regime(s) of up to " + std::to_string(kmax) +
                 " by the Bayesian information criterion on relative errors, adjacent regimes significantly different";
+  if (!known.empty()) {
+    s.selection += "; " + std::to_string(known.size()) + " breakpoint(s) at the measured protocol switch(es), before " +
+                   csv_number(x[known.front()]) + " bytes";
+    for (std::size_t k = 1; k < known.size(); ++k) s.selection += " and " + csv_number(x[known[k]]);
+  }
   for (std::size_t k = 0; k < chosen; ++k) {
     auto [i, j] = ranges[k];
     auto xs = x.subspan(i, j - i), ys = y.subspan(i, j - i);

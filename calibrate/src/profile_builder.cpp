@@ -253,6 +253,13 @@ struct PairData {
   const LogGPParameters* loggp = nullptr;  // from the first file of the pair that measured it
 };
 
+// The files that measured a pair, for messages.
+std::string pair_source(const std::vector<CalibrationInput>& inputs, const PairData& pair) {
+  std::string where = inputs[pair.inputs.front()].file;
+  if (pair.inputs.size() > 1) where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
+  return where;
+}
+
 std::vector<std::string> pair_hosts(const NetMeasurement& net, const std::string& machine) {
   std::vector<std::string> h = net.hosts;
   if (h.empty()) h = {machine};
@@ -269,11 +276,12 @@ struct NetworkResult {
   NetworkFitSummary summary;
 };
 
-// Fits, per size, the mean over files of the median one-way times in `times_by_size`, and describes
-// the result, including what LogGP parameters a ping-pong determines.
+// Fits, per size, the mean over files of the median one-way times in `times_by_size`, split at the
+// measured protocol switches `limits`, and describes the result, including what LogGP parameters a
+// ping-pong determines.
 NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
-                       const std::map<std::uint64_t, std::vector<double>>& times_by_size,
-                       const LogGPParameters* loggp) {
+                       const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp,
+                       const std::vector<double>& limits) {
   std::vector<double> x, y;
   for (const auto& [size, times] : times_by_size) {
     double sum = 0;
@@ -281,8 +289,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
     x.push_back(static_cast<double>(size));
     y.push_back(sum / static_cast<double>(times.size()));
   }
-  NetworkFitOptions o;
-  o.name = name;
+  const NetworkFitOptions o{.name = name, .protocol_limits_bytes = limits};
   NetworkResult r;
   r.summary = fit_at(where, "$.probes.net.pingpong", [&] { return fit_network(x, y, o); });
   const NetworkFitSummary& s = r.summary;
@@ -407,29 +414,6 @@ std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationI
   return buffer;
 }
 
-// The eager limits from the ping-pongs' busy sends: between computers the smallest of the pairs'; a
-// computer's own from its loopback ping-pong, which is also the network's where no pair was measured
-// (a profile of one machine, whose network is its loopback).
-void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profile& p) {
-  std::optional<EagerLimit> between, loopback;
-  auto smaller = [](std::optional<EagerLimit>& into, const EagerLimit& e) {
-    if (!into || e.bytes < into->bytes) into = e;
-  };
-  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
-    const auto& net = inputs[idx].measurement.net;
-    if (!net) continue;
-    const auto e = eager_limit_from_pingpong(*net, inputs[idx].file);
-    if (!e) continue;
-    if (net->between_hosts()) {
-      smaller(between, *e);
-    } else {
-      p.computers[idx].local_eager_limit = *e;
-      smaller(loopback, *e);
-    }
-  }
-  p.network.eager_limit = between ? between : loopback;
-}
-
 }  // namespace
 
 Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, const CalibrationOptions& options) {
@@ -512,10 +496,9 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   std::map<std::uint64_t, std::vector<double>> all_sizes;
   std::vector<std::optional<double>> pair_lo(inputs.size());
   for (auto& [key, pair] : pairs) {
-    std::string where = inputs[pair.inputs.front()].file;
-    if (pair.inputs.size() > 1)
-      where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
-    NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp);
+    const std::string where = pair_source(inputs, pair);
+    NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp,
+                               protocol_limits(inputs, pair.inputs));
     for (std::size_t idx : pair.inputs) pair_lo[idx] = r.fit["loggp"]["lo_s"].get<double>();
     for (const auto& [size, times] : pair.times_by_size) {
       for (double t : times) all_sizes[size].push_back(t);
@@ -529,8 +512,8 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
     p.network.regimes = only.regimes;
     p.network.fit = only.fit;
   } else {
-    NetworkResult r =
-        fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes, nullptr);
+    NetworkResult r = fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes,
+                               nullptr, protocol_limits(inputs, {}));
     p.network.latency_s = r.latency_s;
     p.network.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
     p.network.regimes = r.regimes;

@@ -8,9 +8,12 @@
 //   }
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "hetperf/calibrate/profile_builder.hpp"
 #include "hetperf/model/measurement.hpp"
 #include "hetperf/model/profile.hpp"
 
@@ -19,5 +22,16 @@ namespace hetperf::calibrate {
 // nullopt without busy sends. With every size sent eagerly, the largest measured (larger messages
 // are taken to wait); with none, 0. The source names `file`, the sizes on either side and their times.
 std::optional<EagerLimit> eager_limit_from_pingpong(const NetMeasurement& net, const std::string& file);
+
+// The eager limits of a calibration's files into `p`: between computers the smallest of the pairs'
+// (network.eager_limit); a computer's own from its loopback ping-pong (local_eager_limit), which is
+// also the network's where no pair was measured (a profile of one machine, whose network is its
+// loopback).
+void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profile& p);
+
+// The protocol switch of the ping-pongs of `files` (indices into `inputs`; empty: all of them), where
+// the network fit breaks its regimes (NetworkFitOptions::protocol_limits_bytes): the smallest eager
+// limit of their busy sends; empty without them.
+std::vector<double> protocol_limits(const std::vector<CalibrationInput>& inputs, std::vector<std::size_t> files);
 
 }  // namespace hetperf::calibrate
