@@ -143,7 +143,6 @@ void add_testbed_command(CLI::App& app, const std::string& command_line, Action&
     action = [a, host = std::move(host), words = std::move(words)]() -> int {
       std::string line;
       for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
-      for (const auto& [name, value] : validate::testbed_mpi_environment()) ::setenv(name.c_str(), value.c_str(), 1);
       validate::testbed_exec({}, host, {"sh", "-c", line}, a->options);
     };
   });

@@ -735,8 +735,7 @@ void testbed_exec(const std::string& testbed, const std::string& computer, const
   // (/etc/netns/<netns>/) are bound over the host's in a mount namespace of the command's own.
   const std::string binds =
       "for f in hosts resolv.conf; do if [ -e \"/etc/$f\" ]; then mount --bind \"$0/$f\" \"/etc/$f\" || exit 125; fi; "
-      "done; "
-      "exec \"$@\"";
+      "done; exec \"$@\"";
   std::vector<std::string> full = {
       "nsenter", "--net=/run/netns/" + netns, "--uts=" + uts, "--", "unshare", "--mount", "--", "sh", "-c",
       binds,     "/etc/netns/" + netns};
@@ -744,6 +743,7 @@ void testbed_exec(const std::string& testbed, const std::string& computer, const
   std::vector<char*> args;
   for (auto& a : full) args.push_back(a.data());
   args.push_back(nullptr);
+  for (const auto& [variable, value] : testbed_mpi_environment()) ::setenv(variable.c_str(), value.c_str(), 1);
   ::execvp(args[0], args.data());
   throw EnvironmentError(std::string("testbed: cannot run nsenter (util-linux): ") + std::strerror(errno));
 }

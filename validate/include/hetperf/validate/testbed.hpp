@@ -102,17 +102,20 @@ std::vector<std::string> testbed_names(const TestbedOptions& options);
 // The state of a testbed (spec, resources, notes, complete), as written by `up`.
 nlohmann::json testbed_state(const std::string& name, const TestbedOptions& options);
 
-// Runs `argv` inside a computer: joins its cgroups and UTS namespace, then execs
-// `ip netns exec <netns> argv...` (which also binds /etc/netns/<netns>/hosts over /etc/hosts). Does not
-// return; EnvironmentError when the computer is unknown or a step is refused. `testbed` may be empty
-// when the computer's name is unique among the testbeds that are up.
-// The MPI transport of ranks in testbed computers (what `hetperf testbed launch` sets for MPICH's hydra):
-// each variable as the environment already has it, else its default. MPICH over UCX takes two network
-// namespaces of one kernel for one host and moves messages through shared memory and CMA; only TCP
-// makes MPI traffic cross the shaped links. Eager messages of every size: UCX's rendezvous over TCP
-// took 27 ms for 64 KiB on a 100 Mbit/s link (5 ms of wire time). docs/testbed.md.
+// The MPI transport of ranks in testbed computers: each variable as the environment already has it,
+// else its default. MPICH over UCX takes two network namespaces of one kernel for one host and moves
+// messages through shared memory and CMA; only TCP makes MPI traffic cross the shaped links. Eager
+// messages of every size: UCX's rendezvous over TCP took 27 ms for 64 KiB on a 100 Mbit/s link (5 ms
+// of wire time). docs/testbed.md.
 std::vector<std::pair<std::string, std::string>> testbed_mpi_environment();
 
+// Runs `argv` inside a computer: joins its cgroups, then execs it in the computer's network and UTS
+// namespaces (nsenter) with the computer's /etc/hosts and /etc/resolv.conf bound over the host's, and
+// with testbed_mpi_environment set. Both `hetperf testbed exec` and the launcher MPICH's hydra calls
+// (`hetperf testbed launch`) come here: hydra starts the ranks of its own computer without the
+// launcher, so an mpiexec inside a computer gets the transport of the ranks it launches elsewhere.
+// Does not return; EnvironmentError when the computer is unknown or a step is refused. `testbed` may
+// be empty when the computer's name is unique among the testbeds that are up.
 [[noreturn]] void testbed_exec(const std::string& testbed, const std::string& computer,
                                const std::vector<std::string>& argv, const TestbedOptions& options);
 
