@@ -166,6 +166,17 @@ bool RankWorld::start_transfer(std::uint32_t id) {
     return false;
   }
   HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
+  const auto [last, first] =
+      streams_.try_emplace(static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst), id);
+  if (first) return stream(id);
+  messages_[last->second].next_in_stream = id;
+  last->second = id;
+  return false;
+}
+
+bool RankWorld::stream(std::uint32_t id) {
+  Message& m = messages_[id];
+  const std::size_t from = ranks_[m.src].computer, to = ranks_[m.dst].computer;
   double latency = platform_.latency_s, bytes = static_cast<double>(m.bytes);
   if (!platform_.regimes.empty()) {
     // The regime of its size: t = l + s·g alone, as l' = max(l, 0) then s·g + min(l, 0) seconds of
@@ -207,7 +218,21 @@ void RankWorld::delivered(std::uint32_t id) {
     release_sender(copy);
     return;
   }
+  stream_done(id);  // before it arrives: its receiver may reuse its slot for a message of this pair
   arrive(id);
+}
+
+void RankWorld::stream_done(std::uint32_t id) {
+  const Message& m = messages_[id];
+  const std::uint32_t next = m.next_in_stream;
+  if (next == kNoMessage) {
+    streams_.erase(static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst));
+    return;
+  }
+  if (stream(next)) {
+    const Message copy = messages_[next];
+    release_sender(copy);
+  }
 }
 
 void RankWorld::release_sender(const Message& m) {

@@ -112,6 +112,36 @@ TEST_CASE("apps: concurrent transfers out of one computer share its bandwidth eq
   CHECK(end_of(r, 3, "recv") == Approx(2.0));
 }
 
+TEST_CASE("apps: messages of one pair of ranks follow each other on the link, other pairs share it") {
+  // Two eager 1 MB messages from rank 0 to rank 1 at 1 MB/s: one connection carries them in order, the
+  // first arrives at 1 s and the second at 2 s (shared, both would arrive at 2 s; LU's last panel,
+  // sent just before the gather's blocks, crossed the testbed's link in its own time).
+  SimPlatform p = platform(2, 1, 0, 1e6);
+  p.eager_limit_bytes = 2000000;
+  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) {
+      co_await rt.send(1, 0, nullptr, 1000000);
+      co_await rt.send(1, 1, nullptr, 1000000);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 1000000);
+      co_await rt.recv(0, 1, nullptr, 1000000);
+    }
+  });
+  CHECK(end_of(r, 0, "send", 1) == Approx(0.0));
+  CHECK(end_of(r, 1, "recv", 0) == Approx(1.0));
+  CHECK(end_of(r, 1, "recv", 1) == Approx(2.0));
+  // Ranks 0 and 1 of one computer each send 1 MB to ranks 2 and 3 of the other: two connections, equal
+  // shares of the link, both arrive at 2 s.
+  r = simulate_app(p, {0, 0, 1, 1}, [](Runtime& rt) -> Task {
+    if (rt.rank() < 2)
+      co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
+    else
+      co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
+  });
+  CHECK(end_of(r, 2, "recv") == Approx(2.0));
+  CHECK(end_of(r, 3, "recv") == Approx(2.0));
+}
+
 TEST_CASE("apps: a simulated non-blocking send returns at once and its wait ends with the transfer") {
   // 1 MB at 1 MB/s with 1 ms latency: the isend returns at 0, the sender computes 0.5 s meanwhile
   // while the data moves (the receiver copies it: MPICH over UCX shared memory needs no progress from

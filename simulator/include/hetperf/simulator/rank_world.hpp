@@ -7,7 +7,8 @@
 //               polls and takes `wait_cpu_share` of a core meanwhile;
 //               with more ranks than cores and a time slice given, the computer's SlicedCores
 //               instead (ranks on their own cores taking turns of one slice);
-//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, DPS paper section 4);
+//   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, DPS paper section 4)
+//               among pairs of ranks; the messages of one pair follow each other (one connection);
 //               a rank blocked in a receive or a rendezvous send on an oversubscribed computer
 //               is scheduled in after the computer's hand-off once its operation completes;
 //               At most `eager_limit_bytes` a message is eager (the sender goes on at once, the receiver
@@ -27,6 +28,7 @@
 #include <utility>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "hetperf/simulator/engine/engine.hpp"
@@ -162,6 +164,7 @@ class RankWorld final : public ProcessorListener,
   std::uint64_t events() const { return engine_.events_fired(); }
 
  private:
+  static constexpr std::uint32_t kNoMessage = std::numeric_limits<std::uint32_t>::max();
   struct Message {
     int src = 0, dst = 0, tag = 0;
     std::uint64_t bytes = 0;
@@ -169,6 +172,7 @@ class RankWorld final : public ProcessorListener,
     bool sender_released = false;  // beyond the eager limit: its send has returned
     double buffered = 0;           // bytes of stream left to send once the sender has gone on (send_buffer_bytes)
     int send_handle = -1;          // isend: the sender's handle; -1: a blocking send
+    std::uint32_t next_in_stream = kNoMessage;  // the message of its pair of ranks sent after it (streams_)
   };
   struct Rank {
     int app = 0;
@@ -217,8 +221,11 @@ class RankWorld final : public ProcessorListener,
   std::uint32_t new_message();
   bool post_send(int rank, int dst, int tag, std::uint64_t bytes, int handle);
   // Starts moving `message`; true when its sender may go on at once (all of it fits the buffers).
+  // Between computers it streams behind the earlier messages of its pair of ranks (streams_).
   bool start_transfer(std::uint32_t message);
-  void release_sender(const Message& m);  // its blocking send returns, or its isend's handle is done
+  bool stream(std::uint32_t message);       // puts a message between computers on the network
+  void stream_done(std::uint32_t message);  // its pair's next message, if any, streams
+  void release_sender(const Message& m);    // its blocking send returns, or its isend's handle is done
   void arrive(std::uint32_t message);
   static std::vector<std::pair<int, bool>>::iterator find_handle(Rank& r, int handle);
 
@@ -244,6 +251,12 @@ class RankWorld final : public ProcessorListener,
   // messages outstanding, and a list beats a map of deques at that size).
   std::vector<std::vector<std::uint32_t>> inbox_;
   std::vector<std::vector<std::pair<int, int>>> posted_;  // per destination rank: (source, tag) waiting
+  // Per ordered pair of ranks on two computers (source << 32 | destination), the messages on their way:
+  // the oldest streams, the others wait for it in send order. One connection carries a pair's
+  // messages (TCP under MPI), so they follow each other rather than share the link as different
+  // pairs' connections do: with equal sharing, LU's last panel left behind four 1 MiB blocks of the
+  // gather that followed it took 50 ms to cross the testbed's link instead of the 10 ms it took.
+  std::unordered_map<std::uint64_t, std::uint32_t> streams_;  // the pair's last message; linked by next_in_stream
 };
 
 }  // namespace hetperf::sim

@@ -6,7 +6,8 @@
 // (the sender goes on at once, the receiver gets it after the transfer); a larger one waits for the
 // matching receive (rendezvous), and its sender goes on once all but `send_buffer_bytes` of it have
 // been streamed. Transfers cost l + s/b on a star network: the concurrent outgoing
-// (incoming) transfers of a computer share its bandwidth equally (DPS paper section 4).
+// (incoming) transfers of a computer share its bandwidth equally (DPS paper section 4), one per pair
+// of ranks at a time (a pair's messages follow each other, as on one TCP connection).
 // Several applications can run at once on one platform, each with its own ranks numbered from 0.
 #pragma once
 
