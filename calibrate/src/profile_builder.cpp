@@ -308,11 +308,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
   for (const auto& g : s.regimes) {
     r.regimes.push_back({g.min_size_bytes, g.latency_s, g.seconds_per_byte});
     bool flat = g.flat || g.fit.parameter("seconds_per_byte").ci95_low <= 0;
-    nlohmann::json j = to_json(g.fit);
-    j["size_range_bytes"] = {g.min_size_bytes, g.max_size_bytes};
-    j["flat"] = g.flat;
-    j["r2_meaningful"] = !flat;
-    regimes.push_back(j);
+    regimes.push_back(to_json(g, o.outlier_threshold));
     std::vector<double> gx, gy;
     for (std::size_t i = 0; i < x.size(); ++i) {
       if (x[i] >= static_cast<double>(g.min_size_bytes) && x[i] <= static_cast<double>(g.max_size_bytes)) {
