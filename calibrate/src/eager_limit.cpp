@@ -43,35 +43,44 @@ std::optional<EagerLimit> eager_limit_from_pingpong(const NetMeasurement& net, c
   return e;
 }
 
-std::vector<double> protocol_limits(const std::vector<CalibrationInput>& inputs, std::vector<std::size_t> files) {
-  if (files.empty()) {
-    files.resize(inputs.size());
-    std::iota(files.begin(), files.end(), std::size_t{0});
+std::vector<std::optional<EagerLimit>> file_eager_limits(const std::vector<CalibrationInput>& inputs) {
+  std::vector<std::optional<EagerLimit>> limits;
+  for (const CalibrationInput& in : inputs) {
+    const auto& net = in.measurement.net;
+    limits.push_back(net ? eager_limit_from_pingpong(*net, in.file) : std::nullopt);
   }
+  return limits;
+}
+
+std::vector<double> protocol_limits(const std::vector<std::optional<EagerLimit>>& limits,
+                                    const std::vector<std::size_t>& files) {
   std::optional<double> smallest;
   for (std::size_t idx : files) {
-    const auto& net = inputs[idx].measurement.net;
-    const auto e = net ? eager_limit_from_pingpong(*net, inputs[idx].file) : std::nullopt;
+    const auto& e = limits[idx];
     if (e && (!smallest || static_cast<double>(e->bytes) < *smallest)) smallest = static_cast<double>(e->bytes);
   }
   return smallest ? std::vector<double>{*smallest} : std::vector<double>{};
 }
 
-void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs, Profile& p) {
+std::vector<double> protocol_limits(const std::vector<std::optional<EagerLimit>>& limits) {
+  std::vector<std::size_t> every(limits.size());
+  std::iota(every.begin(), every.end(), std::size_t{0});
+  return protocol_limits(limits, every);
+}
+
+void eager_limits_from_probes(const std::vector<CalibrationInput>& inputs,
+                              const std::vector<std::optional<EagerLimit>>& limits, Profile& p) {
   std::optional<EagerLimit> between, loopback;
   auto smaller = [](std::optional<EagerLimit>& into, const EagerLimit& e) {
     if (!into || e.bytes < into->bytes) into = e;
   };
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
-    const auto& net = inputs[idx].measurement.net;
-    if (!net) continue;
-    const auto e = eager_limit_from_pingpong(*net, inputs[idx].file);
-    if (!e) continue;
-    if (net->between_hosts()) {
-      smaller(between, *e);
+    if (!limits[idx]) continue;
+    if (inputs[idx].measurement.net->between_hosts()) {
+      smaller(between, *limits[idx]);
     } else {
-      p.computers[idx].local_eager_limit = *e;
-      smaller(loopback, *e);
+      p.computers[idx].local_eager_limit = *limits[idx];
+      smaller(loopback, *limits[idx]);
     }
   }
   p.network.eager_limit = between ? between : loopback;

@@ -491,32 +491,29 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   }
   std::map<std::uint64_t, std::vector<double>> all_sizes;
   std::vector<std::optional<double>> pair_lo(inputs.size());
+  const auto eager = file_eager_limits(inputs);
   for (auto& [key, pair] : pairs) {
     const std::string where = pair_source(inputs, pair);
     NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp,
-                               protocol_limits(inputs, pair.inputs));
+                               protocol_limits(eager, pair.inputs));
     for (std::size_t idx : pair.inputs) pair_lo[idx] = r.fit["loggp"]["lo_s"].get<double>();
     for (const auto& [size, times] : pair.times_by_size) {
       for (double t : times) all_sizes[size].push_back(t);
     }
     p.network.pairs.push_back({key, r.latency_s, r.bandwidth_bytes_per_s, r.regimes, r.fit});
   }
-  if (p.network.pairs.size() == 1) {
-    const LinkModel& only = p.network.pairs.front();
-    p.network.latency_s = only.latency_s;
-    p.network.bandwidth_bytes_per_s = only.bandwidth_bytes_per_s;
-    p.network.regimes = only.regimes;
-    p.network.fit = only.fit;
-  } else {
+  LinkModel all = p.network.pairs.front();  // the only pair's, or all pairs' pooled
+  if (p.network.pairs.size() > 1) {
     NetworkResult r = fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes,
-                               nullptr, protocol_limits(inputs, {}));
-    p.network.latency_s = r.latency_s;
-    p.network.bandwidth_bytes_per_s = r.bandwidth_bytes_per_s;
-    p.network.regimes = r.regimes;
-    p.network.fit = r.fit;
+                               nullptr, protocol_limits(eager));
+    all = {{}, r.latency_s, r.bandwidth_bytes_per_s, r.regimes, r.fit};
   }
+  p.network.latency_s = all.latency_s;
+  p.network.bandwidth_bytes_per_s = all.bandwidth_bytes_per_s;
+  p.network.regimes = all.regimes;
+  p.network.fit = all.fit;
   p.network.send_buffer = send_buffer_from_probes(inputs, p.network);
-  eager_limits_from_probes(inputs, p);
+  eager_limits_from_probes(inputs, eager, p);
   double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     Computer& c = p.computers[idx];
