@@ -41,6 +41,25 @@ double end_of(const SimRunResult& r, int rank, const std::string& op, int nth = 
   return 0;
 }
 
+// Rank 0 sends rank 1 two 1 MB messages (tags 0 and 1), which rank 1 receives in order.
+Task two_messages(Runtime& rt) {
+  if (rt.rank() == 0) {
+    co_await rt.send(1, 0, nullptr, 1000000);
+    co_await rt.send(1, 1, nullptr, 1000000);
+  } else {
+    co_await rt.recv(0, 0, nullptr, 1000000);
+    co_await rt.recv(0, 1, nullptr, 1000000);
+  }
+}
+
+// Ranks 0 and 1 each send 1 MB to rank 2 and rank 3 respectively.
+Task two_pairs(Runtime& rt) {
+  if (rt.rank() < 2)
+    co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
+  else
+    co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
+}
+
 }  // namespace
 
 TEST_CASE("apps: a simulated rendezvous message costs l + s/b for both ends") {
@@ -102,12 +121,7 @@ TEST_CASE("apps: ranks computing on one core share it equally, on two cores they
 
 TEST_CASE("apps: concurrent transfers out of one computer share its bandwidth equally") {
   // Ranks 0 and 1 on computer 0 send 1 MB each to ranks 2 and 3 on computers 1 and 2.
-  auto r = simulate_app(platform(3, 2, 0, 1e6), {0, 0, 1, 2}, [](Runtime& rt) -> Task {
-    if (rt.rank() < 2)
-      co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
-    else
-      co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
-  });
+  auto r = simulate_app(platform(3, 2, 0, 1e6), {0, 0, 1, 2}, two_pairs);
   CHECK(end_of(r, 2, "recv") == Approx(2.0));
   CHECK(end_of(r, 3, "recv") == Approx(2.0));
 }
@@ -118,26 +132,13 @@ TEST_CASE("apps: messages of one pair of ranks follow each other on the link, ot
   // sent just before the gather's blocks, crossed the testbed's link in its own time).
   SimPlatform p = platform(2, 1, 0, 1e6);
   p.eager_limit_bytes = 2000000;
-  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) {
-      co_await rt.send(1, 0, nullptr, 1000000);
-      co_await rt.send(1, 1, nullptr, 1000000);
-    } else {
-      co_await rt.recv(0, 0, nullptr, 1000000);
-      co_await rt.recv(0, 1, nullptr, 1000000);
-    }
-  });
+  auto r = simulate_app(p, {0, 1}, two_messages);
   CHECK(end_of(r, 0, "send", 1) == Approx(0.0));
   CHECK(end_of(r, 1, "recv", 0) == Approx(1.0));
   CHECK(end_of(r, 1, "recv", 1) == Approx(2.0));
   // Ranks 0 and 1 of one computer each send 1 MB to ranks 2 and 3 of the other: two connections, equal
   // shares of the link, both arrive at 2 s.
-  r = simulate_app(p, {0, 0, 1, 1}, [](Runtime& rt) -> Task {
-    if (rt.rank() < 2)
-      co_await rt.send(rt.rank() + 2, 0, nullptr, 1000000);
-    else
-      co_await rt.recv(rt.rank() - 2, 0, nullptr, 1000000);
-  });
+  r = simulate_app(p, {0, 0, 1, 1}, two_pairs);
   CHECK(end_of(r, 2, "recv") == Approx(2.0));
   CHECK(end_of(r, 3, "recv") == Approx(2.0));
 }
@@ -492,15 +493,7 @@ TEST_CASE("apps: back-to-back large sends find the send buffer full and take the
   // the buffer is full a send takes s/b, as the gather's back-to-back blocks did on the testbed.
   SimPlatform p = platform(2, 1, 0, 1e6);
   p.send_buffer_bytes = 400000;
-  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
-    if (rt.rank() == 0) {
-      co_await rt.send(1, 0, nullptr, 1000000);
-      co_await rt.send(1, 1, nullptr, 1000000);
-    } else {
-      co_await rt.recv(0, 0, nullptr, 1000000);
-      co_await rt.recv(0, 1, nullptr, 1000000);
-    }
-  });
+  auto r = simulate_app(p, {0, 1}, two_messages);
   std::vector<double> sends, recvs;
   for (const auto& e : r.events) {
     if (e.op == "send") sends.push_back(e.end_s);
