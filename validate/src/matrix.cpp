@@ -88,9 +88,11 @@ ValidationRun lu_run(const ValidationMatrixOptions& o, std::size_t computer, int
   return run;
 }
 
-// LU configurations none of which is calibrated: every one differs from the calibration runs (basic,
-// at the calibrated sizes, on 1 and C ranks) along one or more axes: rank counts never calibrated
-// (C + 1 and 2C, both oversubscribed), sizes up to twice the largest calibrated, the other variants.
+// LU configurations that differ from the calibration runs (basic, at the calibrated sizes, on 1 and C
+// ranks) along one or more axes: rank counts never calibrated (C + 1 and 2C, both oversubscribed),
+// sizes up to twice the largest calibrated, the other variants. The full matrix also runs the
+// calibration's own configurations afresh (group "calibrated", their runs disjoint from the
+// calibration's): what the predictions are worth where the application was run.
 std::vector<ValidationRun> lu_matrix(const ValidationMatrixOptions& o, std::size_t computer) {
   const LuSizes sizes = lu_sizes(o.quick, o.cache_bytes);
   const int c = o.cores;
@@ -118,9 +120,10 @@ std::vector<ValidationRun> lu_matrix(const ValidationMatrixOptions& o, std::size
       }
       for (int n : sizes.calibrated) {
         for (int p : all_ranks) {
-          const bool calibrated =
-              v == LuVariant::kBasic && std::count(calibrated_ranks.begin(), calibrated_ranks.end(), p);
-          if (!calibrated) runs.push_back(lu_run(o, computer, n, r, p, v));
+          ValidationRun run = lu_run(o, computer, n, r, p, v);
+          if (v == LuVariant::kBasic && std::count(calibrated_ranks.begin(), calibrated_ranks.end(), p))
+            run.group = "calibrated";
+          runs.push_back(std::move(run));
         }
       }
     }
@@ -162,17 +165,9 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
     run.group = "lu-removal";
     run.ranks = m.ranks;
     run.job = lu_job(run.id, m.ranks, m.n, m.r, m.variant, m.remove, m.after, computer);
-    run.arguments = {o.lu_program,
-                     "--n",
-                     std::to_string(m.n),
-                     "--r",
-                     std::to_string(m.r),
-                     "--variant",
-                     to_string(m.variant),
-                     "--remove",
-                     std::to_string(m.remove),
-                     "--after-iteration",
-                     std::to_string(m.after)};
+    run.arguments = lu_arguments(o, m.n, m.r, m.variant);
+    run.arguments.insert(run.arguments.end(),
+                         {"--remove", std::to_string(m.remove), "--after-iteration", std::to_string(m.after)});
     runs.push_back(run);
   }
   // Integration: N processes, each an instance of one master and one worker; the calibration runs one
@@ -180,7 +175,7 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   const std::uint64_t steps = o.quick ? 2'000'000 : 4'000'000;
   auto integrate = [&](int processes, std::uint64_t message_bytes, std::uint64_t disk_bytes, const std::string& group) {
     ValidationRun run;
-    run.id = "integrate-" + std::to_string(processes) + (group == "integrate" ? "" : "-load");
+    run.id = "integrate-" + std::to_string(processes) + (message_bytes == 32 && disk_bytes == 0 ? "" : "-load");
     run.group = group;
     run.ranks = 2 * processes;
     AppJob& job = run.job;
@@ -203,6 +198,11 @@ std::vector<ValidationRun> validation_matrix(const ValidationMatrixOptions& o, c
   for (int k : counts) integrate(k, 32, 0, "integrate");
   const std::vector<int> loaded = o.quick ? std::vector<int>{5} : std::vector<int>{10, 50, 100};
   for (int k : loaded) integrate(k, 65536, 1 << 20, "integrate-load");
+  if (!o.quick) {
+    // The calibration's one instance at the matrix's length, without and with the load.
+    integrate(1, 32, 0, "calibrated");
+    integrate(1, 65536, 1 << 20, "calibrated");
+  }
   return runs;
 }
 

@@ -18,7 +18,7 @@ namespace hetperf::validate {
 
 struct ValidationRun {
   std::string id;                      // "lu-n1024-r128-p2-basic"
-  std::string group;                   // "lu", "lu-removal", "integrate", "integrate-load"
+  std::string group;                   // "lu", "lu-removal", "integrate", "integrate-load", "calibrated"
   apps::AppJob job;                    // what is predicted (one job alone on the computer)
   std::vector<std::string> arguments;  // of the real program after `mpiexec -n ranks`, program first
   int ranks = 1;
