@@ -262,22 +262,23 @@ def run_one(hetperf, argv, timeout_s, memory_bytes, env):
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes if hard == resource.RLIM_INFINITY else
                                                 min(memory_bytes, hard), hard))
     start = time.monotonic()
-    try:
-        process = subprocess.Popen([hetperf] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    finally:
-        if not SANITIZED:
-            resource.setrlimit(resource.RLIMIT_AS, as_limit)
-    with process:
+    process = None
+    try:  # an interrupted fuzzer leaves no hetperf behind, also one interrupted as it starts
         try:
-            _, err = process.communicate(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
+            process = subprocess.Popen([hetperf] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        finally:
+            if not SANITIZED:
+                resource.setrlimit(resource.RLIMIT_AS, as_limit)
+        _, err = process.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return None, "", time.monotonic() - start
+    except BaseException:
+        if process is not None:
             process.kill()
             process.wait()
-            return None, "", time.monotonic() - start
-        except BaseException:  # an interrupted fuzzer leaves no hetperf behind
-            process.kill()
-            process.wait()
-            raise
+        raise
     return process.returncode, err.decode(errors="replace"), time.monotonic() - start
 
 
@@ -293,6 +294,9 @@ def input_numbers(o, worker, jobs, deadline):
         n += jobs
 
 
+INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
 def raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -300,6 +304,7 @@ def raise_interrupt(signum, frame):
 def worker_main(o, worker, jobs, deadline, scratch):
     """One worker: runs its inputs in scratch/files, writes its counts to scratch/result.json."""
     signal.signal(signal.SIGTERM, raise_interrupt)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTS)  # held by main while it started the workers
     # No core files from crashing inputs: set once here, inherited by every hetperf this worker starts.
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     # hetperf's own temporary files (if any) stay in the scratch directory, removed with it.
@@ -368,12 +373,19 @@ def main():
     start = time.monotonic()
     try:
         deadline = start + o.seconds
-        for w in range(jobs):
-            scratch = os.path.join(root, f"worker-{w}")
-            os.mkdir(scratch)
-            p = multiprocessing.Process(target=worker_main, args=(o, w, jobs, deadline, scratch))
-            p.start()
-            workers.append((p, scratch))
+        # The interrupts wait until every started worker is listed: a worker started and not yet listed
+        # when one came was never stopped, and wrote into the scratch directory as it was removed
+        # (the self-test's SIGTERM found it left behind, once in a loaded CI run).
+        signal.pthread_sigmask(signal.SIG_BLOCK, INTERRUPTS)
+        try:
+            for w in range(jobs):
+                scratch = os.path.join(root, f"worker-{w}")
+                os.mkdir(scratch)
+                p = multiprocessing.Process(target=worker_main, args=(o, w, jobs, deadline, scratch))
+                p.start()
+                workers.append((p, scratch))
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, INTERRUPTS)
         for p, _ in workers:
             p.join()
         results = []
