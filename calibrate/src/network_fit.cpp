@@ -10,6 +10,7 @@
 #include "fit_input.hpp"
 #include "hetperf/calibrate/polynomial_fit.hpp"
 #include "hetperf/model/csv.hpp"
+#include "hetperf/model/statistics.hpp"
 
 namespace hetperf::calibrate {
 namespace {
@@ -86,14 +87,6 @@ FitSummary line_fit(const std::string& name, std::span<const double> x, std::spa
   return fit_polynomial(x, y, o);
 }
 
-double median_of(std::vector<double> v) {
-  const std::size_t h = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
-  double m = v[h];
-  if (v.size() % 2 == 0) m = (m + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h))) / 2;
-  return m;
-}
-
 // A regime: its line t = l + s/b (`line`, what the significance test compares) without its outlying
 // sizes (NetworkFitOptions::outlier_threshold): the farthest size goes while it lies beyond the
 // threshold, at least four sizes stay and at most one in four goes. A regime of fewer than eight
@@ -117,9 +110,9 @@ FittedRegime regime_line(const std::string& name, std::span<const double> x, std
     const double l = f.line.parameter("latency_s").value, g = f.line.parameter("seconds_per_byte").value;
     std::vector<double> res(kx.size()), dev(kx.size());
     for (std::size_t i = 0; i < kx.size(); ++i) res[i] = (ky[i] - l - g * kx[i]) / ky[i];
-    const double mid = median_of(res);
+    const double mid = median(res);
     for (std::size_t i = 0; i < kx.size(); ++i) dev[i] = std::abs(res[i] - mid);
-    sd = std::max(1.4826 * median_of(dev), options.outlier_scale_floor);
+    sd = std::max(1.4826 * median(dev), options.outlier_scale_floor);
     const auto worst = static_cast<std::size_t>(std::max_element(dev.begin(), dev.end()) - dev.begin());
     const bool room = x.size() >= 8 && kx.size() > 4 && 4 * (left_out.size() + 1) <= x.size();
     if (!(options.outlier_threshold > 0 && room && dev[worst] > options.outlier_threshold * sd)) break;
@@ -189,7 +182,7 @@ nlohmann::json to_json(const NetworkRegime& g, double outlier_threshold) {
   nlohmann::json j = to_json(g.fit);
   j["size_range_bytes"] = {g.min_size_bytes, g.max_size_bytes};
   j["flat"] = g.flat;
-  j["r2_meaningful"] = !(g.flat || g.fit.parameter("seconds_per_byte").ci95_low <= 0);
+  j["r2_meaningful"] = g.slope_meaningful();
   j["outliers"] = nlohmann::json::array();
   for (const NetworkOutlier& out : g.outliers) {
     j["outliers"].push_back({{"size_bytes", out.size_bytes},

@@ -307,7 +307,6 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
   nlohmann::json regimes = nlohmann::json::array();
   for (const auto& g : s.regimes) {
     r.regimes.push_back({g.min_size_bytes, g.latency_s, g.seconds_per_byte});
-    bool flat = g.flat || g.fit.parameter("seconds_per_byte").ci95_low <= 0;
     regimes.push_back(to_json(g, o.outlier_threshold));
     std::vector<double> gx, gy;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -315,7 +314,7 @@ NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& w
         gx.push_back(x[i]), gy.push_back(y[i]);
       }
     }
-    b.record({g.fit, gx, gy, "message size (bytes)", "one-way time (s)", true, !flat});
+    b.record({g.fit, gx, gy, "message size (bytes)", "one-way time (s)", true, g.slope_meaningful()});
   }
   b.record({s.overall, x, y, "message size (bytes)", "one-way time (s)", true, true});
   const NetworkRegime& last = s.regimes.back();

@@ -166,8 +166,7 @@ bool RankWorld::start_transfer(std::uint32_t id) {
     return false;
   }
   HETPERF_CHECK(network_, "a message on a platform without a network (bind should have refused it)");
-  const auto [last, first] =
-      streams_.try_emplace(static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst), id);
+  const auto [last, first] = streams_.try_emplace(pair_key(m), id);
   if (first) return stream(id);
   messages_[last->second].next_in_stream = id;
   last->second = id;
@@ -226,7 +225,7 @@ void RankWorld::stream_done(std::uint32_t id) {
   const Message& m = messages_[id];
   const std::uint32_t next = m.next_in_stream;
   if (next == kNoMessage) {
-    streams_.erase(static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst));
+    streams_.erase(pair_key(m));
     return;
   }
   if (stream(next)) {

@@ -60,6 +60,9 @@ struct NetworkRegime {
   bool flat = false;                     // the fitted slope was negative: refitted as t = l (slope 0)
   FitSummary fit;                        // parameters latency_s, seconds_per_byte; R² of the regime
   std::vector<NetworkOutlier> outliers;  // sizes of the range left out of the line
+
+  // Neither flat nor with a slope whose 95% interval reaches 0: the line's R² means something.
+  bool slope_meaningful() const { return !(flat || fit.parameter("seconds_per_byte").ci95_low <= 0); }
 };
 
 struct NetworkFitSummary {

@@ -224,6 +224,10 @@ class RankWorld final : public ProcessorListener,
   // Starts moving `message`; true when its sender may go on at once (all of it fits the buffers).
   // Between computers it streams behind the earlier messages of its pair of ranks (streams_).
   bool start_transfer(std::uint32_t message);
+  // streams_'s key of a message's pair of ranks: source << 32 | destination.
+  static std::uint64_t pair_key(const Message& m) {
+    return static_cast<std::uint64_t>(m.src) << 32 | static_cast<std::uint32_t>(m.dst);
+  }
   bool stream(std::uint32_t message);       // puts a message between computers on the network
   void stream_done(std::uint32_t message);  // its pair's next message, if any, streams
   void release_sender(const Message& m);    // its blocking send returns, or its isend's handle is done
