@@ -249,26 +249,47 @@ OperationNoise::OperationNoise(std::uint64_t seed, std::uint64_t sample)
 
 double OperationNoise::uniform() { return rng_.uniform01(); }
 
-std::size_t OperationNoise::run_of(std::size_t computer, const AppModels& models) {
-  auto it = run_of_computer_.find(computer);
-  if (it == run_of_computer_.end()) {
-    it = run_of_computer_.emplace(computer, rng_.index(models.runs.size())).first;
-  }
+double OperationNoise::position(std::size_t computer) {
+  auto it = position_of_computer_.find(computer);
+  if (it == position_of_computer_.end()) it = position_of_computer_.emplace(computer, rng_.uniform01()).first;
   return it->second;
 }
 
+namespace {
+
+// The element at position u in [0, 1) of `n` equally likely ones.
+std::size_t at_position(double u, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)));
+}
+
+}  // namespace
+
 double OperationNoise::run_factor(std::size_t computer, const AppModels& models, const std::string& op) {
-  if (models.runs.empty()) return 1;
-  const auto& factors = models.runs[run_of(computer, models)].factor;
-  auto f = factors.find(op);
-  return f == factors.end() ? 1 : f->second;
+  auto key = std::make_pair(computer, op);
+  if (auto it = factor_of_.find(key); it != factor_of_.end()) return it->second;
+  std::vector<double> factors;
+  for (const RunState& run : models.runs) {
+    if (auto f = run.factor.find(op); f != run.factor.end()) factors.push_back(f->second);
+  }
+  const double factor = factors.empty() ? 1.0 : factors[at_position(position(computer), factors.size())];
+  factor_of_.emplace(std::move(key), factor);
+  return factor;
 }
 
 double OperationNoise::message_delay(std::size_t computer, const AppModels& models) {
-  if (models.runs.empty()) return 0;
-  const auto& delays = models.runs[run_of(computer, models)].message_delays_s;
-  if (delays.empty()) return 0;
-  return delays[rng_.index(delays.size())];
+  auto it = delays_of_.find(computer);
+  if (it == delays_of_.end()) {
+    std::vector<const RunState*> with_delays;
+    for (const RunState& run : models.runs) {
+      if (!run.message_delays_s.empty()) with_delays.push_back(&run);
+    }
+    const std::vector<double>* delays = nullptr;
+    if (!with_delays.empty())
+      delays = &with_delays[at_position(position(computer), with_delays.size())]->message_delays_s;
+    it = delays_of_.emplace(computer, delays).first;
+  }
+  if (it->second == nullptr) return 0;
+  return (*it->second)[rng_.index(it->second->size())];
 }
 
 }  // namespace hetperf

@@ -155,3 +155,25 @@ TEST_CASE("model: operation noise is a fixed function of the seed and the sample
   for (std::uint64_t s = 0; s < 50; ++s) seen.insert(draws(7, s)[0]);
   CHECK(seen.size() == 3);  // every calibration run is drawn
 }
+
+TEST_CASE("model: an operation's run factor is drawn among the runs that made calls of it") {
+  // Two LU runs and an integration run on one computer, as a calibration leaves them.
+  AppModels a;
+  a.runs = {{"lu-1", {{"gemm", 0.9}, {"trsm", 0.8}}, {2e-6}},
+            {"integrate-1", {{"integrate", 1.5}}, {}},
+            {"lu-2", {{"gemm", 1.1}, {"trsm", 1.2}}, {4e-6}}};
+  std::set<double> gemm;
+  std::set<std::pair<double, double>> pairs;
+  for (std::uint64_t s = 0; s < 60; ++s) {
+    OperationNoise n(11, s);
+    const double g = n.run_factor(0, a, "gemm");
+    gemm.insert(g);
+    pairs.insert({g, n.run_factor(0, a, "trsm")});
+    CHECK(n.run_factor(0, a, "integrate") == 1.5);  // never the LU runs' missing factor
+    const double delay = n.message_delay(0, a);
+    CHECK((delay == 2e-6 || delay == 4e-6));  // never the integration run's none
+  }
+  CHECK(gemm == std::set<double>{0.9, 1.1});
+  // One run's operations stay in its state.
+  CHECK(pairs == std::set<std::pair<double, double>>{{0.9, 0.8}, {1.1, 1.2}});
+}
