@@ -108,7 +108,11 @@ nlohmann::json to_json(const AppModels& models) {
                          {"variants", models.calibrated.variants},
                          {"with", models.calibrated.with}};
   }
-  if (!models.model_error_log.empty()) out["model_error_log"] = models.model_error_log;
+  if (auto pooled = models.model_error_log.find(""); pooled != models.model_error_log.end()) {
+    out["model_error_log"] = pooled->second;  // as it was read
+  } else if (!models.model_error_log.empty()) {
+    out["model_error_log"] = models.model_error_log;
+  }
   return out;
 }
 
@@ -239,7 +243,18 @@ AppModels app_models_from_json(const JsonNode& node) {
   }
   if (auto c = node.optional("calibrated")) out.calibrated = calibrated_range_from_json(*c);
   if (auto e = node.optional("model_error_log")) {
-    for (const JsonNode& v : e->items()) out.model_error_log.push_back(v.as_number());
+    if (e->value().is_array()) {
+      for (const JsonNode& v : e->items()) out.model_error_log[""].push_back(v.as_number());
+    } else {
+      if (!e->value().is_object()) e->fail("an object of the deviations per application (\"lu\", \"integrate\")");
+      e->known_fields({"lu", "integrate"});
+      for (const char* app : {"lu", "integrate"}) {
+        if (auto list = e->optional(app)) {
+          auto& values = out.model_error_log[app];
+          for (const JsonNode& v : list->items()) values.push_back(v.as_number());
+        }
+      }
+    }
   }
   return out;
 }

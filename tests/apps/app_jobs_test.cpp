@@ -312,9 +312,9 @@ TEST_CASE(
   // a's configurations: (a, b) at the median of its runs' logs, ln √(1.10 · 1.20), and (a, a) at ln 0.9,
   // centred on their median and scaled by the model's share of their spread: two configurations 24% apart
   // against runs 9% apart, most of it the model's.
-  const auto& e = p.computers[0].app_models.model_error_log;
+  const auto& e = p.computers[0].app_models.model_error_log.at("lu");
   REQUIRE(e.size() == 2);
-  const double shrink = p.diagnostics["model_error"]["a"]["shrink"].get<double>();
+  const double shrink = p.diagnostics["model_error"]["a"]["lu"]["shrink"].get<double>();
   CHECK(shrink > 0.9);
   CHECK(shrink < 1);
   CHECK(e[1] - e[0] == Approx(shrink * std::log(std::sqrt(1.10 * 1.20) / 0.9)));
@@ -388,7 +388,7 @@ TEST_CASE("apps: the model error's spread leaves out the noise of the configurat
 TEST_CASE("apps: a sampled prediction's typical time is its simulations' before the model error is drawn") {
   Profile p = profile();
   p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {960, 1920}}}, {"basic"}, {}};
-  p.computers[0].app_models.model_error_log = {-0.1, 0, 0.2};
+  p.computers[0].app_models.model_error_log = {{"lu", {-0.1, 0, 0.2}}};
   AppJob j;
   j.kind = AppJob::Kind::kLu;
   j.ranks = 2;
@@ -407,7 +407,7 @@ TEST_CASE("apps: a sampled prediction's typical time is its simulations' before 
 TEST_CASE("apps: a prediction's spread grows with its distance from the calibrated range") {
   Profile p = profile();
   p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {960, 1920}}}, {"basic"}, {}};
-  p.computers[0].app_models.model_error_log = {-0.05, 0, 0.05};
+  p.computers[0].app_models.model_error_log = {{"lu", {-0.05, 0, 0.05}}};
   auto job = [&](int ranks, int n) {
     AppJob j;
     j.kind = AppJob::Kind::kLu;
@@ -436,7 +436,7 @@ TEST_CASE("apps: a prediction's spread grows with its distance from the calibrat
 TEST_CASE("apps: a sampled median is not pulled to one side of an even number of calibrated deviations") {
   Profile p = profile();
   p.computers[0].app_models.calibrated = {{1, 2}, {{"lu", {960, 1920}}}, {"basic"}, {}};
-  p.computers[0].app_models.model_error_log = {-0.1, 0.1};  // two configurations, centred
+  p.computers[0].app_models.model_error_log = {{"lu", {-0.1, 0.1}}};  // two configurations, centred
   AppJob j;
   j.kind = AppJob::Kind::kLu;
   j.ranks = 2;

@@ -104,7 +104,7 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   a.concurrency_speed = {1.0, 0.9};
   a.messages = MessageModel{2e-6, 1e-10, 8, 65536, 40, {"t1.json"}};
   a.calibrated = {{1, 2}, {{"lu", {1536, 2048}}}, {"basic"}, {}};
-  a.model_error_log = {-0.02, 0, 0.03};
+  a.model_error_log = {{"lu", {-0.02, 0, 0.03}}, {"integrate", {-0.1, 0.2}}};
   const nlohmann::json k = to_json(a);
   const AppModels c = app_models_from_json(JsonNode(k, "p.json", "$.m"));
   CHECK(c.concurrency_speed == a.concurrency_speed);
@@ -114,6 +114,19 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   CHECK(c.calibrated.sizes.at("lu") == std::pair<double, double>{1536, 2048});
   CHECK(c.calibrated.variants == std::vector<std::string>{"basic"});
   CHECK(c.model_error_log == a.model_error_log);
+  // A profile written before the deviations were kept per application: one array, for every
+  // application, written back as it was read.
+  nlohmann::json pooled = k;
+  pooled["model_error_log"] = {-0.02, 0.03};
+  const AppModels old = app_models_from_json(JsonNode(pooled, "p.json", "$.m"));
+  CHECK(old.model_error_log == std::map<std::string, std::vector<double>>{{"", {-0.02, 0.03}}});
+  CHECK(to_json(old)["model_error_log"] == pooled["model_error_log"]);
+  bad = k;
+  bad["model_error_log"]["mpi"] = {0.1};
+  fails(bad, "$.m.model_error_log.mpi: unknown field");
+  bad = k;
+  bad["model_error_log"] = 0.1;
+  fails(bad, "$.m.model_error_log: expected an object of the deviations per application");
   bad = k;
   bad["calibrated"]["sizes"]["lu"] = {2048, 1536};
   fails(bad, "$.m.calibrated.sizes.lu");

@@ -124,11 +124,13 @@ struct AppModels {
   // k ranks computing at once, relative to one rank alone (s(1) = 1); empty: not calibrated.
   std::vector<double> concurrency_speed = {};
   CalibratedRange calibrated = {};
-  // What the mechanisms miss: ln(measured / predicted) of each calibration configuration (the median
-  // over its runs), less their median. A sampled prediction multiplies its time by exp((1 + d) · e)
-  // for one e drawn between these (their quantile function, interpolated), d its distance from the
-  // calibrated range in octaves (apps/sim app_jobs.hpp extrapolation_distance); empty: none known.
-  std::vector<double> model_error_log = {};
+  // What the mechanisms miss, per application ("lu", "integrate"): ln(measured / predicted) of each of
+  // its calibration configurations (the median over its runs), less their median. A sampled prediction
+  // multiplies its time by exp((1 + d) · e) for one e drawn between its application's (their quantile
+  // function, interpolated), d its distance from the calibrated range in octaves (apps/sim app_jobs.hpp
+  // extrapolation_distance); empty: none known. The key "" holds the pooled deviations of a profile
+  // written before they were kept per application (an array in its JSON), drawn for every application.
+  std::map<std::string, std::vector<double>> model_error_log = {};
 
   bool empty() const { return operations.empty(); }
   // The model of `op`; nullptr when there is none.

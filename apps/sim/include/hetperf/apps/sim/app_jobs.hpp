@@ -102,7 +102,8 @@ AppPrediction predict_app_jobs(const SimPlatform& platform, const Profile& profi
 
 // A sampled prediction: `samples` simulations of the jobs, sample i on sampled_platform(profile, seed,
 // i), its times multiplied by exp((1 + d) · e) with e drawn from the job's computers'
-// AppModels::model_error_log (pooled, its quantile function interpolated between them) and
+// AppModels::model_error_log of its application (pooled over its computers, its quantile function
+// interpolated between them) and
 // d = extrapolation_distance; spread over `threads` threads (0: the
 // machine's cores). Each sample depends on (seed, i) alone, so the result is the same on any number
 // of threads.
@@ -138,6 +139,7 @@ struct CalibrationDiagnostic {
   std::vector<std::size_t> mapping;         // the same as indices into the profile's computers
   double measured_s = 0;                    // LU's factorisation, integration's mean response
   double predicted_s = 0;                   // the point prediction of its configuration
+  std::string app;                          // "lu" or "integrate"
   double ratio() const { return predicted_s > 0 ? measured_s / predicted_s : 0; }
 };
 // Every trace predicted with its ranks on `computer` when given (every trace taken on it), else on the
@@ -169,9 +171,10 @@ struct ModelErrorSpread {
 ModelErrorSpread model_error_spread(const std::vector<std::vector<double>>& runs_log);
 
 // Puts the diagnostics into `profile.diagnostics["calibration_runs"]` and each computer's
-// AppModels::model_error_log: per configuration the log of its median ratio, less the median of those of
-// the computer (the spread of what the mechanisms miss, not a correction: its centre is removed),
-// scaled by model_error_spread's shrink (recorded in `profile.diagnostics["model_error"]`).
+// AppModels::model_error_log, per application: per configuration the log of its median ratio, less the
+// median of those of the computer and application (the spread of what the mechanisms miss, not a
+// correction: its centre is removed), scaled by model_error_spread's shrink (recorded in
+// `profile.diagnostics["model_error"][computer][application]`).
 void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnostic>& diagnostics);
 
 // The distribution of sampled times as the prediction reports it: median, mean, the 5/10/90/95th
