@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/statistics.hpp"
 #include "hetperf/probes/cgroup.hpp"
 #include "hetperf/probes/cpu_probe.hpp"
 #include "hetperf/probes/kernel_probe.hpp"
@@ -308,13 +309,9 @@ TEST_CASE("probes: ground truth: a 50% CPU quota halves the measured MIPS (of th
     runs << "\nfree " << free_runs[i].mips << " MIPS granted " << free_runs[i].cpu_share << " CPU, with the quota "
          << quota_runs[i].mips << " MIPS granted " << quota_runs[i].cpu_share;
   }
-  const auto median_of = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
   INFO("pairs:" << runs.str());
-  CHECK(median_of(quota_share) <= 0.5 + 0.02);  // the quota holds (a period's phase: ±2%)
-  CHECK(median_of(ratio) == Approx(median_of(granted)).margin(0.05));
+  CHECK(median(quota_share) <= 0.5 + 0.02);  // the quota holds (a period's phase: ±2%)
+  CHECK(median(ratio) == Approx(median(granted)).margin(0.05));
 }
 
 TEST_CASE("probes: a BLAS running kernels narrower than the CPU's vector units is named in a warning") {
