@@ -89,8 +89,8 @@ void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sample
       std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,
                     static_cast<unsigned long long>(j.integrate.steps));
     }
-    std::printf("%-20s %-10s %6d %-34s %12.4f", j.name.c_str(), j.kind == apps::AppJob::Kind::kLu ? "lu" : "integrate",
-                j.ranks * j.instances, config, r.time_s);
+    std::printf("%-20s %-10s %6d %-34s %12.4f", j.name.c_str(), apps::to_string(j.kind), j.ranks * j.instances, config,
+                r.time_s);
     if (sampled) {
       const auto& s = sampled->time_s[index];
       std::printf(" %12.4f %12.4f %12.4f", median(sampled->typical_s[index]), quantile_nearest_rank(s, 0.10),

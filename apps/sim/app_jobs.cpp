@@ -508,7 +508,7 @@ namespace {
 // The model error a job's samples draw from: the deviations of its application's calibration
 // configurations on its computers, pooled (AppModels::model_error_log), ascending.
 std::vector<double> model_errors(const Profile& profile, const AppJob& job) {
-  const std::string app = job.kind == AppJob::Kind::kLu ? "lu" : "integrate";
+  const std::string app = to_string(job.kind);
   std::vector<double> out;
   for (std::size_t c : std::set<std::size_t>(job.mapping.begin(), job.mapping.end())) {
     const auto& logs = profile.computers[c].app_models.model_error_log;
@@ -708,7 +708,7 @@ std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profil
     std::vector<std::string> names;
     for (std::size_t c : run.job.mapping) names.push_back(profile.computers[c].name);
     out.push_back({file.string(), configuration_name(run.job), std::move(names), run.job.mapping, run.measured,
-                   predicted, run.job.kind == AppJob::Kind::kLu ? "lu" : "integrate"});
+                   predicted, to_string(run.job.kind)});
   }
   return out;
 }

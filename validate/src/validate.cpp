@@ -853,7 +853,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
     // Further rounds over the configurations whose median is not yet known to ±median_precision,
     // with calibration runs of their apps in the order's proportion between them.
     std::vector<std::string> validated_apps, calibration_apps;
-    for (const auto& r : runs) validated_apps.push_back(r.job.kind == AppJob::Kind::kLu ? "lu" : "integrate");
+    for (const auto& r : runs) validated_apps.push_back(to_string(r.job.kind));
     for (const auto& c : cal)
       calibration_apps.push_back(c.arguments.front() == mo.integrate_program ? "integrate" : "lu");
     for (int round = repeat; round < max_repeat; ++round) {

@@ -37,6 +37,8 @@ struct AppJob {
   std::vector<std::size_t> mapping;  // computer of every rank (all instances, in order)
   double start_s = 0;
 };
+// The application's name: "lu" or "integrate".
+inline const char* to_string(AppJob::Kind kind) { return kind == AppJob::Kind::kLu ? "lu" : "integrate"; }
 
 // The run of a workload's application job with its ranks on `mapping` (computer indices, from bind).
 AppJob app_job(const AppJobSpec& spec, std::vector<std::size_t> mapping);
