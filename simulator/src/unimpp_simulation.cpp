@@ -307,6 +307,20 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     }
   }
 
+  // An arrival past kImplausibleS means no time a prediction could (a double's step at 1e16 s is 2 s: a
+  // response of one second there reads 0). The field is the one that put it there.
+  [[noreturn]] void fail_arrival(const Proc& p) const {
+    const std::size_t spec = p.spec;
+    const bool generated = spec >= workload_.processes.size();
+    const std::string field =
+        generated ? workload_.generators[spec - workload_.processes.size()].json_path +
+                        (p.instance <= 1 ? ".start_s" : ".interarrival_s")
+                  : workload_.processes[spec].json_path + ".arrival_s";
+    throw InputError(file_ + ": " + field + ": process " + name_of(p) + " would arrive at " + csv_number(p.arrival_s) +
+                     " s, beyond any plausible time (" + csv_number(kImplausibleS) +
+                     " s); expected an earlier start or shorter inter-arrival times");
+  }
+
   // Draws a process instance and returns its index: a new slot, or (drawn as it arrives, results not
   // kept) the slot of a finished one.
   std::uint32_t add(const ProcessSpec& s, std::size_t spec, std::uint32_t instance, double arrival, std::int32_t pinned,
@@ -336,6 +350,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     if (s.receive_bytes) p.receive_bytes = draw(*s.receive_bytes, spec, ".messages.receive_bytes");
     if (s.send_bytes) p.send_bytes = draw(*s.send_bytes, spec, ".messages.send_bytes");
     p.sleep_s = draw(s.sleep_s, spec, ".sleep_s");
+    if (!(arrival <= kImplausibleS)) fail_arrival(p);
     check_plausible(p, spec);
     double limit = pinned >= 0 ? profile_.computers[static_cast<std::size_t>(pinned)].main_memory_mb +
                                      profile_.computers[static_cast<std::size_t>(pinned)].virtual_memory_mb
@@ -848,7 +863,10 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   }
 
   void record(std::uint32_t c, double t0, double t1, double utilisation, double memory_mb) {
-    while (static_cast<std::size_t>(t1 / interval_) >= timeline_points_ && t1 > t0) coarsen();
+    // Compared as doubles: t1 / interval_ may be past what a size_t holds (1e15 s at the first interval of
+    // 2^-20 s), and converting it would be undefined (it wrapped to a small count: no coarsening, and the
+    // loop below walked 1e21 buckets).
+    while (t1 / interval_ >= static_cast<double>(timeline_points_) && t1 > t0) coarsen();
     Node& n = nodes_[c];
     std::size_t k = static_cast<std::size_t>(t0 / interval_);
     while (t0 < t1) {
@@ -923,7 +941,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       if (timeline_points_ > 0 && end_s > 0) {
         ComputerTimeline& tl = out.computers.back().timeline;
         tl.interval_s = interval_;
-        std::size_t points = std::min(timeline_points_, static_cast<std::size_t>(end_s / interval_) + 1);
+        const std::size_t points = static_cast<std::size_t>(
+            std::min(static_cast<double>(timeline_points_), std::floor(end_s / interval_) + 1));
         for (std::size_t k = 0; k < points; ++k) {
           double covered = std::min(interval_, end_s - static_cast<double>(k) * interval_);
           if (covered <= 0) break;

@@ -69,6 +69,15 @@ predict 2 'w.json: $.processes[0].mi: '
 workload '{"name": "a", "mi": 1e300}'
 expect 2 'w.json: $.processes[0].mi:' "$hetperf" predict --platform "$platform" --workload w.json --out out.json --timeline-points 100000
 
+# An arrival past any plausible time (a double's step at 1e16 s is 2 s): refused where it is drawn, with or
+# without timelines (100000 points over 1e17 s spun for minutes).
+workload '{"name": "a", "mi": 1, "arrival_s": 1e300}'
+predict 2 'w.json: $.processes[0].arrival_s: process a would arrive at 1e+300 s, beyond any plausible time'
+printf '{"schema": "hetperf.workload/1", "generators": [{"process": {"name": "g", "mi": 1}, "interarrival_s": 1e15,
+  "count": 100}]}' >w.json
+expect 2 'w.json: $.generators[0].interarrival_s: process g-2 would arrive at 1e+15 s' "$hetperf" predict \
+  --platform "$platform" --workload w.json --out out.json --timeline-points 100000
+
 # --- schedule: the same guard for jobs ---
 sched() { expect "$1" "$2" "$hetperf" schedule "${@:3}" --out out.json; }
 jobs() { printf '{"schema": "hetperf.workload/1", "scheduler": {"processors": 8}, "jobs": [%s]}' "$1" >j.json; }
