@@ -149,7 +149,7 @@ def workload(name, description, jobs):
 # Static turnarounds and initial allocations: Tables 4 and 5 (taken). Nobody waits under static
 # scheduling in either workload (W1 needs 24 processors at most, W2 36), so the static turnaround is
 # ten iterations at the initial size.
-w1 = workload("W1", "Seed 002 workload 1 (Tables 3-4): LU and MM at t=0, Master-worker at 450 s, Jacobi and "
+w1 = workload("W1", "ReSHAPE paper, workload 1 (Tables 3-4): LU and MM at t=0, Master-worker at 450 s, Jacobi and "
               "2D FFT at 465 s, on 36 processors. App models derived from the paper's Figure 3a and static "
               "times: see generate_workloads.py and derivation.json.",
               [lu(0, 6, 4482.60), mm(0, 8, 3661.20), mw(450, 2, 147.47), jacobi(465, 4, 3266.40),
@@ -158,7 +158,7 @@ w1 = workload("W1", "Seed 002 workload 1 (Tables 3-4): LU and MM at t=0, Master-
 # statically (section 4.2.2: "the static scheduled 2D FFT application"): a rigid job.
 w2_fft = {"name": "2D FFT", "submit_s": 650, "processors": 4,
           "app": {"kind": "table", "iterations": ITERATIONS, "iteration_time_s": {"4": round(268.69 / ITERATIONS, 3)}}}
-w2 = workload("W2", "Seed 002 workload 2 (Tables 3 and 5): LU and Jacobi at t=0, Master-worker at 560 s, 2D FFT "
+w2 = workload("W2", "ReSHAPE paper, workload 2 (Tables 3 and 5): LU and Jacobi at t=0, Master-worker at 560 s, 2D FFT "
               "(static) at 650 s, on 36 processors. App models derived from the paper's Figure 3a and static "
               "times: see generate_workloads.py and derivation.json.",
               [lu(0, 16, 1265.87), jacobi(0, 10, 867.00), mw(560, 6, 355.00), w2_fft])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces seed 001 section 4 (Tables 3 and 7) with `hetperf predict`: the integration workload of
+# Reproduces the UniMPP paper, section 4 (Tables 3 and 7) with `hetperf predict`: the integration workload of
 # examples/integration/ with 10 to 100 workers on c1,c2 and on c3,c4.
 # The per-worker mp (MI) is not given by the paper: for each platform it is fitted to the paper's
 # measured average at 10 processes (response is affine in mp: two runs give the exact fit), then the

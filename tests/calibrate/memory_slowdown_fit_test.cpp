@@ -146,7 +146,7 @@ TEST_CASE(
   const auto f = s.function();
   CHECK_FALSE(f.virtual_memory);
   CHECK(f.alpha(160) == Approx(200 * (1 - 128.0 / 160)));
-  // The seed's own curve (Table 2) is exponential beyond the knee and linear with a slope below it.
+  // The UniMPP paper's own curve (Table 2) is exponential beyond the knee and linear with a slope below it.
   std::vector<double> x2, y2;
   std::mt19937_64 rng(1);
   sample(hetperf::testing::kTable2, 0, rng, x2, y2);

@@ -1,4 +1,4 @@
-// The seed's validation example (examples/integration/) runs and its key output is checked: the
+// The UniMPP paper's validation example (examples/integration/) runs and its key output is checked: the
 // worker mp fitted to 10 processes reproduces that point, and 20 processes are predicted within 5% of
 // the measured averages of UniMPP paper Tables 3 and 7.
 #include <catch2/catch.hpp>
