@@ -25,6 +25,7 @@
 #include "hetperf/simulator/resources/fifo_disk.hpp"
 #include "hetperf/simulator/resources/processor.hpp"
 #include "hetperf/simulator/resources/star_network.hpp"
+#include "timelines.hpp"
 
 namespace hetperf::sim {
 namespace {
@@ -50,7 +51,6 @@ constexpr double kImplausibleAlpha = 1e9;
 // Disk operations and messages a run may simulate, one event or more each: at a few million events a
 // second, beyond this a run takes longer than anyone waits for a prediction.
 constexpr double kMaxOperations = 2e8;
-constexpr double kTimelineStart = 1.0 / (1 << 20);  // s, first timeline interval
 
 // One process instance. Its name is generated only for the output (spec + instance number).
 struct Proc {
@@ -82,7 +82,6 @@ struct Node {
   // Processes placed here that do not fit beside those resident (mm + vm), in arrival order.
   std::deque<std::uint32_t> admission;
   bool admit_pending = false;
-  std::vector<double> busy_integral, memory_integral;  // timeline buckets
 };
 
 // The placement policy draws from a stream of its own, so that drawing processes as they arrive does
@@ -119,7 +118,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
         seed_(opt.seed.value_or(workload.seed)),
         rng_(seed_),
         placement_rng_(placement_seed(seed_)),
-        timeline_points_(opt.timeline_points) {
+        timelines_(profile.computers.size(), opt.timeline_points) {
     placement_name_ = opt.placement.value_or(workload.policy.placement);
     try {
       policy_ = make_placement(placement_name_, workload.policy.options);
@@ -145,12 +144,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       node.overhead_s = std::max(0.0, (comp.overhead_latency_s - profile.network.latency_s) / 2);
       max_memory_mb_ = std::max(max_memory_mb_, comp.main_memory_mb + comp.virtual_memory_mb);
       communication_costs_cpu_ |= comp.cpu_share_per_send > 0 || comp.cpu_share_per_receive > 0;
-      if (timeline_points_ > 0) {
-        node.busy_integral.assign(timeline_points_, 0.0);
-        node.memory_integral.assign(timeline_points_, 0.0);
-      }
     }
-    if (timeline_points_ > 0) interval_ = kTimelineStart;
     fastest_ = fastest();
     instantiate();
   }
@@ -312,10 +306,9 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   [[noreturn]] void fail_arrival(const Proc& p) const {
     const std::size_t spec = p.spec;
     const bool generated = spec >= workload_.processes.size();
-    const std::string field =
-        generated ? workload_.generators[spec - workload_.processes.size()].json_path +
-                        (p.instance <= 1 ? ".start_s" : ".interarrival_s")
-                  : workload_.processes[spec].json_path + ".arrival_s";
+    const std::string field = generated ? workload_.generators[spec - workload_.processes.size()].json_path +
+                                              (p.instance <= 1 ? ".start_s" : ".interarrival_s")
+                                        : workload_.processes[spec].json_path + ".arrival_s";
     throw InputError(file_ + ": " + field + ": process " + name_of(p) + " would arrive at " + csv_number(p.arrival_s) +
                      " s, beyond any plausible time (" + csv_number(kImplausibleS) +
                      " s); expected an earlier start or shorter inter-arrival times");
@@ -847,51 +840,19 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
     return true;
   }
 
-  // --- timelines: integrals per bucket of `interval_`, coarsened by merging pairs of buckets ---
+  // --- timelines (timelines.hpp) ---
   // Closes computer c's timeline up to now with the number of busy cores and the memory held since the
   // last sample, then notes the number now. Called after every change of the processor's clients
   // (those the model makes and the completions it is told of) and before every change of memory.
   void sample(std::uint32_t c) {
     Node& n = nodes_[c];
     const double t = now();
-    if (timeline_points_ > 0 && t > n.last_sample_s && (n.busy_cores > 0 || load_[c].occupied_mb > 0)) {
-      record(c, n.last_sample_s, t, n.busy_cores / profile_.computers[c].cores, load_[c].occupied_mb);
+    if (timelines_.enabled() && t > n.last_sample_s && (n.busy_cores > 0 || load_[c].occupied_mb > 0)) {
+      timelines_.record(c, n.last_sample_s, t, n.busy_cores / profile_.computers[c].cores, load_[c].occupied_mb);
     }
     n.last_sample_s = t;
     n.busy_cores =
         std::min(static_cast<double>(n.processor->served()), static_cast<double>(profile_.computers[c].cores));
-  }
-
-  void record(std::uint32_t c, double t0, double t1, double utilisation, double memory_mb) {
-    // Compared as doubles: t1 / interval_ may be past what a size_t holds (1e15 s at the first interval of
-    // 2^-20 s), and converting it would be undefined (it wrapped to a small count: no coarsening, and the
-    // loop below walked 1e21 buckets).
-    while (t1 / interval_ >= static_cast<double>(timeline_points_) && t1 > t0) coarsen();
-    Node& n = nodes_[c];
-    std::size_t k = static_cast<std::size_t>(t0 / interval_);
-    while (t0 < t1) {
-      double end = std::min(t1, static_cast<double>(k + 1) * interval_);
-      std::size_t slot = std::min(k, timeline_points_ - 1);
-      n.busy_integral[slot] += utilisation * (end - t0);
-      n.memory_integral[slot] += memory_mb * (end - t0);
-      t0 = end;
-      ++k;
-    }
-  }
-
-  void coarsen() {
-    interval_ *= 2;
-    for (Node& n : nodes_) {
-      for (std::size_t k = 0; k < timeline_points_; ++k) {
-        double busy = 0, memory = 0;
-        for (std::size_t j = 2 * k; j < std::min(2 * k + 2, timeline_points_); ++j) {
-          busy += n.busy_integral[j];
-          memory += n.memory_integral[j];
-        }
-        n.busy_integral[k] = busy;
-        n.memory_integral[k] = memory;
-      }
-    }
   }
 
   // --- output ---
@@ -936,20 +897,8 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
       const Node& n = nodes_[c];
       const double busy_s = nodes_[c].processor->busy_s();
       double util = out.summary.makespan_s > 0 ? std::min(1.0, busy_s / out.summary.makespan_s) : 0;
-      out.computers.push_back({profile_.computers[c].name, busy_s, util, n.peak_memory_mb, n.placed, {}});
-      const double end_s = now();
-      if (timeline_points_ > 0 && end_s > 0) {
-        ComputerTimeline& tl = out.computers.back().timeline;
-        tl.interval_s = interval_;
-        const std::size_t points = static_cast<std::size_t>(
-            std::min(static_cast<double>(timeline_points_), std::floor(end_s / interval_) + 1));
-        for (std::size_t k = 0; k < points; ++k) {
-          double covered = std::min(interval_, end_s - static_cast<double>(k) * interval_);
-          if (covered <= 0) break;
-          tl.utilisation.push_back(std::min(1.0, n.busy_integral[k] / covered));
-          tl.memory_mb.push_back(n.memory_integral[k] / covered);
-        }
-      }
+      out.computers.push_back(
+          {profile_.computers[c].name, busy_s, util, n.peak_memory_mb, n.placed, timelines_.timeline(c, now())});
     }
     return out;
   }
@@ -969,8 +918,7 @@ class Simulation final : public Handler, public ProcessorListener, public DiskLi
   std::uint64_t seed_;
   Rng rng_;            // the processes' figures
   Rng placement_rng_;  // the placement policy's draws: a stream of its own
-  std::size_t timeline_points_;
-  double interval_ = 0;
+  detail::Timelines timelines_;
   std::string placement_name_;
   std::unique_ptr<PlacementPolicy> policy_;
   Engine engine_;
