@@ -9,6 +9,9 @@
 
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/validate/matrix.hpp"
+#include "hetperf/validate/reports.hpp"
+#include "hetperf/validate/run_order.hpp"
+#include "hetperf/validate/statistics.hpp"
 
 using namespace hetperf;
 using namespace hetperf::apps;

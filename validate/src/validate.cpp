@@ -11,7 +11,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <tuple>
 #include <thread>
 
 #include "hetperf/calibrate/contention.hpp"
@@ -28,6 +27,8 @@
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/net_probe.hpp"
 #include "hetperf/probes/probe_suite.hpp"
+#include "hetperf/validate/reports.hpp"
+#include "hetperf/validate/run_order.hpp"
 #include "hetperf/validate/testbed.hpp"
 #include "text.hpp"
 
@@ -495,19 +496,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Draws the pictures in a private directory and adds them to `outputs` as files of `dir`.
+// The pictures drawn into `outputs` (draw_pictures), or why there are none.
 void draw(const std::vector<Picture>& pictures, const fs::path& dir, OutputSet& outputs, ValidateSummary& summary) {
-  if (!find_on_path("gnuplot")) {
+  if (auto drawn = draw_pictures(pictures, dir, outputs))
+    summary.written.insert(summary.written.end(), drawn->begin(), drawn->end());
+  else
     summary.pictures_skipped = "gnuplot not found on PATH: no pictures (install gnuplot-nox)";
-    return;
-  }
-  ScratchDir scratch("hetperf-validate-pictures");
-  for (const auto& p : pictures) {
-    write_file_atomic(scratch.path() / (p.file + ".gp"), p.script(p.file));
-    run_gnuplot(p.file + ".gp", scratch.path());
-    outputs.write(dir / p.file, read_text_file(scratch.path() / p.file), "--out");
-    summary.written.push_back(p.file);
-  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The validation matrix: the real runs `hetperf validate` makes on this machine, their
-// predictions by the simulated back-end, and the accuracy figures and reports. The DPS paper measured
+// The validation matrix: the real runs `hetperf validate` makes on this machine and their predictions
+// by the simulated back-end; run_order.hpp orders them, statistics.hpp and reports.hpp measure and
+// report them. The DPS paper measured
 // its predictions the same way (DPS paper section 8: 71.4% within ±4%, 95% within ±12%), and
 // UniMPP its integration curve (UniMPP paper section 4, Tables 3 and 7).
 #pragma once
@@ -103,84 +104,11 @@ std::vector<ValidationRun> testbed_matrix(const ValidationMatrixOptions& options
 std::vector<CalibrationRun> testbed_calibration_matrix(const ValidationMatrixOptions& options, const std::string& fast,
                                                        const std::string& slow);
 
-// The order of the real runs: every (configuration, repeat) pair of `configurations` × `repeats`,
-// shuffled by a generator seeded with `seed` (Hoefler and Belli: interleave configurations in a random,
-// recorded order rather than repeating back to back, so that a slow spell of the machine hits many).
-std::vector<std::size_t> run_order(std::size_t configurations, int repeats, std::uint64_t seed);
-// The same with `repeats[c]` runs of configuration c (calibration and validated configurations in
-// one order); equal repeats give the order above.
-std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_t seed);
-
-// The runs whose measured median is not yet known to ±`precision` (relative): the 95% interval of
-// the median from order statistics (hetperf/model/statistics.hpp median_ci95) reaches further than
-// that from it, or there are fewer than 3 measurements (no interval to speak of).
-std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& runs, double precision);
-
-// One further round of validate --max-repeat: the validated configurations `wide` (indices into
-// `validated_apps`, each configuration's app) and, so that the calibration keeps sampling the
-// machine's states alongside, calibration runs of the same apps in the seeded order's proportion:
-// for an app with V validated and C calibration configurations, run `repeat` and
-// `calibration_repeat` times in the order, each further validated run brings C·calibration_repeat /
-// (V·repeat) calibration runs, drawn without replacement from that app's calibration
-// configurations (`calibration_apps`; a fraction by a seeded draw). All in one seeded random order,
-// numbered as run_order's: below validated_apps.size() a validated configuration, from it on
-// validated_apps.size() + a calibration configuration.
-std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps,
-                                       const std::vector<std::size_t>& wide,
-                                       const std::vector<std::string>& calibration_apps, int repeat,
-                                       int calibration_repeat, std::uint64_t seed);
-
-// Figures that separate model bias from machine noise, over configurations with several
-// measured runs and a predicted distribution each:
-//   signed error of a configuration  e = (predicted median − measured median) / measured median
-//   bias                             the median of e, with a bootstrap 95% interval (configurations
-//                                    resampled, percentile interval, seeded)
-//   within_5 / within_10             shares of configurations with |e| ≤ 5% / 10%
-//   coverage                         share of single measured runs inside their predicted 80% interval
-//   median_width                     median of (p90 − p10) / predicted median
-//   noise_floor                      median over configurations of the median |run − median| / median
-//                                    of its runs: how far a single run typically lands from its own median
-struct Statistics {
-  std::size_t configurations = 0, runs = 0;
-  double bias = 0, bias_low = 0, bias_high = 0;
-  double within_5 = 0, within_10 = 0;
-  double coverage = 0, median_width = 0, noise_floor = 0;
-};
-Statistics statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed = 1, int resamples = 2000);
-
 // The axes along which `run` differs from every calibration run of the computers it runs on, from
 // their calibrated ranges (AppModels::calibrated): "ranks" (its ranks on a computer not a calibrated
 // count there), "size" (LU's n, an integration's steps, outside the calibrated sizes), "variant" (an
 // LU variant not calibrated), "computers" (ranks on several computers, each calibrated alone). Empty:
 // it lies in the calibrated regime (or no computer has a calibrated range).
 std::vector<std::string> held_out_axes(const ValidationRun& run, const Profile& profile);
-// statistics() per axis over the runs held out along it, and "calibrated regime" over those along none.
-std::map<std::string, Statistics> axis_statistics(const std::vector<ValidationRun>& runs, std::uint64_t seed = 1);
-nlohmann::json to_json(const Statistics& s);
-
-struct Accuracy {
-  std::size_t runs = 0;
-  double within_5 = 0, within_10 = 0;  // shares of runs with |error| <= 5% and <= 10%
-  double mean_abs_error = 0, max_abs_error = 0;
-  std::string worst_run;
-  // The noise floor: the median spread of the runs' own repeats, and the share of runs whose
-  // repeats alone span more than ±5% of their median (a spread above 10%); 0 with single samples.
-  double median_spread = 0, spread_over_10 = 0;
-};
-Accuracy accuracy(const std::vector<ValidationRun>& runs);
-
-// The reports: CSV (one row per run), Markdown (figures, per-group accuracy, worst runs, table),
-// and gnuplot scripts with their data inline (histogram of errors, measured against predicted,
-// efficiency per iteration of the removal runs, integration curve). `command` is recorded.
-std::string validation_csv(const std::vector<ValidationRun>& runs);
-std::string validation_markdown(const std::vector<ValidationRun>& runs, const std::string& command,
-                                const nlohmann::json& facts);
-struct Picture {
-  std::string file;  // "errors-histogram.png"
-  std::string body;  // the gnuplot commands after the preamble: data, labels, the plot
-  // The whole script (GnuplotScript's preamble, then `body`), drawing into `output`.
-  std::string script(const std::filesystem::path& output) const;
-};
-std::vector<Picture> validation_pictures(const std::vector<ValidationRun>& runs);
 
 }  // namespace hetperf::validate

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetperf/validate/matrix.hpp"
+#include "hetperf/validate/statistics.hpp"
 
 namespace hetperf::validate {
 
