@@ -7,11 +7,10 @@
 #include <optional>
 #include <utility>
 
-#include "hetperf/apps/sim/app_jobs.hpp"
+#include "hetperf/apps/sim/schedule_input.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "event_rate.hpp"
-#include "hetperf/model/bind.hpp"
 #include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
@@ -22,7 +21,6 @@
 #include "hetperf/model/process.hpp"
 #include "hetperf/model/row_spool.hpp"
 #include "hetperf/model/version.hpp"
-#include "hetperf/model/workload.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
 
 namespace hetperf::cli {
@@ -47,76 +45,6 @@ struct ScheduleArgs {
   std::string swf_procs = "allocated";
   bool kill_at_limit = true;
 };
-
-// The jobs, the scheduler settings, the --platform profile and (for SWF input) the trace they came from.
-struct Input {
-  std::vector<batch::JobSpec> jobs;
-  batch::ScheduleOptions options;
-  std::vector<batch::SkippedJob> skipped;
-  std::optional<Profile> profile;
-  std::optional<batch::SwfTrace> trace;
-  std::optional<batch::SwfImportSummary> swf_import;
-};
-
-Input read_input(const ScheduleArgs& args) {
-  Input in;
-  if (!args.platform.empty()) in.profile = read_profile(args.platform);
-  if (!args.workload.empty()) {
-    Workload w = read_workload(args.workload);
-    if (w.jobs.empty())
-      throw InputError(args.workload + ": $.jobs: missing: `hetperf schedule` needs a \"jobs\" array");
-    if (in.profile) bind(w, *in.profile);
-    // Application models ("lu", "integrate") become iteration-time tables simulated on the profile.
-    double tabulated = 0;  // simulated operations of the tables so far
-    for (batch::JobSpec& job : w.jobs) {
-      if (!job.app || job.app->kind == BatchAppModel::Kind::kTable) continue;
-      if (!in.profile) {
-        throw InputError(job.where + ".app.kind: \"" +
-                         (job.app->kind == BatchAppModel::Kind::kLu ? "lu" : "integrate") +
-                         "\" needs a --platform profile to simulate the application on (or use \"table\")");
-      }
-      std::int64_t cores = 0;
-      for (const auto& c : in.profile->computers) cores += c.cores;
-      // Every table is simulated before the schedule: all of them within what one run may simulate.
-      tabulated += apps::app_model_table_operations(*job.app, *in.profile, cores);
-      if (tabulated > kMaxLuSimulatedOperations) {
-        char text[256];
-        std::snprintf(text, sizeof text,
-                      "%s.app: expected application models whose tables (every processor count "
-                      "up to the %lld cores) take at most %.0e simulated operations in all; they would take %.1e "
-                      "(a larger r, or a \"table\")",
-                      job.where.c_str(), static_cast<long long>(cores), kMaxLuSimulatedOperations, tabulated);
-        throw InputError(text);
-      }
-      job.app->iteration_time_s = apps::app_model_as_table(*job.app, *in.profile, cores);
-      check_tabulated_counts(job);
-    }
-    in.jobs = std::move(w.jobs);
-    if (w.scheduler) in.options = *w.scheduler;
-  } else {
-    in.trace = batch::read_swf(args.swf);
-    batch::SwfImportOptions o;
-    o.procs = args.swf_procs == "requested" ? batch::SwfImportOptions::Procs::kRequested
-                                            : batch::SwfImportOptions::Procs::kAllocated;
-    o.kill_at_limit = args.kill_at_limit;
-    in.swf_import.emplace();
-    in.jobs = batch::jobs_from_swf(*in.trace, in.skipped, o, &*in.swf_import);
-    in.options.processors = in.trace->cluster_size();
-  }
-  if (!args.policy.empty()) in.options.policy = args.policy;
-  if (args.processors > 0) in.options.processors = args.processors;
-  return in;
-}
-
-batch::Cluster make_cluster(const Input& in) {
-  if (in.profile) return batch::Cluster::from_profile(*in.profile);
-  if (!in.options.processors) {
-    throw InputError(
-        "no cluster size: give --processors N, a --platform profile, \"scheduler.processors\" in the "
-        "workload, or an SWF trace with a MaxProcs or MaxNodes header");
-  }
-  return batch::Cluster::homogeneous(*in.options.processors);
-}
 
 void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, std::size_t rows);
 
@@ -148,34 +76,13 @@ void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, 
   if (listed > rows) std::printf("... %zu more jobs (all of them are in the output files)\n", listed - rows);
 }
 
-// Data files and a gnuplot script for the allocation history of the first `plot_jobs` jobs (ReSHAPE paper
-// Figures 4a/5a) and the busy processors over time (Figures 4b/5b), added to `outputs`; the PNGs too
-// when gnuplot is installed, drawn in a scratch directory so that they join the set. Returns what to
-// tell the user once the set is written.
+// The schedule's pictures (batch::schedule_plot_files) added to `outputs` in `dir`: the data and script,
+// and the PNGs when gnuplot is installed, drawn in a scratch directory so that they join the set.
+// Returns what to tell the user once the set is written.
 std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, std::size_t plot_jobs,
                       OutputSet& outputs) {
-  std::string alloc, busy = "# time_s busy_processors\n";
-  std::size_t n = std::min(plot_jobs, r.jobs.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto& j = r.jobs[i];
-    alloc += "\"" + j.name + "\"\n";
-    for (const auto& a : j.allocation) alloc += csv_number(a.time_s) + " " + std::to_string(a.processors) + "\n";
-    alloc += "\n\n";
-  }
-  for (const auto& u : r.utilisation) busy += csv_number(u.time_s) + " " + std::to_string(u.busy) + "\n";
-  GnuplotScript script;
-  script.comment("Generated by hetperf schedule; run `gnuplot plots.gp` in this directory.")
-          .terminal("pngcairo", 900, 500)
-      << "set xlabel 'time (s)'\nset ylabel 'processors'\nset key outside right\nset grid\n";
-  script.output("allocation.png") << "set title 'Processor allocation history (" << r.policy << ")'\n"
-                                  << "plot for [i=0:" << (n == 0 ? 0 : n - 1)
-                                  << "] 'allocation.dat' index i using 1:2 with steps lw 2 title columnheader(1)\n";
-  script.output("busy.png") << "set title 'Busy processors (" << r.policy << ", " << r.processors << " in all)'\n"
-                            << "set yrange [0:" << r.processors << "]\n"
-                            << "plot 'busy.dat' using 1:2 with steps lw 2 notitle\n";
+  const auto files = batch::schedule_plot_files(r, plot_jobs);
   const std::filesystem::path d(dir);
-  const std::vector<std::pair<std::string, std::string>> files = {
-      {"allocation.dat", alloc}, {"busy.dat", busy}, {"plots.gp", script.text()}};
   for (const auto& [name, text] : files) outputs.write(d / name, text, "--plot-dir");
   if (!find_on_path("gnuplot"))
     return "pictures skipped: gnuplot is not installed (data and script are in " + dir + ")";
@@ -190,6 +97,153 @@ std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, st
     outputs.write(d / png, read_text_file(scratch.path() / png), "--plot-dir");
   }
   return "wrote " + dir + "/allocation.png and " + dir + "/busy.png";
+}
+
+// Each job's rows as it finishes (batch::ScheduleOutput::on_job). With --summary-only the CSV gets them
+// in finish order, straight into its temporary file. Otherwise the JSON and the CSV list them in input
+// order: they go to spools beside their files (finish order), copied in order at the end, and the
+// first few are kept for the table on stdout.
+class JobRows {
+ public:
+  JobRows(const ScheduleArgs& args, AtomicFile& out, AtomicFile* csv) : args_(args), out_(out), csv_(csv) {
+    if (args.summary_only) {
+      if (csv) csv_stream_.emplace(*csv);
+      return;
+    }
+    json_spool_.emplace(out);
+    if (csv) {
+      csv_spool_.emplace(*csv);
+      csv_rows_.emplace(batch::job_csv_header());
+      csv->write(csv_rows_->take());  // the header
+    }
+  }
+
+  void add(const batch::JobResult& job, std::size_t index) {
+    if (csv_stream_) csv_stream_->add(job);
+    if (!json_spool_) return;
+    row_.assign(json_array_separator(index));
+    batch::append_job_json_row(row_, job, index, args_.out);
+    json_spool_->add(index, row_);
+    if (csv_spool_) {
+      batch::job_csv_row(*csv_rows_, job);
+      csv_spool_->add(index, csv_rows_->take());
+    }
+    if (index < args_.rows) {
+      if (first_.size() <= index) first_.resize(index + 1);
+      first_[index] = job;
+      first_[index].allocation = {};  // the table shows none of these
+      first_[index].iterations = {};
+    }
+  }
+
+  // The JSON document (`j`, the provenance, and the result) around the spooled rows, and the CSV's rows.
+  void finish(nlohmann::json j, batch::ScheduleResult& r) {
+    if (json_spool_) {
+      // The document around the rows (jobs and utilisation set aside while it is made), cut where they go.
+      std::vector<batch::JobResult> jobs = std::move(r.jobs);
+      std::vector<batch::UtilisationStep> utilisation = std::move(r.utilisation);
+      r.jobs.clear();
+      r.utilisation.clear();
+      j.update(batch::to_json(r));
+      r.jobs = std::move(jobs);
+      r.utilisation = std::move(utilisation);
+      const std::vector<std::string> pieces = split_json_output(j, {"jobs", "utilisation"}, args_.out);
+      out_.write(pieces[0]);
+      json_spool_->copy_to(out_);
+      out_.write(json_array_close(json_spool_->rows()));
+      out_.write(pieces[1]);
+      std::string steps;
+      for (std::size_t k = 0; k < r.utilisation.size(); ++k) {
+        steps += json_array_separator(k);
+        batch::append_utilisation_json_row(steps, r.utilisation[k], k, args_.out);
+        if (steps.size() >= (1u << 20)) out_.write(std::exchange(steps, std::string()));
+      }
+      out_.write(steps);
+      out_.write(json_array_close(r.utilisation.size()));
+      out_.write(pieces[2]);
+    } else {
+      j.update(batch::to_json(r));
+      out_.write(json_output_text(j, args_.out));
+    }
+    if (csv_stream_) csv_stream_->flush();
+    if (csv_spool_) csv_spool_->copy_to(*csv_);
+  }
+
+  const std::vector<batch::JobResult>& first() const { return first_; }
+  std::size_t listed() const { return json_spool_ ? json_spool_->rows() : 0; }
+
+ private:
+  const ScheduleArgs& args_;
+  AtomicFile& out_;
+  AtomicFile* csv_;
+  std::optional<batch::JobCsvStream> csv_stream_;
+  std::optional<RowSpool> json_spool_, csv_spool_;
+  std::optional<CsvWriter> csv_rows_;
+  std::vector<batch::JobResult> first_;
+  std::string row_;
+};
+
+// The table, the skipped jobs (the first few; all are in the JSON's "skipped"), the warnings and what
+// was written.
+void report(const batch::ScheduleResult& r, const JobRows& rows, const ScheduleArgs& args) {
+  print_table(r, rows.first(), rows.listed(), args.rows);
+  const std::size_t shown = std::min<std::size_t>(r.skipped.size(), 10);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& s = r.skipped[i];
+    std::cerr << "hetperf schedule: warning: skipped job " << s.id << " (" << s.where << "): " << s.reason << "\n";
+  }
+  if (r.skipped.size() > shown) {
+    std::cerr << "hetperf schedule: warning: " << r.skipped.size() - shown << " more jobs skipped (listed under "
+              << "\"skipped\" in " << args.out << ")\n";
+  }
+  for (const auto& w : r.warnings) std::cerr << "hetperf schedule: warning: " << w << "\n";
+}
+
+int run_schedule(const ScheduleArgs& args, const std::string& command_line) {
+  apps::ScheduleInput in =
+      apps::read_schedule_input({args.workload, args.swf, args.platform, args.policy, args.processors,
+                                 args.swf_procs == "requested", args.kill_at_limit});
+  const batch::Cluster cluster = in.cluster();
+  // Every output is claimed before the simulation (a target that cannot be written is refused before
+  // any work), written into its temporary file, and renamed only once all of them are complete.
+  OutputSet outputs;
+  AtomicFile& out = outputs.add(args.out, "--out");
+  AtomicFile* csv = args.csv.empty() ? nullptr : &outputs.add(args.csv, "--csv");
+  AtomicFile* alloc = args.allocation_csv.empty() ? nullptr : &outputs.add(args.allocation_csv, "--allocation-csv");
+  AtomicFile* swf_out = args.swf_out.empty() ? nullptr : &outputs.add(args.swf_out, "--swf-out");
+  // The jobs themselves are kept only for the outputs that need every job's allocation history.
+  batch::ScheduleOutput output;
+  output.keep_jobs = swf_out || alloc || !args.plot_dir.empty();
+  output.keep_utilisation = !args.summary_only;
+  if (auto available = available_memory_bytes()) output.max_memory_bytes = *available;
+  // A malleable job's row holds every iteration: about 200 bytes of text each, in a string that may
+  // have doubled past it.
+  if (!args.summary_only) output.row_bytes_per_iteration = 512;
+  JobRows rows(args, out, csv);
+  output.on_job = [&rows](const batch::JobResult& job, std::size_t index) { rows.add(job, index); };
+  EventRate rate;
+  rate.start();
+  batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
+  rate.stop();
+  r.swf_import = in.swf_import;
+  // No host facts or clock time: the same inputs give byte-identical output.
+  rows.finish({{"hetperf_version", kVersion},
+               {"command", command_line},
+               {"inputs", {{"workload", args.workload}, {"swf", args.swf}, {"platform", args.platform}}}},
+              r);
+  if (alloc) alloc->write(batch::allocation_csv(r));
+  if (swf_out) swf_out->write(batch::format_swf(batch::to_swf(r, in.trace ? &*in.trace : nullptr)));
+  const std::string plots = args.plot_dir.empty() ? "" : add_plots(r, args.plot_dir, args.plot_jobs, outputs);
+  outputs.commit();
+  report(r, rows, args);
+  rate.report("schedule", r.summary.events);
+  if (!plots.empty()) std::cout << plots << "\n";
+  std::cout << "wrote " << args.out;
+  for (const auto* f : {&args.csv, &args.allocation_csv, &args.swf_out}) {
+    if (!f->empty()) std::cout << ", " << *f;
+  }
+  std::cout << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -247,128 +301,8 @@ void add_schedule_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--rows", args->rows, "Jobs shown in the table on stdout")->capture_default_str();
   // These need every job's rows (or allocation history) at the end.
   for (auto* o : {swf_out, allocation_csv, plot_dir}) summary_only->excludes(o);
-  cmd->callback([&action, args, command_line] {
-    action = [args, command_line] {
-      if (args->workload.empty() == args->swf.empty()) throw InputError("give exactly one of --workload and --swf");
-      Input in = read_input(*args);
-      batch::Cluster cluster = make_cluster(in);
-      // Every output is claimed before the simulation (a target that cannot be written is refused before
-      // any work), written into its temporary file, and renamed only once all of them are complete.
-      OutputSet outputs;
-      AtomicFile& out = outputs.add(args->out, "--out");
-      AtomicFile* csv = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
-      AtomicFile* alloc =
-          args->allocation_csv.empty() ? nullptr : &outputs.add(args->allocation_csv, "--allocation-csv");
-      AtomicFile* swf_out = args->swf_out.empty() ? nullptr : &outputs.add(args->swf_out, "--swf-out");
-      // Each job's rows are written as it finishes. With --summary-only the CSV gets them in finish
-      // order, straight into its temporary file. Otherwise the JSON and the CSV list them in input
-      // order: they go to spools beside their files (finish order), copied in order at the end, and the
-      // first few are kept for the table on stdout. The jobs themselves are kept only for the outputs
-      // that need every job's allocation history.
-      batch::ScheduleOutput output;
-      output.keep_jobs = swf_out || alloc || !args->plot_dir.empty();
-      output.keep_utilisation = !args->summary_only;
-      if (auto available = available_memory_bytes()) output.max_memory_bytes = *available;
-      // A malleable job's row holds every iteration: about 200 bytes of text each, in a string that
-      // may have doubled past it.
-      if (!args->summary_only) output.row_bytes_per_iteration = 512;
-      std::optional<batch::JobCsvStream> csv_stream;
-      std::optional<RowSpool> json_spool, csv_spool;
-      std::optional<CsvWriter> csv_rows;
-      if (args->summary_only) {
-        if (csv) csv_stream.emplace(*csv);
-      } else {
-        json_spool.emplace(out);
-        if (csv) {
-          csv_spool.emplace(*csv);
-          csv_rows.emplace(batch::job_csv_header());
-          csv->write(csv_rows->take());  // the header
-        }
-      }
-      std::vector<batch::JobResult> first_rows;
-      std::string row;
-      output.on_job = [&](const batch::JobResult& job, std::size_t index) {
-        if (csv_stream) csv_stream->add(job);
-        if (!json_spool) return;
-        row.assign(json_array_separator(index));
-        batch::append_job_json_row(row, job, index, args->out);
-        json_spool->add(index, row);
-        if (csv_spool) {
-          batch::job_csv_row(*csv_rows, job);
-          csv_spool->add(index, csv_rows->take());
-        }
-        if (index < args->rows) {
-          if (first_rows.size() <= index) first_rows.resize(index + 1);
-          first_rows[index] = job;
-          first_rows[index].allocation = {};  // the table shows none of these
-          first_rows[index].iterations = {};
-        }
-      };
-      EventRate rate;
-      rate.start();
-      batch::ScheduleResult r = batch::simulate_schedule(cluster, in.jobs, in.options, std::move(in.skipped), output);
-      rate.stop();
-      r.swf_import = in.swf_import;
-      // No host facts or clock time: the same inputs give byte-identical output.
-      nlohmann::json j = {{"hetperf_version", kVersion},
-                          {"command", command_line},
-                          {"inputs", {{"workload", args->workload}, {"swf", args->swf}, {"platform", args->platform}}}};
-      if (json_spool) {
-        // The document around the rows (jobs and utilisation set aside while it is made), cut where
-        // they go.
-        std::vector<batch::JobResult> jobs = std::move(r.jobs);
-        std::vector<batch::UtilisationStep> utilisation = std::move(r.utilisation);
-        r.jobs.clear();
-        r.utilisation.clear();
-        j.update(batch::to_json(r));
-        r.jobs = std::move(jobs);
-        r.utilisation = std::move(utilisation);
-        const std::vector<std::string> pieces = split_json_output(j, {"jobs", "utilisation"}, args->out);
-        out.write(pieces[0]);
-        json_spool->copy_to(out);
-        out.write(json_array_close(json_spool->rows()));
-        out.write(pieces[1]);
-        std::string steps;
-        for (std::size_t k = 0; k < r.utilisation.size(); ++k) {
-          steps += json_array_separator(k);
-          batch::append_utilisation_json_row(steps, r.utilisation[k], k, args->out);
-          if (steps.size() >= (1u << 20)) out.write(std::exchange(steps, std::string()));
-        }
-        out.write(steps);
-        out.write(json_array_close(r.utilisation.size()));
-        out.write(pieces[2]);
-      } else {
-        j.update(batch::to_json(r));
-        out.write(json_output_text(j, args->out));
-      }
-      if (csv_stream) csv_stream->flush();
-      if (csv_spool) csv_spool->copy_to(*csv);
-      if (alloc) alloc->write(batch::allocation_csv(r));
-      if (swf_out) swf_out->write(batch::format_swf(batch::to_swf(r, in.trace ? &*in.trace : nullptr)));
-      const std::string plots = args->plot_dir.empty() ? "" : add_plots(r, args->plot_dir, args->plot_jobs, outputs);
-      outputs.commit();
-      print_table(r, first_rows, json_spool ? json_spool->rows() : 0, args->rows);
-      // The first few on stderr; all of them are in the JSON output's "skipped".
-      const std::size_t shown = std::min<std::size_t>(r.skipped.size(), 10);
-      for (std::size_t i = 0; i < shown; ++i) {
-        const auto& s = r.skipped[i];
-        std::cerr << "hetperf schedule: warning: skipped job " << s.id << " (" << s.where << "): " << s.reason << "\n";
-      }
-      if (r.skipped.size() > shown) {
-        std::cerr << "hetperf schedule: warning: " << r.skipped.size() - shown << " more jobs skipped (listed under "
-                  << "\"skipped\" in " << args->out << ")\n";
-      }
-      for (const auto& w : r.warnings) std::cerr << "hetperf schedule: warning: " << w << "\n";
-      rate.report("schedule", r.summary.events);
-      if (!plots.empty()) std::cout << plots << "\n";
-      std::cout << "wrote " << args->out;
-      for (const auto* f : {&args->csv, &args->allocation_csv, &args->swf_out}) {
-        if (!f->empty()) std::cout << ", " << *f;
-      }
-      std::cout << "\n";
-      return 0;
-    };
-  });
+  cmd->callback(
+      [&action, args, command_line] { action = [args, command_line] { return run_schedule(*args, command_line); }; });
 }
 
 }  // namespace hetperf::cli

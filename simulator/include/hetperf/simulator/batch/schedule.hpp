@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -162,5 +163,10 @@ std::string allocation_csv(const ScheduleResult& result);
 // time, status 1; fields the simulation does not produce are copied from `source` when the jobs came
 // from it, else -1. The header keeps the source's comments and records the policy and cluster size.
 SwfTrace to_swf(const ScheduleResult& result, const SwfTrace* source);
+// The gnuplot data and script of the allocation history of the first `plot_jobs` jobs (ReSHAPE paper
+// Figures 4a/5a) and of the busy processors over time (Figures 4b/5b): allocation.dat, busy.dat and
+// plots.gp, which draws allocation.png and busy.png from them. Pairs of file name and text.
+std::vector<std::pair<std::string, std::string>> schedule_plot_files(const ScheduleResult& result,
+                                                                     std::size_t plot_jobs);
 
 }  // namespace hetperf::sim::batch
