@@ -130,6 +130,199 @@ void print_table(const Prediction& p, const std::vector<ProcessResult>& first, s
   std::printf(" (%llu events)\n", static_cast<unsigned long long>(s.events));
 }
 
+// Each process's rows as it finishes (sim::SimulationOptions::on_process). With --summary-only the CSV
+// gets them in finish order, straight into its temporary file. Otherwise the JSON and the CSV list them
+// in definition order: they go to spools beside their files (finish order), copied in order at the end,
+// and the first few are kept for the table on stdout.
+class ProcessRows {
+ public:
+  ProcessRows(const PredictArgs& args, AtomicFile& out, AtomicFile* csv) : args_(args), out_(out), csv_(csv) {
+    if (csv) {
+      csv_rows_.emplace(kProcessCsvHeader);
+      csv->write(csv_rows_->take());  // the header
+    }
+    if (!args.summary_only) {
+      json_spool_.emplace(out);
+      if (csv) csv_spool_.emplace(*csv);
+    }
+  }
+
+  void add(const ProcessResult& r, std::uint64_t index) {
+    if (json_spool_) {
+      row_.assign(json_array_separator(index));
+      append_process_json_row(row_, r, index, args_.out);
+      json_spool_->add(index, row_);
+      if (index < args_.rows) {
+        if (first_.size() <= index) first_.resize(index + 1);
+        first_[index] = r;
+      }
+    }
+    if (csv_rows_) {
+      csv_row(*csv_rows_, r);
+      if (csv_spool_)
+        csv_spool_->add(index, csv_rows_->take());
+      else if (++streamed_ % 4096 == 0)
+        csv_->write(csv_rows_->take());
+    }
+  }
+
+  // The JSON document around the spooled rows, and the CSV's rows.
+  void finish(const Prediction& p) {
+    if (json_spool_) {
+      // The document around the rows, cut where they go.
+      const std::vector<std::string> pieces = split_json_output(to_json(p), {"processes"}, args_.out);
+      out_.write(pieces[0]);
+      json_spool_->copy_to(out_);
+      out_.write(json_array_close(json_spool_->rows()));
+      out_.write(pieces[1]);
+    } else {
+      out_.write(json_output_text(to_json(p), args_.out));
+    }
+    if (csv_spool_)
+      csv_spool_->copy_to(*csv_);
+    else if (csv_)
+      csv_->write(csv_rows_->take());
+  }
+
+  const std::vector<ProcessResult>& first() const { return first_; }
+  bool listed() const { return json_spool_.has_value(); }
+
+ private:
+  const PredictArgs& args_;
+  AtomicFile& out_;
+  AtomicFile* csv_;
+  std::optional<CsvWriter> csv_rows_;
+  std::optional<RowSpool> json_spool_, csv_spool_;
+  std::vector<ProcessResult> first_;
+  std::string row_;
+  std::uint64_t streamed_ = 0;
+};
+
+// The workload's application jobs: their point predictions (and traces) into `p`, and with --samples
+// their distributions. Under mpiexec only rank 0 goes on: false on the others, which gave it their
+// samples.
+struct AppRuns {
+  std::vector<apps::AppJob> jobs;  // what runs' results point to
+  std::optional<apps::AppPrediction> runs;
+  std::optional<apps::SampledAppJobs> sampled;
+};
+bool predict_apps(const PredictArgs& args, const Profile& profile, const Workload& workload, const Binding& binding,
+                  EventRate& rate, Prediction& p, AppRuns& out) {
+  if (workload.apps.empty()) {
+    if (args.samples > 0)
+      throw InputError(args.workload + ": $.apps: missing: --samples predicts the distributions of application jobs");
+    if (!args.trace_dir.empty())
+      throw InputError(args.workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
+    return true;
+  }
+  out.jobs = apps::app_jobs(workload, binding);
+  const std::vector<apps::AppJob>& jobs = out.jobs;
+  apps::SimPlatform platform = apps::sim_platform_from_profile(profile);
+  rate.start();
+  out.runs = apps::predict_app_jobs(platform, profile, jobs, !args.trace_dir.empty());
+  rate.stop();
+  p.summary.events += out.runs->events;  // the summary counts every simulation's events, apps included
+  for (const auto& r : out.runs->jobs) p.apps.push_back(r.json);
+  std::set<std::string> model_warnings = *platform.model_warnings;
+  if (args.samples > 0) {
+    const std::uint64_t seed = p.seed;
+    apps::SplitSamples split = apps::sample_app_jobs_split(profile, jobs, args.samples, seed, args.threads);
+    if (!split.root) return false;
+    apps::SampledAppJobs sampled = std::move(split.samples);
+    model_warnings.insert(sampled.warnings.begin(), sampled.warnings.end());
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      nlohmann::json d = apps::distribution_json(sampled.time_s[j]);
+      d["typical"] = median(sampled.typical_s[j]);
+      d["seed"] = seed;
+      if (!sampled.process_response_s[j].empty()) {
+        d["processes"] = nlohmann::json::array();
+        for (const auto& s : sampled.process_response_s[j]) d["processes"].push_back(apps::distribution_json(s));
+      }
+      p.apps[j]["distribution"] = d;
+    }
+    out.sampled = std::move(sampled);
+  }
+  for (const auto& w : model_warnings) p.warnings.push_back(w);
+  return true;
+}
+
+// The tables, the warnings and the memory slowdown forms applied (UniMPP paper eq. 3), once per form.
+void report(const Prediction& p, const Profile& profile, const ProcessRows& rows, const AppRuns& apps_run,
+            const PredictArgs& args) {
+  if ((rows.listed() && p.summary.processes > 0) || !apps_run.runs)
+    print_table(p, rows.first(), rows.listed() ? p.summary.processes : 0, args.rows);
+  if (apps_run.runs) print_apps(*apps_run.runs, apps_run.sampled ? &*apps_run.sampled : nullptr);
+  for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
+  for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
+}
+
+void report_slowdown_forms(const Profile& profile) {
+  std::map<std::string, std::size_t> slowdown_forms;
+  for (const Computer& c : profile.computers) {
+    if (c.slowdown) ++slowdown_forms[c.slowdown->form()];
+  }
+  for (const auto& [form, n] : slowdown_forms) {
+    std::cerr << "hetperf predict: memory slowdown α: " << form << " on " << n << " computer(s)\n";
+  }
+}
+
+sim::SimulationOptions simulation_options(const PredictArgs& args) {
+  sim::SimulationOptions options;
+  if (!args.policy.empty()) options.placement = args.policy;
+  if (args.seed >= 0) options.seed = static_cast<std::uint64_t>(args.seed);
+  options.timeline_points = args.timeline_points;
+  // Rows are written as processes finish, not kept: the JSON's and CSV's spools take 12 bytes a
+  // process each beside the simulation's own memory.
+  options.keep_processes = false;
+  options.output_bytes_per_process = args.summary_only ? 0 : 24;
+  if (args.max_memory_mib > 0)
+    options.max_memory_bytes = static_cast<std::uint64_t>(args.max_memory_mib * (1 << 20));
+  else if (auto available = available_memory_bytes())
+    options.max_memory_bytes = *available;
+  return options;
+}
+
+int run_predict(const PredictArgs& args, const std::string& command_line) {
+  Profile profile = read_profile(args.platform);
+  Workload workload = read_workload(args.workload);
+  Binding binding = bind(workload, profile);
+  sim::SimulationOptions options = simulation_options(args);
+  // Every output is claimed before the simulation (a target that cannot be written is refused before
+  // any work), written into its temporary file, and renamed only once all of them are complete.
+  OutputSet outputs;
+  AtomicFile& out = outputs.add(args.out, "--out");
+  AtomicFile* csv_file = args.csv.empty() ? nullptr : &outputs.add(args.csv, "--csv");
+  AtomicFile* timeline_file = args.timeline_csv.empty() ? nullptr : &outputs.add(args.timeline_csv, "--timeline-csv");
+  ProcessRows rows(args, out, csv_file);
+  options.on_process = [&rows](const ProcessResult& r, std::uint64_t index) { rows.add(r, index); };
+  EventRate rate;
+  rate.start();
+  Prediction p = sim::simulate(profile, workload, binding, args.workload, options);
+  rate.stop();
+  p.command = command_line;
+  p.platform_file = args.platform;
+  AppRuns apps_run;
+  if (!predict_apps(args, profile, workload, binding, rate, p, apps_run)) return 0;
+  std::size_t traces = 0;
+  if (apps_run.runs && !args.trace_dir.empty()) {
+    for (const auto& r : apps_run.runs->jobs) {
+      outputs.write(std::filesystem::path(args.trace_dir) / (r.job->name + ".trace.json"), r.trace.dump(1) + "\n",
+                    "--trace-dir");
+      ++traces;
+    }
+  }
+  rows.finish(p);
+  if (timeline_file) timeline_file->write(timeline_csv(p));
+  outputs.commit();
+  report(p, profile, rows, apps_run, args);
+  rate.report("predict", p.summary.events);
+  report_slowdown_forms(profile);
+  std::cout << "wrote " << args.out << (args.csv.empty() ? "" : ", " + args.csv)
+            << (args.timeline_csv.empty() ? "" : ", " + args.timeline_csv)
+            << (traces == 0 ? "" : ", " + std::to_string(traces) + " traces in " + args.trace_dir) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 void add_predict_command(CLI::App& app, const std::string& command_line, Action& action) {
@@ -174,153 +367,8 @@ void add_predict_command(CLI::App& app, const std::string& command_line, Action&
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   cmd->add_option("--threads", args->threads, "Threads the samples run on (default: the machine's cores)")
       ->check(CLI::Range(1u, 1024u));
-  cmd->callback([&action, args, command_line] {
-    action = [args, command_line] {
-      Profile profile = read_profile(args->platform);
-      Workload workload = read_workload(args->workload);
-      Binding binding = bind(workload, profile);
-      sim::SimulationOptions options;
-      if (!args->policy.empty()) options.placement = args->policy;
-      if (args->seed >= 0) options.seed = static_cast<std::uint64_t>(args->seed);
-      options.timeline_points = args->timeline_points;
-      // Rows are written as processes finish, not kept: the JSON's and CSV's spools take 12 bytes a
-      // process each beside the simulation's own memory.
-      options.keep_processes = false;
-      options.output_bytes_per_process = args->summary_only ? 0 : 24;
-      if (args->max_memory_mib > 0)
-        options.max_memory_bytes = static_cast<std::uint64_t>(args->max_memory_mib * (1 << 20));
-      else if (auto available = available_memory_bytes())
-        options.max_memory_bytes = *available;
-      // Every output is claimed before the simulation (a target that cannot be written is refused before
-      // any work), written into its temporary file, and renamed only once all of them are complete.
-      OutputSet outputs;
-      AtomicFile& out = outputs.add(args->out, "--out");
-      AtomicFile* csv_file = args->csv.empty() ? nullptr : &outputs.add(args->csv, "--csv");
-      AtomicFile* timeline_file =
-          args->timeline_csv.empty() ? nullptr : &outputs.add(args->timeline_csv, "--timeline-csv");
-      // Each process's rows are written as it finishes. With --summary-only the CSV gets them in finish
-      // order, straight into its temporary file. Otherwise the JSON and the CSV list them in definition
-      // order: they go to spools beside their files (finish order), copied in order at the end, and the
-      // first few are kept for the table on stdout.
-      std::optional<CsvWriter> csv_rows;
-      if (csv_file) {
-        csv_rows.emplace(kProcessCsvHeader);
-        csv_file->write(csv_rows->take());  // the header
-      }
-      std::optional<RowSpool> json_spool, csv_spool;
-      if (!args->summary_only) {
-        json_spool.emplace(out);
-        if (csv_file) csv_spool.emplace(*csv_file);
-      }
-      std::vector<ProcessResult> first_rows;
-      std::string row;
-      std::uint64_t streamed = 0;
-      options.on_process = [&](const ProcessResult& r, std::uint64_t index) {
-        if (json_spool) {
-          row.assign(json_array_separator(index));
-          append_process_json_row(row, r, index, args->out);
-          json_spool->add(index, row);
-          if (index < args->rows) {
-            if (first_rows.size() <= index) first_rows.resize(index + 1);
-            first_rows[index] = r;
-          }
-        }
-        if (csv_rows) {
-          csv_row(*csv_rows, r);
-          if (csv_spool)
-            csv_spool->add(index, csv_rows->take());
-          else if (++streamed % 4096 == 0)
-            csv_file->write(csv_rows->take());
-        }
-      };
-      EventRate rate;
-      rate.start();
-      Prediction p = sim::simulate(profile, workload, binding, args->workload, options);
-      rate.stop();
-      p.command = command_line;
-      p.platform_file = args->platform;
-      std::optional<apps::AppPrediction> app_runs;
-      std::optional<apps::SampledAppJobs> sampled_jobs;
-      std::vector<apps::AppJob> jobs;
-      if (!workload.apps.empty()) {
-        jobs = apps::app_jobs(workload, binding);
-        apps::SimPlatform platform = apps::sim_platform_from_profile(profile);
-        rate.start();
-        app_runs = apps::predict_app_jobs(platform, profile, jobs, !args->trace_dir.empty());
-        rate.stop();
-        p.summary.events += app_runs->events;  // the summary counts every simulation's events, apps included
-        for (const auto& r : app_runs->jobs) p.apps.push_back(r.json);
-        std::set<std::string> model_warnings = *platform.model_warnings;
-        if (args->samples > 0) {
-          const std::uint64_t seed = p.seed;
-          apps::SplitSamples split = apps::sample_app_jobs_split(profile, jobs, args->samples, seed, args->threads);
-          // Under mpiexec, rank 0 alone writes and prints; the other ranks gave it their samples.
-          if (!split.root) return 0;
-          apps::SampledAppJobs sampled = std::move(split.samples);
-          model_warnings.insert(sampled.warnings.begin(), sampled.warnings.end());
-          for (std::size_t j = 0; j < jobs.size(); ++j) {
-            nlohmann::json d = apps::distribution_json(sampled.time_s[j]);
-            d["typical"] = median(sampled.typical_s[j]);
-            d["seed"] = seed;
-            if (!sampled.process_response_s[j].empty()) {
-              d["processes"] = nlohmann::json::array();
-              for (const auto& s : sampled.process_response_s[j]) d["processes"].push_back(apps::distribution_json(s));
-            }
-            p.apps[j]["distribution"] = d;
-          }
-          sampled_jobs = std::move(sampled);
-        }
-        for (const auto& w : model_warnings) p.warnings.push_back(w);
-      } else if (args->samples > 0) {
-        throw InputError(args->workload +
-                         ": $.apps: missing: --samples predicts the distributions of application jobs");
-      } else if (!args->trace_dir.empty()) {
-        throw InputError(args->workload + ": $.apps: missing: --trace-dir needs application jobs in \"apps\"");
-      }
-      std::size_t traces = 0;
-      if (app_runs && !args->trace_dir.empty()) {
-        for (const auto& r : app_runs->jobs) {
-          outputs.write(std::filesystem::path(args->trace_dir) / (r.job->name + ".trace.json"), r.trace.dump(1) + "\n",
-                        "--trace-dir");
-          ++traces;
-        }
-      }
-      if (json_spool) {
-        // The document around the rows, cut where they go.
-        const std::vector<std::string> pieces = split_json_output(to_json(p), {"processes"}, args->out);
-        out.write(pieces[0]);
-        json_spool->copy_to(out);
-        out.write(json_array_close(json_spool->rows()));
-        out.write(pieces[1]);
-      } else {
-        out.write(json_output_text(to_json(p), args->out));
-      }
-      if (csv_spool)
-        csv_spool->copy_to(*csv_file);
-      else if (csv_file)
-        csv_file->write(csv_rows->take());
-      if (timeline_file) timeline_file->write(timeline_csv(p));
-      outputs.commit();
-      if ((json_spool && p.summary.processes > 0) || !app_runs)
-        print_table(p, first_rows, json_spool ? p.summary.processes : 0, args->rows);
-      if (app_runs) print_apps(*app_runs, sampled_jobs ? &*sampled_jobs : nullptr);
-      for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
-      for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
-      rate.report("predict", p.summary.events);
-      // Which memory slowdown the simulation applied (UniMPP paper eq. 3), once per form.
-      std::map<std::string, std::size_t> slowdown_forms;
-      for (const Computer& c : profile.computers) {
-        if (c.slowdown) ++slowdown_forms[c.slowdown->form()];
-      }
-      for (const auto& [form, n] : slowdown_forms) {
-        std::cerr << "hetperf predict: memory slowdown α: " << form << " on " << n << " computer(s)\n";
-      }
-      std::cout << "wrote " << args->out << (args->csv.empty() ? "" : ", " + args->csv)
-                << (args->timeline_csv.empty() ? "" : ", " + args->timeline_csv)
-                << (traces == 0 ? "" : ", " + std::to_string(traces) + " traces in " + args->trace_dir) << "\n";
-      return 0;
-    };
-  });
+  cmd->callback(
+      [&action, args, command_line] { action = [args, command_line] { return run_predict(*args, command_line); }; });
 }
 
 }  // namespace hetperf::cli
