@@ -147,6 +147,159 @@ std::string duration_text(double s) {
   return b;
 }
 
+// The probe suite's options from the command line's: `precision_given` and `min_samples_given` say
+// whether those were given (the memory curve keeps its own rule otherwise).
+probes::SuiteOptions suite_options(const ProbeArgs& a, const std::string& command_line, bool precision_given,
+                                   bool min_samples_given) {
+  probes::SuiteOptions o = a.quick ? probes::SuiteOptions::quick() : probes::SuiteOptions{};
+  if (!a.only.empty()) o.only = {a.only.begin(), a.only.end()};
+  o.machine = a.machine;
+  o.command = command_line;
+  o.disk.directory = a.dir;
+  o.memory.swap_directory = a.dir;
+  if (a.disk_size) o.disk.file_size_bytes = a.disk_size;
+  o.disk.buffer_bytes = a.disk_buffer ? a.disk_buffer : std::min(o.disk.buffer_bytes, o.disk.file_size_bytes);
+  if (a.disk_sweep.size() == 1 && a.disk_sweep[0] == 0)
+    o.disk.sweep_buffers_bytes.clear();
+  else if (!a.disk_sweep.empty())
+    o.disk.sweep_buffers_bytes = a.disk_sweep;
+  o.cpu.kernel.threads = a.threads;
+  if (!a.blocks.empty()) o.cpu.kernel.blocks = a.blocks;
+  o.cpu.kernel.lu_rows = a.lu_rows;
+  if (a.memory_limit > 0) {
+    o.memory.limit_mb = a.memory_limit;
+    o.memory.swap_mb = a.memory_limit;
+  }
+  if (a.swap >= 0) o.memory.swap_mb = a.swap;
+  if (a.memory_passes > 0) o.memory.passes = a.memory_passes;
+  o.memory.confine = !a.no_confine;
+  o.net.hosts = a.hosts;
+  o.net.mpiexec = a.mpiexec;
+  o.net.loggp = !a.no_loggp;
+  o.net.handoff = !a.no_handoff;
+  if (!a.sizes.empty()) o.net.sizes_bytes = a.sizes;
+  if (!a.connect.empty()) {
+    probes::TcpProbeOptions t;
+    probes::parse_host_port(a.connect, "--connect", t);
+    t.sizes_bytes = o.net.sizes_bytes;
+    t.repeat = o.net.repeat;
+    o.tcp = t;
+  }
+  std::vector<probes::RepeatOptions*> all = {&o.cpu.repeat, &o.cpu.kernel.repeat, &o.disk.repeat, &o.net.repeat};
+  if (o.tcp) all.push_back(&o.tcp->repeat);
+  for (probes::RepeatOptions* r : all) {
+    r->target_relative_half_width = a.precision;
+    r->min_samples = a.min_samples;
+    if (a.time_cap > 0) r->time_cap_s = a.time_cap;
+  }
+  // The memory curve's points keep their own rule (the median's interval, 10%) unless asked.
+  if (precision_given) o.memory.repeat.target_relative_half_width = a.precision;
+  if (min_samples_given) {
+    o.memory.repeat.min_samples = a.min_samples;
+    o.memory.repeat.max_samples = std::max(o.memory.repeat.max_samples, a.min_samples);
+  }
+  if (a.time_cap > 0) o.memory.repeat.time_cap_s = a.time_cap;
+  return o;
+}
+
+int run_probe(const ProbeArgs& a, const std::string& command_line, bool precision_given, bool min_samples_given) {
+  const bool verbose = stderr_is_terminal();
+  if (a.serve) {
+    bool finished = probes::serve_tcp(a.serve, a.bind, a.once, [verbose](const std::string& line) {
+      if (verbose) std::cerr << "hetperf probe --serve: " << line << std::endl;
+    });
+    return finished ? 0 : 130;
+  }
+  probes::SuiteOptions o = suite_options(a, command_line, precision_given, min_samples_given);
+  // Kernel options are checked before any probe runs, so a bad --lu-rows costs nothing.
+  if (auto e = o.cpu.kernel.validate(); !e.empty()) throw InputError("--blocks, --lu-rows: " + e);
+  probes::install_cleanup_handlers();
+  Measurement m = probes::run_probe_suite(o, [verbose](const probes::Progress& p) {
+    if (!verbose) return;
+    std::string left = p.fraction_done > 0.02 && p.fraction_done < 1
+                           ? ", ~" + duration_text(p.elapsed_s * (1 - p.fraction_done) / p.fraction_done) + " left"
+                           : "";
+    std::cerr << "hetperf probe [" << static_cast<int>(std::lround(100 * p.fraction_done)) << "%, "
+              << duration_text(p.elapsed_s) << left << "] " << p.what << std::endl;
+  });
+  if (m.complete && m.skipped.size() == o.only.size()) {
+    std::string why;
+    for (const auto& s : m.skipped) why += "\n  " + s.probe + ": " + s.reason;
+    throw EnvironmentError("no probe could run; nothing written" + why);
+  }
+  write_json_file(a.out, to_json(m));
+  print_summary(m, a.out, m.complete ? std::cout : std::cerr);
+  return m.complete ? 0 : 130;
+}
+
+// The disk probe's options.
+void add_disk_options(CLI::App* cmd, ProbeArgs* args) {
+  cmd->add_option("--disk-size", args->disk_size,
+                  "Bytes written and read per disk sample (default: 268435456, or 134217728 with --quick)");
+  cmd->add_option("--disk-buffer", args->disk_buffer,
+                  "Bytes per read/write call, a multiple of 4096 (default: 4194304, or --disk-size if smaller)");
+  cmd->add_option("--disk-sweep", args->disk_sweep,
+                  "Buffer sizes of the disk sweep, comma-separated multiples of 4096 (default: 4 KiB..16 MiB; 0: none)")
+      ->delimiter(',');
+}
+
+// The cpu probe's kernel options.
+void add_cpu_options(CLI::App* cmd, ProbeArgs* args) {
+  cmd->add_option("--threads", args->threads, "OpenBLAS threads for the kernel timings")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--blocks", args->blocks,
+                  "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 8192));
+  cmd->add_option("--lu-rows", args->lu_rows,
+                  "Also time the kernels at the block LU's own shapes in a matrix of this many rows (tall gemm and "
+                  "getrf panels, leading dimension = rows; use the n of the LU to predict; at least twice the "
+                  "largest block). 0: compact r x r blocks only")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65536));
+}
+
+// The memory probe's options.
+void add_memory_options(CLI::App* cmd, ProbeArgs* args) {
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Emulated main memory in MB: the memory cgroup's limit (default: 256, or 128 with --quick)")
+      ->check(CLI::Range(16.0, 1e6));
+  cmd->add_option("--swap", args->swap,
+                  "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--memory-passes", args->memory_passes,
+                  "Ascents through the memory curve's occupations, each point's rounds pooled over them, so that "
+                  "a slow spell of the machine moves a share of a point's rounds, not all (default: 3, or 1 "
+                  "with --quick)")
+      ->check(CLI::Range(1, 10));
+  cmd->add_flag("--no-confine", args->no_confine,
+                "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
+}
+
+// The network probe's options (MPI ping-pong, or TCP with --serve and --connect).
+void add_net_options(CLI::App* cmd, ProbeArgs* args) {
+  cmd->add_option("--hosts", args->hosts,
+                  "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
+  cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
+  cmd->add_option("--sizes", args->sizes,
+                  "Ping-pong message sizes in bytes, comma-separated (default: 0 and powers of two to 16 MiB; "
+                  "0,32,1024,32768,1048576 with --quick)")
+      ->delimiter(',');
+  cmd->add_flag("--no-loggp", args->no_loggp, "Skip the LogGP parameters of the MPI probe");
+  cmd->add_flag("--no-handoff", args->no_handoff,
+                "Skip the hand-off of ranks on this machine with twice as many ranks as cores (MPI probe)");
+  auto* serve = cmd->add_option("--serve", args->serve,
+                                "Serve the TCP ping-pong on PORT for `--connect` clients; "
+                                "runs until Ctrl-C (no measurement file)");
+  cmd->add_option("--bind", args->bind, "IPv4 address --serve listens on")->capture_default_str();
+  cmd->add_flag("--once", args->once, "With --serve: exit after the first client's session");
+  cmd->add_option("--connect", args->connect,
+                  "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
+                  "(instead of MPI)")
+      ->excludes(serve);
+}
+
 }  // namespace
 
 void add_probe_command(CLI::App& app, const std::string& command_line, Action& action) {
@@ -168,39 +321,9 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
                   "Directory for the disk probe's scratch file and the memory probe's swap file "
                   "(removed afterwards)")
       ->capture_default_str();
-  cmd->add_option("--disk-size", args->disk_size,
-                  "Bytes written and read per disk sample (default: 268435456, or 134217728 with --quick)");
-  cmd->add_option("--disk-buffer", args->disk_buffer,
-                  "Bytes per read/write call, a multiple of 4096 (default: 4194304, or --disk-size if smaller)");
-  cmd->add_option("--disk-sweep", args->disk_sweep,
-                  "Buffer sizes of the disk sweep, comma-separated multiples of 4096 (default: 4 KiB..16 MiB; 0: none)")
-      ->delimiter(',');
-  cmd->add_option("--threads", args->threads, "OpenBLAS threads for the kernel timings")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--blocks", args->blocks,
-                  "Kernel block sizes, comma-separated (default: 32..1024, or 32..256 with --quick)")
-      ->delimiter(',')
-      ->check(CLI::Range(1, 8192));
-  cmd->add_option("--lu-rows", args->lu_rows,
-                  "Also time the kernels at the block LU's own shapes in a matrix of this many rows (tall gemm and "
-                  "getrf panels, leading dimension = rows; use the n of the LU to predict; at least twice the "
-                  "largest block). 0: compact r x r blocks only")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65536));
-  cmd->add_option("--memory-limit", args->memory_limit,
-                  "Emulated main memory in MB: the memory cgroup's limit (default: 256, or 128 with --quick)")
-      ->check(CLI::Range(16.0, 1e6));
-  cmd->add_option("--swap", args->swap,
-                  "Swap file size in MB for the memory probe (default: the memory limit; 0: none)")
-      ->check(CLI::Range(0.0, 1e6));
-  cmd->add_option("--memory-passes", args->memory_passes,
-                  "Ascents through the memory curve's occupations, each point's rounds pooled over them, so that "
-                  "a slow spell of the machine moves a share of a point's rounds, not all (default: 3, or 1 "
-                  "with --quick)")
-      ->check(CLI::Range(1, 10));
-  cmd->add_flag("--no-confine", args->no_confine,
-                "Memory probe without cgroup or swap file: stays below a safe share of MemAvailable");
+  add_disk_options(cmd, args.get());
+  add_cpu_options(cmd, args.get());
+  add_memory_options(cmd, args.get());
   auto* precision = cmd->add_option("--precision", args->precision,
                                     "Target 95% CI half-width relative to the mean (the median "
                                     "for the memory curve's points, default 0.1 there)")
@@ -214,102 +337,10 @@ void add_probe_command(CLI::App& app, const std::string& command_line, Action& a
          "--time-cap", args->time_cap,
          "Seconds of sampling per figure before it is reported as imprecise (default: 30, or 1-5 with --quick)")
       ->check(positive_number());
-  cmd->add_option("--hosts", args->hosts,
-                  "Two hosts 'a,b' for the MPI ping-pong (default: both ranks on this machine)");
-  cmd->add_option("--mpiexec", args->mpiexec, "MPI launcher")->capture_default_str();
-  cmd->add_option("--sizes", args->sizes,
-                  "Ping-pong message sizes in bytes, comma-separated (default: 0 and powers of two to 16 MiB; "
-                  "0,32,1024,32768,1048576 with --quick)")
-      ->delimiter(',');
-  cmd->add_flag("--no-loggp", args->no_loggp, "Skip the LogGP parameters of the MPI probe");
-  cmd->add_flag("--no-handoff", args->no_handoff,
-                "Skip the hand-off of ranks on this machine with twice as many ranks as cores (MPI probe)");
-  auto* serve = cmd->add_option("--serve", args->serve,
-                                "Serve the TCP ping-pong on PORT for `--connect` clients; "
-                                "runs until Ctrl-C (no measurement file)");
-  cmd->add_option("--bind", args->bind, "IPv4 address --serve listens on")->capture_default_str();
-  cmd->add_flag("--once", args->once, "With --serve: exit after the first client's session");
-  cmd->add_option("--connect", args->connect,
-                  "Net probe over TCP against `hetperf probe --serve` at HOST:PORT "
-                  "(instead of MPI)")
-      ->excludes(serve);
+  add_net_options(cmd, args.get());
   cmd->callback([&action, args, command_line, precision, min_samples] {
     action = [args, command_line, precision, min_samples] {
-      const bool verbose = stderr_is_terminal();
-      if (args->serve) {
-        bool finished = probes::serve_tcp(args->serve, args->bind, args->once, [verbose](const std::string& line) {
-          if (verbose) std::cerr << "hetperf probe --serve: " << line << std::endl;
-        });
-        return finished ? 0 : 130;
-      }
-      probes::SuiteOptions o = args->quick ? probes::SuiteOptions::quick() : probes::SuiteOptions{};
-      if (!args->only.empty()) o.only = {args->only.begin(), args->only.end()};
-      o.machine = args->machine;
-      o.command = command_line;
-      o.disk.directory = args->dir;
-      o.memory.swap_directory = args->dir;
-      if (args->disk_size) o.disk.file_size_bytes = args->disk_size;
-      o.disk.buffer_bytes =
-          args->disk_buffer ? args->disk_buffer : std::min(o.disk.buffer_bytes, o.disk.file_size_bytes);
-      if (args->disk_sweep.size() == 1 && args->disk_sweep[0] == 0)
-        o.disk.sweep_buffers_bytes.clear();
-      else if (!args->disk_sweep.empty())
-        o.disk.sweep_buffers_bytes = args->disk_sweep;
-      o.cpu.kernel.threads = args->threads;
-      if (!args->blocks.empty()) o.cpu.kernel.blocks = args->blocks;
-      o.cpu.kernel.lu_rows = args->lu_rows;
-      if (args->memory_limit > 0) {
-        o.memory.limit_mb = args->memory_limit;
-        o.memory.swap_mb = args->memory_limit;
-      }
-      if (args->swap >= 0) o.memory.swap_mb = args->swap;
-      if (args->memory_passes > 0) o.memory.passes = args->memory_passes;
-      o.memory.confine = !args->no_confine;
-      o.net.hosts = args->hosts;
-      o.net.mpiexec = args->mpiexec;
-      o.net.loggp = !args->no_loggp;
-      o.net.handoff = !args->no_handoff;
-      if (!args->sizes.empty()) o.net.sizes_bytes = args->sizes;
-      if (!args->connect.empty()) {
-        probes::TcpProbeOptions t;
-        probes::parse_host_port(args->connect, "--connect", t);
-        t.sizes_bytes = o.net.sizes_bytes;
-        t.repeat = o.net.repeat;
-        o.tcp = t;
-      }
-      std::vector<probes::RepeatOptions*> all = {&o.cpu.repeat, &o.cpu.kernel.repeat, &o.disk.repeat, &o.net.repeat};
-      if (o.tcp) all.push_back(&o.tcp->repeat);
-      for (probes::RepeatOptions* r : all) {
-        r->target_relative_half_width = args->precision;
-        r->min_samples = args->min_samples;
-        if (args->time_cap > 0) r->time_cap_s = args->time_cap;
-      }
-      // The memory curve's points keep their own rule (the median's interval, 10%) unless asked.
-      if (precision->count()) o.memory.repeat.target_relative_half_width = args->precision;
-      if (min_samples->count()) {
-        o.memory.repeat.min_samples = args->min_samples;
-        o.memory.repeat.max_samples = std::max(o.memory.repeat.max_samples, args->min_samples);
-      }
-      if (args->time_cap > 0) o.memory.repeat.time_cap_s = args->time_cap;
-      // Kernel options are checked before any probe runs, so a bad --lu-rows costs nothing.
-      if (auto e = o.cpu.kernel.validate(); !e.empty()) throw InputError("--blocks, --lu-rows: " + e);
-      probes::install_cleanup_handlers();
-      Measurement m = probes::run_probe_suite(o, [verbose](const probes::Progress& p) {
-        if (!verbose) return;
-        std::string left = p.fraction_done > 0.02 && p.fraction_done < 1
-                               ? ", ~" + duration_text(p.elapsed_s * (1 - p.fraction_done) / p.fraction_done) + " left"
-                               : "";
-        std::cerr << "hetperf probe [" << static_cast<int>(std::lround(100 * p.fraction_done)) << "%, "
-                  << duration_text(p.elapsed_s) << left << "] " << p.what << std::endl;
-      });
-      if (m.complete && m.skipped.size() == o.only.size()) {
-        std::string why;
-        for (const auto& s : m.skipped) why += "\n  " + s.probe + ": " + s.reason;
-        throw EnvironmentError("no probe could run; nothing written" + why);
-      }
-      write_json_file(args->out, to_json(m));
-      print_summary(m, args->out, m.complete ? std::cout : std::cerr);
-      return m.complete ? 0 : 130;
+      return run_probe(*args, command_line, precision->count() > 0, min_samples->count() > 0);
     };
   });
 }
