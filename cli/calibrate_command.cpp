@@ -80,6 +80,107 @@ void print_report(const calibrate::Calibration& cal) {
   }
 }
 
+// The measurement files (positional and --group), named and grouped.
+std::vector<calibrate::CalibrationInput> calibration_inputs(const CalibrateArgs& a) {
+  if (!a.names.empty() && a.names.size() != a.files.size()) {
+    throw InputError("--name: expected " + std::to_string(a.files.size()) + " names (one per measurement file), got " +
+                     std::to_string(a.names.size()));
+  }
+  std::vector<std::string> files = a.files, file_groups(files.size());
+  apply_groups(a.groups, files, file_groups);
+  if (files.empty()) throw InputError("calibrate: expected at least one measurement file");
+  std::vector<calibrate::CalibrationInput> inputs;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    inputs.push_back(calibrate::load_measurement(files[i]));
+    if (i < a.names.size()) inputs.back().name = a.names[i];
+    inputs.back().group = file_groups[i];
+  }
+  return inputs;
+}
+
+// The traces' operation models into the profile, with each calibration run's diagnostic (what the
+// mechanisms miss there: reported and kept, never applied) and the traces' digests in its provenance.
+calibrate::TraceFit fit_traces(const CalibrateArgs& a, calibrate::Calibration& cal) {
+  calibrate::TraceFit trace_fit;
+  if (a.traces.empty()) {
+    if (!a.trace_computer.empty()) throw InputError("--trace-computer: given without --trace");
+    return trace_fit;
+  }
+  calibrate::TraceFitOptions to;
+  to.computer = a.trace_computer;
+  to.eager_limit_bytes = cal.profile.network.eager_limit_bytes();
+  std::vector<std::filesystem::path> traces(a.traces.begin(), a.traces.end());
+  trace_fit = calibrate::fit_traces(traces, to);
+  calibrate::apply_trace_fit(cal.profile, trace_fit);
+  const auto diagnostics = apps::calibration_diagnostics(cal.profile, traces, a.trace_computer);
+  apps::record_diagnostics(cal.profile, diagnostics);
+  for (const auto& line : apps::diagnostics_report(diagnostics)) std::cout << line << "\n";
+  for (const auto& t : a.traces) cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});
+  return trace_fit;
+}
+
+// The profile and the plots as one set: a failure anywhere leaves every previous output as it was.
+// Returns the line that tells of the plots (empty without --plots).
+std::string write_outputs(const CalibrateArgs& a, const calibrate::Calibration& cal) {
+  OutputSet outputs;
+  outputs.write(a.out, json_output_text(to_json(cal.profile), a.out), "--out");
+  std::string plots_line;
+  if (!a.plots.empty()) {
+    // Drawn in a private directory, then added to the set with the profile.
+    ScratchDir scratch("hetperf-fit-plots");
+    calibrate::PlotOptions po;
+    po.directory = scratch.path();
+    po.format = a.plot_format;
+    calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
+    for (const auto& f : pr.files)
+      outputs.write(std::filesystem::path(a.plots) / f.filename(), read_text_file(f), "--plots");
+    plots_line = pr.skipped_reason.empty() ? "wrote " + std::to_string(pr.written.size()) + " plots to " + a.plots
+                                           : "plots skipped: " + pr.skipped_reason;
+  }
+  outputs.commit();
+  return plots_line;
+}
+
+// One line per computer, and the network's.
+void print_computers(const Profile& p) {
+  std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
+  const bool network = p.network.bandwidth_bytes_per_s > 0;
+  // "-": not measured (a partial profile).
+  auto measured = [](double v, const char* unit) { return v > 0 ? si(v, unit) : std::string("-"); };
+  for (const Computer& c : p.computers) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%-18s %6d %11.1f %11.0f %11s %11s %11s\n", c.name.c_str(), c.cores, c.mips,
+                  c.main_memory_mb, measured(c.disk_read_bytes_per_s, "").c_str(),
+                  measured(c.disk_write_bytes_per_s, "").c_str(),
+                  network ? si(c.overhead_latency_s, "s").c_str() : "-");
+    std::cout << line;
+  }
+  if (network) {
+    std::cout << "network: l = " << si(p.network.latency_s, "s")
+              << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s") << ", " << p.network.regimes.size()
+              << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
+  } else {
+    std::cout << "network: not measured\n";
+  }
+}
+
+int run_calibrate(const CalibrateArgs& a, const std::string& command_line) {
+  calibrate::Calibration cal = calibrate::calibrate_platform(calibration_inputs(a), {command_line});
+  const calibrate::TraceFit trace_fit = fit_traces(a, cal);
+  const std::string plots_line = write_outputs(a, cal);
+  print_computers(cal.profile);
+  if (a.report) print_report(cal);
+  if (!a.traces.empty()) {
+    std::cout << "operation models from " << a.traces.size() << " traces:\n";
+    for (const auto& line : trace_fit.report) std::cout << "  " << line << "\n";
+    for (const auto& note : trace_fit.notes) std::cerr << "hetperf calibrate: note: " << note << "\n";
+  }
+  if (!plots_line.empty()) std::cout << plots_line << "\n";
+  for (const auto& w : cal.profile.warnings) std::cerr << "hetperf calibrate: warning: " << w << "\n";
+  std::cout << "wrote " << a.out << "\n";
+  return 0;
+}
+
 }  // namespace
 
 void add_calibrate_command(CLI::App& app, const std::string& command_line, Action& action) {
@@ -105,90 +206,8 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
       "on, in the application's own regime, per computer and operation (repeatable; docs/calibration.md)");
   cmd->add_option("--trace-computer", args->trace_computer,
                   "The profile's computer the traces were taken on (default: each trace's run.host)");
-  cmd->callback([&action, args, command_line] {
-    action = [args, command_line] {
-      if (!args->names.empty() && args->names.size() != args->files.size()) {
-        throw InputError("--name: expected " + std::to_string(args->files.size()) +
-                         " names (one per measurement file), got " + std::to_string(args->names.size()));
-      }
-      std::vector<std::string> files = args->files, file_groups(files.size());
-      apply_groups(args->groups, files, file_groups);
-      if (files.empty()) throw InputError("calibrate: expected at least one measurement file");
-      std::vector<calibrate::CalibrationInput> inputs;
-      for (std::size_t i = 0; i < files.size(); ++i) {
-        inputs.push_back(calibrate::load_measurement(files[i]));
-        if (i < args->names.size()) inputs.back().name = args->names[i];
-        inputs.back().group = file_groups[i];
-      }
-      calibrate::Calibration cal = calibrate::calibrate_platform(inputs, {command_line});
-      calibrate::TraceFit trace_fit;
-      if (!args->traces.empty()) {
-        calibrate::TraceFitOptions to;
-        to.computer = args->trace_computer;
-        to.eager_limit_bytes = cal.profile.network.eager_limit_bytes();
-        std::vector<std::filesystem::path> traces(args->traces.begin(), args->traces.end());
-        trace_fit = calibrate::fit_traces(traces, to);
-        calibrate::apply_trace_fit(cal.profile, trace_fit);
-        // What the mechanisms miss in each calibration run: reported and kept as a diagnostic, never applied.
-        const auto diagnostics = apps::calibration_diagnostics(cal.profile, traces, args->trace_computer);
-        apps::record_diagnostics(cal.profile, diagnostics);
-        for (const auto& line : apps::diagnostics_report(diagnostics)) std::cout << line << "\n";
-        for (const auto& t : args->traces) {
-          cal.profile.provenance.push_back({t, "", "", sha256_hex(read_text_file(t))});
-        }
-      } else if (!args->trace_computer.empty()) {
-        throw InputError("--trace-computer: given without --trace");
-      }
-      const Profile& p = cal.profile;
-      // The profile and the plots as one set: a failure anywhere leaves every previous output as it was.
-      OutputSet outputs;
-      outputs.write(args->out, json_output_text(to_json(p), args->out), "--out");
-      std::string plots_line;
-      if (!args->plots.empty()) {
-        // Drawn in a private directory, then added to the set with the profile.
-        ScratchDir scratch("hetperf-fit-plots");
-        calibrate::PlotOptions po;
-        po.directory = scratch.path();
-        po.format = args->plot_format;
-        calibrate::PlotResult pr = calibrate::write_fit_plots(cal.fits, po);
-        for (const auto& f : pr.files)
-          outputs.write(std::filesystem::path(args->plots) / f.filename(), read_text_file(f), "--plots");
-        plots_line = pr.skipped_reason.empty()
-                         ? "wrote " + std::to_string(pr.written.size()) + " plots to " + args->plots
-                         : "plots skipped: " + pr.skipped_reason;
-      }
-      outputs.commit();
-      std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
-      const bool network = p.network.bandwidth_bytes_per_s > 0;
-      // "-": not measured (a partial profile).
-      auto measured = [](double v, const char* unit) { return v > 0 ? si(v, unit) : std::string("-"); };
-      for (const Computer& c : p.computers) {
-        char line[256];
-        std::snprintf(line, sizeof line, "%-18s %6d %11.1f %11.0f %11s %11s %11s\n", c.name.c_str(), c.cores, c.mips,
-                      c.main_memory_mb, measured(c.disk_read_bytes_per_s, "").c_str(),
-                      measured(c.disk_write_bytes_per_s, "").c_str(),
-                      network ? si(c.overhead_latency_s, "s").c_str() : "-");
-        std::cout << line;
-      }
-      if (network) {
-        std::cout << "network: l = " << si(p.network.latency_s, "s")
-                  << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s") << ", " << p.network.regimes.size()
-                  << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
-      } else {
-        std::cout << "network: not measured\n";
-      }
-      if (args->report) print_report(cal);
-      if (!args->traces.empty()) {
-        std::cout << "operation models from " << args->traces.size() << " traces:\n";
-        for (const auto& line : trace_fit.report) std::cout << "  " << line << "\n";
-        for (const auto& note : trace_fit.notes) std::cerr << "hetperf calibrate: note: " << note << "\n";
-      }
-      if (!plots_line.empty()) std::cout << plots_line << "\n";
-      for (const auto& w : p.warnings) std::cerr << "hetperf calibrate: warning: " << w << "\n";
-      std::cout << "wrote " << args->out << "\n";
-      return 0;
-    };
-  });
+  cmd->callback(
+      [&action, args, command_line] { action = [args, command_line] { return run_calibrate(*args, command_line); }; });
 }
 
 }  // namespace hetperf::cli
