@@ -11,6 +11,74 @@
 
 namespace hetperf::cli {
 
+namespace {
+
+// Runs the validation and prints its summary; exit 1 when a bound is exceeded, 130 when interrupted.
+int run_validate(const validate::ValidateOptions& o) {
+  validate::ValidateSummary s;
+  try {
+    s = validate::run_validation(o);
+  } catch (const probes::Interrupted&) {
+    // Unwound: the scratch directory and the runs' processes are gone; no report was written.
+    std::fprintf(stderr, "validate: interrupted; no report written\n");
+    return 130;
+  }
+  std::printf("%s\n", s.brief_report().c_str());
+  if (std::string noise = s.noise_report(); !noise.empty()) std::printf("%s\n", noise.c_str());
+  std::printf("%s\n", s.statistics_report().c_str());
+  if (!s.pictures_skipped.empty()) std::fprintf(stderr, "validate: %s\n", s.pictures_skipped.c_str());
+  std::printf("wrote %s/validation.{csv,md,json}%s\n", o.out.c_str(),
+              s.pictures_skipped.empty() ? " and pictures" : "");
+  if (!s.within_max_error) {
+    std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n", s.accuracy.worst_run.c_str(),
+                 100 * s.accuracy.max_abs_error, 100 * o.max_error);
+    return 1;
+  }
+  if (!s.within_bounds) {
+    std::fprintf(stderr,
+                 "validate: overall bias %+.1f%% (bound ±%.0f%%) or coverage %.0f%% (bound %.0f%%) out of bounds\n",
+                 100 * s.overall.bias, 100 * o.max_bias, 100 * s.overall.coverage, 100 * o.min_coverage);
+    return 1;
+  }
+  return 0;
+}
+
+// The bounds of the exit status and the testbed's options.
+void add_bounds_and_testbed_options(CLI::App* cmd, validate::ValidateOptions* o) {
+  cmd->add_option("--max-bias", o->max_bias, "Exit 1 when the overall bias (median signed error) exceeds this fraction")
+      ->capture_default_str()
+      ->check(positive_number());
+  cmd->add_option("--min-coverage", o->min_coverage,
+                  "Exit 1 when fewer single runs than this fraction fall inside their predicted 80% interval")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--max-error", o->max_error, "Exit 1 when a run's |error| exceeds this fraction")
+      ->capture_default_str()
+      ->check(positive_number());
+  cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
+  cmd->add_option(
+         "--replay", o->replay,
+         "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
+         "fit its calibration traces and predict its measured runs again with this build (and this --samples and "
+         "--seed), into --out")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
+  cmd->add_option(
+         "--testbed", o->testbed,
+         "A testbed spec (hetperf testbed): bring it up, probe and calibrate its computers inside them, run the "
+         "matrix across its fastest and slowest computer, take it down (root; docs/testbed.md)")
+      ->check(CLI::ExistingFile);
+  if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) o->testbed_state_dir = dir;
+  cmd->add_option("--testbed-state-dir", o->testbed_state_dir,
+                  "State directory of the testbed (as `hetperf testbed --state-dir`; env HETPERF_TESTBED_STATE_DIR)")
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+}
+
+}  // namespace
+
 void add_validate_command(CLI::App& app, const std::string& command_line, Action& action) {
   auto o = std::make_shared<validate::ValidateOptions>();
   o->command = command_line;
@@ -47,66 +115,8 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
   cmd->add_option("--seed", o->seed, "Seed of the run order, the sampled predictions and the bootstrap")
       ->capture_default_str()
       ->check(seed_number());
-  cmd->add_option("--max-bias", o->max_bias, "Exit 1 when the overall bias (median signed error) exceeds this fraction")
-      ->capture_default_str()
-      ->check(positive_number());
-  cmd->add_option("--min-coverage", o->min_coverage,
-                  "Exit 1 when fewer single runs than this fraction fall inside their predicted 80% interval")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--max-error", o->max_error, "Exit 1 when a run's |error| exceeds this fraction")
-      ->capture_default_str()
-      ->check(positive_number());
-  cmd->add_option("--mpiexec", o->mpiexec, "MPI launcher")->capture_default_str();
-  cmd->add_option(
-         "--replay", o->replay,
-         "A recorded validation's directory (validation.json, profile.json, calibration-traces/): run nothing; "
-         "fit its calibration traces and predict its measured runs again with this build (and this --samples and "
-         "--seed), into --out")
-      ->check(CLI::ExistingDirectory);
-  cmd->add_option("--computer", o->computer, "The profile's computer that is this machine (default: the first)");
-  cmd->add_option(
-         "--testbed", o->testbed,
-         "A testbed spec (hetperf testbed): bring it up, probe and calibrate its computers inside them, run the "
-         "matrix across its fastest and slowest computer, take it down (root; docs/testbed.md)")
-      ->check(CLI::ExistingFile);
-  if (const char* dir = std::getenv("HETPERF_TESTBED_STATE_DIR"); dir && *dir) o->testbed_state_dir = dir;
-  cmd->add_option("--testbed-state-dir", o->testbed_state_dir,
-                  "State directory of the testbed (as `hetperf testbed --state-dir`; env HETPERF_TESTBED_STATE_DIR)")
-      ->capture_default_str();
-  cmd->add_option("--timeout", o->timeout_s, "Seconds before a real run is given up")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
-  cmd->callback([&action, o] {
-    action = [o] {
-      validate::ValidateSummary s;
-      try {
-        s = validate::run_validation(*o);
-      } catch (const probes::Interrupted&) {
-        // Unwound: the scratch directory and the runs' processes are gone; no report was written.
-        std::fprintf(stderr, "validate: interrupted; no report written\n");
-        return 130;
-      }
-      std::printf("%s\n", s.brief_report().c_str());
-      if (std::string noise = s.noise_report(); !noise.empty()) std::printf("%s\n", noise.c_str());
-      std::printf("%s\n", s.statistics_report().c_str());
-      if (!s.pictures_skipped.empty()) std::fprintf(stderr, "validate: %s\n", s.pictures_skipped.c_str());
-      std::printf("wrote %s/validation.{csv,md,json}%s\n", o->out.c_str(),
-                  s.pictures_skipped.empty() ? " and pictures" : "");
-      if (!s.within_max_error) {
-        std::fprintf(stderr, "validate: %s is off by %.1f%%, more than --max-error %.0f%%\n",
-                     s.accuracy.worst_run.c_str(), 100 * s.accuracy.max_abs_error, 100 * o->max_error);
-        return 1;
-      }
-      if (!s.within_bounds) {
-        std::fprintf(stderr,
-                     "validate: overall bias %+.1f%% (bound ±%.0f%%) or coverage %.0f%% (bound %.0f%%) out of bounds\n",
-                     100 * s.overall.bias, 100 * o->max_bias, 100 * s.overall.coverage, 100 * o->min_coverage);
-        return 1;
-      }
-      return 0;
-    };
-  });
+  add_bounds_and_testbed_options(cmd, o.get());
+  cmd->callback([&action, o] { action = [o] { return run_validate(*o); }; });
 }
 
 }  // namespace hetperf::cli
