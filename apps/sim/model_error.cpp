@@ -1,12 +1,18 @@
-// The model error: the spread over calibration configurations of what the mechanisms miss, less the
-// noise of the configurations' medians, kept per computer and application (app_jobs.hpp).
+// The model error: what the mechanisms miss in each calibration run (the calibration diagnostics), and
+// its spread over calibration configurations less the noise of the configurations' medians, kept per
+// computer and application (app_jobs.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "hetperf/apps/sim/app_jobs.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/file_io.hpp"
+#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/distribution.hpp"
 #include "hetperf/model/statistics.hpp"
 
@@ -101,6 +107,148 @@ void record_diagnostics(Profile& profile, const std::vector<CalibrationDiagnosti
   }
   profile.diagnostics["calibration_runs"] = to_json(diagnostics);
   profile.diagnostics["model_error"] = spreads;
+}
+
+namespace {
+
+// A calibration trace's configuration as a job (not yet mapped), its measured time (LU's factorisation,
+// integration's mean response) and the host of each of its ranks (empty: not recorded).
+struct CalibrationRun {
+  AppJob job;
+  double measured = 0;
+  std::vector<std::string> rank_hosts;
+  std::string host;  // run.host
+};
+
+CalibrationRun calibration_run(const std::filesystem::path& file) {
+  const nlohmann::json j = read_json_file(file);
+  const JsonNode root(j, file.string());
+  const std::string app = root.choice("app", {"lu", "integrate"});
+  const JsonNode config = root.object("config");
+  const JsonNode summary = root.object("summary");
+  const JsonNode run = root.object("run");
+  CalibrationRun out;
+  AppJob& job = out.job;
+  job.name = "calibration";
+  const int ranks = static_cast<int>(run.integer("ranks", 1, 1 << 20));
+  out.host = run.string_or("host", "");
+  if (const auto hosts = run.optional("rank_hosts")) {
+    for (const JsonNode& h : hosts->items()) out.rank_hosts.push_back(h.as_string());
+  }
+  if (app == "lu") {
+    job.kind = AppJob::Kind::kLu;
+    job.ranks = ranks;
+    job.lu.n = static_cast<int>(config.integer("n", 1, 1 << 24));
+    job.lu.r = static_cast<int>(config.integer("r", 1, 1 << 24));
+    job.lu.variant = parse_lu_variant(config.string_or("variant", "basic"));
+    job.lu.window = static_cast<int>(config.integer_or("window", 2, 1, 1 << 20));
+    job.lu.remove = static_cast<int>(config.integer_or("remove", 0, 0, 1 << 20));
+    job.lu.remove_after_iteration = static_cast<int>(config.integer_or("after_iteration", -1, -1, 1 << 24));
+    job.lu.expand = static_cast<int>(config.integer_or("expand", 0, 0, 1 << 20));
+    job.lu.expand_after_iteration = static_cast<int>(config.integer_or("expand_after_iteration", -1, -1, 1 << 24));
+    job.lu.bcast = parse_lu_bcast(config.choice_or("bcast", "sequential", {"sequential", "tree", "ring"}));
+    job.lu.parallel_multiply = static_cast<int>(config.integer_or("parallel_multiply", 1, 1, 1 << 20));
+    if (const std::string e = job.lu.validate(ranks); !e.empty()) config.fail("a valid LU configuration (" + e + ")");
+    out.measured = summary.number("factorization_s", Range::kPositive);
+  } else {
+    job.kind = AppJob::Kind::kIntegrate;
+    job.instances = static_cast<int>(config.integer("instances", 1, 1 << 20));
+    job.ranks = static_cast<int>(config.integer_or("ranks_per_instance", 2, 2, 1 << 20));
+    job.integrate.a = config.number_or("a", 0), job.integrate.b = config.number_or("b", 1);
+    job.integrate.steps = static_cast<std::uint64_t>(config.integer("steps", 1, INT64_MAX));
+    job.integrate.message_bytes = static_cast<std::uint64_t>(config.integer_or("message_bytes", 32, 0, INT64_MAX));
+    job.integrate.disk_bytes = static_cast<std::uint64_t>(config.integer_or("disk_bytes", 0, 0, INT64_MAX));
+    out.measured = summary.number("mean_response_s", Range::kPositive);
+  }
+  if (!out.rank_hosts.empty() && out.rank_hosts.size() != static_cast<std::size_t>(job.ranks * job.instances)) {
+    run.field("rank_hosts").fail("one host per rank (" + std::to_string(job.ranks * job.instances) + ")");
+  }
+  return out;
+}
+
+// "lu n=1024 r=128 basic", "integrate 4x2 steps=1000000 m32 d0": a configuration's name in the
+// diagnostics (runs with the same name and computers are repeats of one configuration).
+std::string configuration_name(const AppJob& job) {
+  if (job.kind == AppJob::Kind::kLu) {
+    return "lu n=" + std::to_string(job.lu.n) + " r=" + std::to_string(job.lu.r) + " " + to_string(job.lu.variant) +
+           (job.lu.remove > 0 ? " remove=" + std::to_string(job.lu.remove) : "");
+  }
+  return "integrate " + std::to_string(job.instances) + "x" + std::to_string(job.ranks) +
+         " steps=" + std::to_string(job.integrate.steps) + " m" + std::to_string(job.integrate.message_bytes) + " d" +
+         std::to_string(job.integrate.disk_bytes);
+}
+
+// The computer of every rank of `run`: all on `computer` when given, else the trace's rank hosts,
+// else its host.
+std::vector<std::size_t> mapping_of(const Profile& profile, const CalibrationRun& run, const std::string& computer,
+                                    const std::filesystem::path& file) {
+  const auto size = static_cast<std::size_t>(run.job.ranks * run.job.instances);
+  auto index = [&](const std::string& name, const std::string& where) {
+    const auto c = profile.find(name);
+    if (!c)
+      throw InputError(file.string() + ": " + where + ": expected the name of a computer of the profile, got \"" +
+                       name + "\"");
+    return *c;
+  };
+  if (!computer.empty()) return std::vector<std::size_t>(size, index(computer, "--trace-computer"));
+  if (run.rank_hosts.empty()) return std::vector<std::size_t>(size, index(run.host, "$.run.host"));
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < run.rank_hosts.size(); ++i)
+    out.push_back(index(run.rank_hosts[i], "$.run.rank_hosts[" + std::to_string(i) + "]"));
+  return out;
+}
+
+}  // namespace
+
+std::vector<CalibrationDiagnostic> calibration_diagnostics(const Profile& profile,
+                                                           const std::vector<std::filesystem::path>& traces,
+                                                           const std::string& computer) {
+  const SimPlatform platform = sim_platform_from_profile(profile);
+  std::vector<CalibrationDiagnostic> out;
+  for (const auto& file : traces) {
+    CalibrationRun run = calibration_run(file);
+    run.job.mapping = mapping_of(profile, run, computer, file);
+    const double predicted = predict_app_jobs(platform, profile, {run.job}, false).jobs.front().time_s;
+    std::vector<std::string> names;
+    for (std::size_t c : run.job.mapping) names.push_back(profile.computers[c].name);
+    out.push_back({file.string(), configuration_name(run.job), std::move(names), run.job.mapping, run.measured,
+                   predicted, to_string(run.job.kind)});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const std::vector<CalibrationDiagnostic>& diagnostics) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : diagnostics) {
+    out.push_back({{"trace", d.trace},
+                   {"configuration", d.configuration},
+                   {"ranks", d.rank_computers.size()},
+                   {"computers", d.rank_computers},
+                   {"measured_s", d.measured_s},
+                   {"predicted_s", d.predicted_s},
+                   {"measured_over_predicted", d.ratio()}});
+  }
+  return out;
+}
+
+std::vector<std::string> diagnostics_report(const std::vector<CalibrationDiagnostic>& diagnostics) {
+  std::map<std::pair<std::string, std::vector<std::string>>, std::vector<double>> by_configuration;
+  for (const auto& d : diagnostics) by_configuration[{d.configuration, d.rank_computers}].push_back(d.ratio());
+  std::vector<std::string> out;
+  for (auto& [key, ratios] : by_configuration) {
+    std::sort(ratios.begin(), ratios.end());
+    std::set<std::string> distinct(key.second.begin(), key.second.end());
+    std::string where;
+    for (const auto& c : distinct) where += (where.empty() ? "" : ",") + c;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "calibration run %s on %zu ranks (%s): measured / predicted by the mechanisms %.3f (median of %zu, "
+                  "%.3f to %.3f)",
+                  key.first.c_str(), key.second.size(), where.c_str(), median(ratios), ratios.size(), ratios.front(),
+                  ratios.back());
+    out.push_back(line);
+  }
+  return out;
 }
 
 }  // namespace hetperf::apps
