@@ -17,56 +17,13 @@
 #include "hetperf/model/host.hpp"
 #include "hetperf/model/sha256.hpp"
 #include "hetperf/model/version.hpp"
+#include "figures.hpp"
+#include "profile_network.hpp"
 
 namespace hetperf::calibrate {
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kLoMessageBytes = 32;  // UniMPP's net benchmark message size (UniMPP paper section 4)
-
-std::string fixed(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
-// The central value of a probe's samples is their median. On a shared machine noise only slows a
-// measurement (another tenant's burst, a flush, a migration), so a few slow samples drag the mean
-// while the median stays with the undisturbed runs; the probes' outliers reach 2.5 times the median
-// (docs/calibration.md). A file without "median" (hand-written) reads as its mean.
-double central(const SampleSummary& s) { return s.median; }
-
-// A measured figure: the median with its distribution-free 95% interval (order statistics of the
-// samples) and the asymptotic standard error of a median, sqrt(pi/2) * stddev / sqrt(n). Without
-// raw samples the interval is the file's t-interval of the mean.
-nlohmann::json figure(const SampleSummary& s) {
-  const double se_median =
-      s.n > 1 ? std::sqrt(std::acos(-1.0) / 2) * s.stddev / std::sqrt(static_cast<double>(s.n)) : 0;
-  auto [low, high] = s.samples.empty() ? std::pair{s.ci95_low, s.ci95_high} : median_ci95(s.samples);
-  return {{"value", s.median},   {"statistic", "median"}, {"std_error", se_median},
-          {"ci95", {low, high}}, {"mean", s.mean},        {"n", s.n},
-          {"precise", s.precise}};
-}
-
-// A fit failing on the data of `file` at JSON `path` becomes an error naming both.
-template <class Fit>
-auto fit_at(const std::string& file, const std::string& path, Fit fit) {
-  try {
-    return fit();
-  } catch (const InputError& e) {
-    throw InputError(file + ": " + path + ": " + e.what());
-  }
-}
-
-void check_finite(const std::string& file, const std::string& path, double v) {
-  if (!std::isfinite(v)) throw InputError(file + ": " + path + ": expected a finite number, got NaN or infinity");
-}
-
-// The central value of the figure at JSON `path` of `file`, refused when not finite.
-double checked_central(const std::string& file, const std::string& path, const SampleSummary& s) {
-  check_finite(file, path + ".median", central(s));
-  return central(s);
-}
+using namespace detail;
 
 struct Builder {
   const CalibrationOptions& options;
@@ -245,124 +202,6 @@ struct Builder {
   }
 };
 
-// The ping-pong points of one pair of hosts, from every file that measured it.
-struct PairData {
-  std::vector<std::string> hosts;
-  std::map<std::uint64_t, std::vector<double>> times_by_size;
-  std::vector<std::size_t> inputs;
-  const LogGPParameters* loggp = nullptr;  // from the first file of the pair that measured it
-};
-
-// The files that measured a pair, for messages.
-std::string pair_source(const std::vector<CalibrationInput>& inputs, const PairData& pair) {
-  std::string where = inputs[pair.inputs.front()].file;
-  if (pair.inputs.size() > 1) where += " (and " + std::to_string(pair.inputs.size() - 1) + " more files of this pair)";
-  return where;
-}
-
-std::vector<std::string> pair_hosts(const NetMeasurement& net, const std::string& machine) {
-  std::vector<std::string> h = net.hosts;
-  if (h.empty()) h = {machine};
-  if (h.size() == 1) h.push_back(h.front());
-  h.resize(2);
-  std::sort(h.begin(), h.end());
-  return h;
-}
-
-struct NetworkResult {
-  double latency_s = 0, bandwidth_bytes_per_s = 0;
-  std::vector<MessageRegime> regimes;
-  nlohmann::json fit;
-  NetworkFitSummary summary;
-};
-
-// Fits, per size, the mean over files of the median one-way times in `times_by_size`, split at the
-// measured protocol switches `limits`, and describes the result, including what LogGP parameters a
-// ping-pong determines.
-NetworkResult fit_pair(Builder& b, const std::string& name, const std::string& where,
-                       const std::map<std::uint64_t, std::vector<double>>& times_by_size, const LogGPParameters* loggp,
-                       const std::vector<double>& limits) {
-  std::vector<double> x, y;
-  for (const auto& [size, times] : times_by_size) {
-    double sum = 0;
-    for (double t : times) sum += t;
-    x.push_back(static_cast<double>(size));
-    y.push_back(sum / static_cast<double>(times.size()));
-  }
-  const NetworkFitOptions o{.name = name, .protocol_limits_bytes = limits};
-  NetworkResult r;
-  r.summary = fit_at(where, "$.probes.net.pingpong", [&] { return fit_network(x, y, o); });
-  const NetworkFitSummary& s = r.summary;
-  double inv_b = s.overall.parameter("seconds_per_byte").value;
-  if (!(inv_b > 0)) {
-    throw InputError(where +
-                     ": $.probes.net.pingpong: one-way time does not grow with message size; cannot fit t = l + s/b");
-  }
-  r.latency_s = std::max(0.0, s.overall.parameter("latency_s").value);
-  if (s.overall.parameter("latency_s").value < 0) {
-    b.out.profile.warnings.push_back(name + ": fitted latency is negative (" +
-                                     fixed(s.overall.parameter("latency_s").value) + " s); set to 0");
-  }
-  r.bandwidth_bytes_per_s = 1 / inv_b;
-  nlohmann::json regimes = nlohmann::json::array();
-  for (const auto& g : s.regimes) {
-    r.regimes.push_back({g.min_size_bytes, g.latency_s, g.seconds_per_byte});
-    regimes.push_back(to_json(g, o.outlier_threshold));
-    std::vector<double> gx, gy;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (x[i] >= static_cast<double>(g.min_size_bytes) && x[i] <= static_cast<double>(g.max_size_bytes)) {
-        gx.push_back(x[i]), gy.push_back(y[i]);
-      }
-    }
-    b.record({g.fit, gx, gy, "message size (bytes)", "one-way time (s)", true, g.slope_meaningful()});
-  }
-  b.record({s.overall, x, y, "message size (bytes)", "one-way time (s)", true, true});
-  const NetworkRegime& last = s.regimes.back();
-  double lo = s.time_s(kLoMessageBytes);
-  if (auto it = times_by_size.find(static_cast<std::uint64_t>(kLoMessageBytes)); it != times_by_size.end()) {
-    lo = y[static_cast<std::size_t>(std::distance(times_by_size.begin(), it))];
-  }
-  r.fit = {{"model",
-            "t = l + s/b per protocol regime, weighted least squares on relative errors (weights 1/t²) "
-            "over the per-size median one-way times; breakpoints by dynamic programming"},
-           {"overall", to_json(s.overall)},
-           {"regimes", regimes},
-           {"piecewise_r2", s.piecewise_r2},
-           {"selection", s.selection},
-           {"piecewise_r2_note",
-            "regimes with r2_meaningful false have a slope indistinguishable from 0; their R² "
-            "compares noise with noise and raises no warning"}};
-  if (loggp) {
-    // LogGP measured the Netgauge way by the probe; o is the mean of the send and receive overheads.
-    double o = (central(loggp->send_overhead_s) + central(loggp->receive_overhead_s)) / 2;
-    r.fit["loggp"] = {{"source", "measured ($.probes.net.loggp)"},
-                      {"L_s", loggp->latency_s},
-                      {"o_send_s", figure(loggp->send_overhead_s)},
-                      {"o_receive_s", figure(loggp->receive_overhead_s)},
-                      {"o_s", o},
-                      {"g_s", figure(loggp->gap_s)},
-                      {"G_s_per_byte", loggp->gap_per_byte_s},
-                      {"G_s_per_byte_from_fit", last.seconds_per_byte},
-                      {"small_size_bytes", loggp->small_size_bytes},
-                      {"large_size_bytes", loggp->large_size_bytes},
-                      {"lo_s", lo},
-                      {"lo_from_loggp_s", 2 * o + loggp->latency_s}};
-  } else {
-    r.fit["loggp"] = {{"source", "derived from the ping-pong fit"},
-                      {"lo_s", lo},
-                      {"L_plus_2o_s", lo},
-                      {"G_s_per_byte", last.seconds_per_byte},
-                      {"L_s", nullptr},
-                      {"o_s", nullptr},
-                      {"g_s", nullptr},
-                      {"note",
-                       "a ping-pong gives the one-way time of a 32-byte message, lo = L + 2o (UniMPP paper eq. 7), "
-                       "and the per-byte gap G of the largest-size regime; L, o and g are not separable without "
-                       "the probe's LogGP measurement ($.probes.net.loggp), which this file does not hold"}};
-  }
-  return r;
-}
-
 }  // namespace
 
 CalibrationInput load_measurement(const std::filesystem::path& path) {
@@ -384,29 +223,36 @@ CalibrationInput load_measurement(const std::filesystem::path& path) {
 
 namespace {
 
-// The network's send buffer from the ping-pongs' timed sends between two hosts (PingPongPoint::send_s):
-// each sample is a send whose receiver waited, fitted as the applications' sends are
-// (send_buffer.hpp). Absent without such samples, or with too few to fit; the line the fit reports is
-// kept in its record.
-std::optional<SendBuffer> send_buffer_from_probes(const std::vector<CalibrationInput>& inputs,
-                                                  const NetworkModel& network) {
-  std::vector<NetworkSend> sends;
-  for (const CalibrationInput& in : inputs) {
-    const auto& net = in.measurement.net;
-    if (!net || !net->between_hosts()) continue;
-    for (const PingPongPoint& pt : net->pingpong) {
-      if (!pt.send_s) continue;
-      for (double d : pt.send_s->samples) sends.push_back({pt.size_bytes, d, false, in.file});
-    }
+// One computer from its measurement file: its capacities and the fits of its cpu, memory and disk.
+Computer computer_from(Builder& b, const CalibrationInput& in, std::set<std::string>& names) {
+  const Measurement& m = in.measurement;
+  Profile& p = b.out.profile;
+  if (!m.cpu)
+    throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
+  if (!m.complete) p.warnings.push_back(in.file + ": measurement was interrupted before it completed");
+  Computer c;
+  c.name = in.name.empty() ? m.machine : in.name;
+  if (!names.insert(c.name).second) {
+    throw InputError(in.file + ": $.machine: computer name '" + c.name +
+                     "' is used by another measurement file (name them with --name)");
   }
-  if (sends.empty()) return std::nullopt;
-  std::vector<std::string> report;
-  auto buffer = fit_send_buffer(sends, network, report);
-  if (buffer) {
-    buffer->fit["source"] = "$.probes.net.pingpong[*].send_s (the ping-pong's sends to a waiting receiver)";
-    buffer->fit["report"] = report.empty() ? std::string() : report.front();
+  c.group = in.group;
+  c.cores = m.host.cores;
+  c.main_memory_mb = static_cast<double>(m.host.memory_bytes) / kMiB;
+  c.virtual_memory_mb = static_cast<double>(m.host.swap_bytes) / kMiB;
+  b.cpu(in, *m.cpu, c);
+  if (m.memory) {
+    b.memory(in, *m.memory, c);
+  } else {
+    p.warnings.push_back(c.name + ": memory slowdown not measured; α = 0 (no memory slowdown is predicted)");
   }
-  return buffer;
+  if (!(c.main_memory_mb > 0)) throw InputError(in.file + ": $.host.memory_bytes: expected a positive number");
+  if (m.disk) {
+    b.disk(in, *m.disk, c);
+  } else {
+    p.warnings.push_back(c.name + ": disk not measured; workloads that read or write its disk are refused");
+  }
+  return c;
 }
 
 }  // namespace
@@ -419,113 +265,26 @@ Calibration calibrate_platform(const std::vector<CalibrationInput>& inputs, cons
   p.command = options.command;
   p.created_utc = utc_now_iso8601();
   std::set<std::string> names;
-  std::map<std::vector<std::string>, PairData> pairs;
-  std::vector<std::optional<double>> measured_lo(inputs.size());
-  std::vector<std::string> unmeasured_net;
+  NetworkData net;
+  net.measured_lo.resize(inputs.size());
   for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
     const CalibrationInput& in = inputs[idx];
-    const Measurement& m = in.measurement;
-    if (!m.cpu)
-      throw InputError(in.file + ": $.probes.cpu: missing (a computer needs its MIPS; run `hetperf probe` with cpu)");
-    if (!m.complete) p.warnings.push_back(in.file + ": measurement was interrupted before it completed");
-    Computer c;
-    c.name = in.name.empty() ? m.machine : in.name;
-    if (!names.insert(c.name).second) {
-      throw InputError(in.file + ": $.machine: computer name '" + c.name +
-                       "' is used by another measurement file (name them with --name)");
-    }
-    c.group = in.group;
-    c.cores = m.host.cores;
-    c.main_memory_mb = static_cast<double>(m.host.memory_bytes) / kMiB;
-    c.virtual_memory_mb = static_cast<double>(m.host.swap_bytes) / kMiB;
-    b.cpu(in, *m.cpu, c);
-    if (m.memory) {
-      b.memory(in, *m.memory, c);
-    } else {
-      p.warnings.push_back(c.name + ": memory slowdown not measured; α = 0 (no memory slowdown is predicted)");
-    }
-    if (!(c.main_memory_mb > 0)) throw InputError(in.file + ": $.host.memory_bytes: expected a positive number");
-    if (m.disk) {
-      b.disk(in, *m.disk, c);
-    } else {
-      p.warnings.push_back(c.name + ": disk not measured; workloads that read or write its disk are refused");
-    }
-    if (m.net) {
-      PairData& pair = pairs[pair_hosts(*m.net, m.machine)];
-      pair.hosts = pair_hosts(*m.net, m.machine);
-      pair.inputs.push_back(idx);
-      if (!pair.loggp && m.net->loggp) pair.loggp = &*m.net->loggp;
-      for (std::size_t i = 0; i < m.net->pingpong.size(); ++i) {
-        const PingPongPoint& pt = m.net->pingpong[i];
-        std::string path = "$.probes.net.pingpong[" + std::to_string(i) + "]";
-        const double one_way_s = checked_central(in.file, path + ".one_way_s", pt.one_way_s);
-        pair.times_by_size[pt.size_bytes].push_back(one_way_s);
-        if (pt.size_bytes == kLoMessageBytes) measured_lo[idx] = one_way_s;
-      }
-      if (const auto& h = m.net->handoff) {
-        // The probe's fan-out among oversubscribed ranks: a figure of this computer's scheduler and MPI,
-        // not of an application, so profiles built from probes alone predict oversubscribed runs too.
-        c.oversubscribed_handoff_s = h->handoff_s;
-        nlohmann::json& f = c.fits["communication_cpu"]["handoff_s"];
-        f = {{"source", "$.probes.net.handoff"},
-             {"cores", h->cores},
-             {"bytes", h->bytes},
-             {"period_oversubscribed_s", h->period_oversubscribed_s.mean},
-             {"handoff_s", h->handoff_s}};
-        if (h->period_at_cores_s) f["period_at_cores_s"] = h->period_at_cores_s->mean;
-      }
-    } else {
-      unmeasured_net.push_back(c.name);
-    }
+    Computer c = computer_from(b, in, names);
+    gather_network(in, idx, c, net);
     p.computers.push_back(std::move(c));
-    p.provenance.push_back({in.file, m.machine, m.host.time_utc, in.sha256});
+    p.provenance.push_back({in.file, in.measurement.machine, in.measurement.host.time_utc, in.sha256});
   }
-  if (pairs.empty()) {
+  if (net.pairs.empty()) {
     // A partial profile: no network model, no lo; workloads that send messages are refused.
     p.warnings.push_back("network not measured on any computer; workloads that send messages are refused");
     return std::move(b.out);
   }
-  for (const std::string& name : unmeasured_net) {
+  for (const std::string& name : net.unmeasured) {
     p.warnings.push_back(name + ": network not measured; lo taken from the network model of the other machines");
   }
-  std::map<std::uint64_t, std::vector<double>> all_sizes;
-  std::vector<std::optional<double>> pair_lo(inputs.size());
-  const auto eager = file_eager_limits(inputs);
-  for (auto& [key, pair] : pairs) {
-    const std::string where = pair_source(inputs, pair);
-    NetworkResult r = fit_pair(b, "network " + key[0] + " <-> " + key[1], where, pair.times_by_size, pair.loggp,
-                               protocol_limits(eager, pair.inputs));
-    for (std::size_t idx : pair.inputs) pair_lo[idx] = r.fit["loggp"]["lo_s"].get<double>();
-    for (const auto& [size, times] : pair.times_by_size) {
-      for (double t : times) all_sizes[size].push_back(t);
-    }
-    p.network.pairs.push_back({key, r.latency_s, r.bandwidth_bytes_per_s, r.regimes, r.fit});
-  }
-  LinkModel all = p.network.pairs.front();  // the only pair's, or all pairs' pooled
-  if (p.network.pairs.size() > 1) {
-    NetworkResult r = fit_pair(b, "network (all pairs)", inputs.front().file + " (and the other files)", all_sizes,
-                               nullptr, protocol_limits(eager));
-    all = {{}, r.latency_s, r.bandwidth_bytes_per_s, r.regimes, r.fit};
-  }
-  p.network.latency_s = all.latency_s;
-  p.network.bandwidth_bytes_per_s = all.bandwidth_bytes_per_s;
-  p.network.regimes = all.regimes;
-  p.network.fit = all.fit;
-  p.network.send_buffer = send_buffer_from_probes(inputs, p.network);
-  eager_limits_from_probes(inputs, eager, p);
-  double network_lo = p.network.latency_s + kLoMessageBytes / p.network.bandwidth_bytes_per_s;
-  for (std::size_t idx = 0; idx < inputs.size(); ++idx) {
-    Computer& c = p.computers[idx];
-    // lo: UniMPP's "overhead + latency" with 32-byte messages (UniMPP paper Table 1), measured when the
-    // file holds that size, else read off the pair's fit, else the whole network's.
-    double lo = measured_lo[idx] ? *measured_lo[idx] : pair_lo[idx] ? *pair_lo[idx] : network_lo;
-    const char* source = measured_lo[idx] ? "measured at 32 bytes"
-                         : pair_lo[idx]   ? "fitted network model of this host's pair at 32 bytes"
-                                          : "fitted network model of the other machines at 32 bytes";
-    c.overhead_latency_s = std::max(0.0, lo);
-    c.fits["overhead_latency_s"] = {
-        {"message_bytes", kLoMessageBytes}, {"value", c.overhead_latency_s}, {"source", source}};
-  }
+  const auto pair_lo = fit_network_pairs(
+      inputs, net, [&b](FitRecord r) { b.record(std::move(r)); }, p);
+  set_overhead_latency(p, net, pair_lo);
   return std::move(b.out);
 }
 
