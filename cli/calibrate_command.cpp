@@ -73,6 +73,8 @@ void print_report(const calibrate::Calibration& cal) {
               << f["ci95"][0].get<double>() << ", " << f["ci95"][1].get<double>() << "]\n";
     for (const char* key :
          {"disk_read_direct_bytes_per_s", "disk_write_direct_bytes_per_s", "disk_write_buffered_bytes_per_s"}) {
+      // Absent where the disk was not probed (a testbed's computers share the host's disk).
+      if (!c.fits.contains(key)) continue;
       const auto& d = c.fits[key];
       std::cout << "  " << c.name << ": " << key << " " << si(d["value"].get<double>(), "") << " ["
                 << si(d["ci95"][0].get<double>(), "") << ", " << si(d["ci95"][1].get<double>(), "") << "]\n";
