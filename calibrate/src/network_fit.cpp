@@ -137,6 +137,80 @@ FittedRegime regime_line(const std::string& name, std::span<const double> x, std
   return f;
 }
 
+// The least-cost segmentations of the points into k = 1 .. kmax runs of at least m points each, by
+// dynamic programming over the segments' costs: best[k][j] the least cost of covering points 0..j-1
+// with k segments, from[k][j] the start of the last one. Equal sizes (pooled files) stay in one
+// regime: a breakpoint lies between distinct sizes.
+struct Segmentations {
+  std::vector<std::vector<double>> best;
+  std::vector<std::vector<std::size_t>> from;
+
+  Segmentations(std::span<const double> x, const std::vector<std::vector<double>>& cost, std::size_t m,
+                std::size_t kmax) {
+    const std::size_t n = x.size();
+    best.assign(kmax + 1, std::vector<double>(n + 1, std::numeric_limits<double>::infinity()));
+    from.assign(kmax + 1, std::vector<std::size_t>(n + 1, 0));
+    best[0][0] = 0;
+    for (std::size_t k = 1; k <= kmax; ++k) {
+      for (std::size_t j = k * m; j <= n; ++j) {
+        for (std::size_t i = (k - 1) * m; i + m <= j; ++i) {
+          if (i > 0 && x[i] == x[i - 1]) continue;
+          double c = best[k - 1][i] + cost[i][j - 1];
+          if (c < best[k][j]) best[k][j] = c, from[k][j] = i;
+        }
+      }
+    }
+  }
+
+  // The [first, last) ranges of the best segmentation of all n points into k.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(std::size_t k, std::size_t n) const {
+    std::vector<std::pair<std::size_t, std::size_t>> out(k);
+    for (std::size_t r = k, j = n; r >= 1; --r) out[r - 1] = {from[r][j], j}, j = from[r][j];
+    return out;
+  }
+};
+
+// Whether two adjacent regimes (lines a and b over ranges ra and rb) differ significantly: a measured
+// protocol switch between them, or in at least one parameter neither value in the other's 95%
+// interval. Or, when their intervals are wide (a few noisy sizes), if one line over both fits them
+// significantly worse: the Chow test, F = ((SS_one - SS_two) / 2) / (SS_two / (n - 4)) against
+// F(2, n - 4) at 1%. On a 100 Mbit/s link the four sizes up to 8 KiB and the eight from 32 KiB on had
+// overlapping intervals in both parameters, and the one line that replaced them put 4 MiB messages 17%
+// short.
+bool distinct_regimes(const FitSummary& a, const FitSummary& b, std::pair<std::size_t, std::size_t> ra,
+                      std::pair<std::size_t, std::size_t> rb, const std::vector<std::size_t>& known,
+                      const std::vector<std::vector<double>>& cost, double relative_error_floor) {
+  if (std::find(known.begin(), known.end(), rb.first) != known.end()) return true;
+  for (std::size_t q = 0; q < 2; ++q) {
+    const FitParameter &pa = a.parameters[q], &pb = b.parameters[q];
+    bool a_in_b = pb.ci95_low <= pa.value && pa.value <= pb.ci95_high;
+    bool b_in_a = pa.ci95_low <= pb.value && pb.value <= pa.ci95_high;
+    if (!a_in_b && !b_in_a) return true;
+  }
+  const std::size_t points = rb.second - ra.first;
+  if (points <= 4) return false;
+  const double two = cost[ra.first][ra.second - 1] + cost[rb.first][rb.second - 1];
+  const double gain = cost[ra.first][rb.second - 1] - two;
+  const double floor = static_cast<double>(points) * relative_error_floor * relative_error_floor;
+  if (!(gain > floor)) return false;
+  const double dof = static_cast<double>(points - 4);
+  const double f = two > 0 ? gain / 2 / (two / dof) : std::numeric_limits<double>::infinity();
+  return f > boost::math::quantile(boost::math::fisher_f(2, dof), 0.99);
+}
+
+// How the regimes were chosen, for the summary.
+std::string selection_text(std::size_t chosen, std::size_t kmax, const std::vector<std::size_t>& known,
+                           std::span<const double> x) {
+  std::string s = std::to_string(chosen) + " regime(s) of up to " + std::to_string(kmax) +
+                  " by the Bayesian information criterion on relative errors, adjacent regimes significantly different";
+  if (!known.empty()) {
+    s += "; " + std::to_string(known.size()) + " breakpoint(s) at the measured protocol switch(es), before " +
+         csv_number(x[known.front()]) + " bytes";
+    for (std::size_t k = 1; k < known.size(); ++k) s += " and " + csv_number(x[known[k]]);
+  }
+  return s;
+}
+
 }  // namespace
 
 bool NetworkFitOptions::is_valid(std::string* error) const {
@@ -202,70 +276,26 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
   check_points(options.name, x, y);
   const std::vector<std::size_t> known = known_switches(x, options.protocol_limits_bytes, m);
   const auto cost = segment_costs(x, y, m, known);
-  // best[k][j]: least cost of covering points 0..j-1 with k segments; from[k][j]: start of the last one.
   const std::size_t kmin = known.size() + 1;
   const std::size_t kmax = std::max(kmin, std::min<std::size_t>(options.max_breakpoints + 1, n / m));
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<std::vector<double>> best(kmax + 1, std::vector<double>(n + 1, inf));
-  std::vector<std::vector<std::size_t>> from(kmax + 1, std::vector<std::size_t>(n + 1, 0));
-  best[0][0] = 0;
-  for (std::size_t k = 1; k <= kmax; ++k) {
-    for (std::size_t j = k * m; j <= n; ++j) {
-      for (std::size_t i = (k - 1) * m; i + m <= j; ++i) {
-        // Equal sizes (pooled files) stay in one regime: a breakpoint lies between distinct sizes.
-        if (i > 0 && x[i] == x[i - 1]) continue;
-        double c = best[k - 1][i] + cost[i][j - 1];
-        if (c < best[k][j]) best[k][j] = c, from[k][j] = i;
-      }
-    }
-  }
+  const Segmentations seg(x, cost, m, kmax);
   // BIC on relative errors: a k-regime model has 2k line parameters and k - kmin searched breakpoints.
   const double nd = static_cast<double>(n), floor_ss = nd * options.relative_error_floor * options.relative_error_floor;
   auto bic = [&](std::size_t k) {
-    return nd * std::log(std::max(best[k][n], floor_ss) / nd) +
+    return nd * std::log(std::max(seg.best[k][n], floor_ss) / nd) +
            (2.0 * static_cast<double>(k) + options.breakpoint_parameters * static_cast<double>(k - kmin)) *
                std::log(nd);
   };
   std::size_t chosen = kmin;
   for (std::size_t k = kmin + 1; k <= kmax; ++k) {
-    if (std::isfinite(best[k][n]) && bic(k) < bic(chosen)) chosen = k;
+    if (std::isfinite(seg.best[k][n]) && bic(k) < bic(chosen)) chosen = k;
   }
   // The criterion does not know that the breakpoints were searched, so noise can buy a spurious regime.
-  // A segmentation stands only if each pair of adjacent regimes differs significantly: in at least one
-  // parameter, neither value lies in the other's 95% interval. Otherwise try one regime fewer.
-  auto segment = [&](std::size_t k) {
-    std::vector<std::pair<std::size_t, std::size_t>> ranges(k);
-    for (std::size_t r = k, j = n; r >= 1; --r) ranges[r - 1] = {from[r][j], j}, j = from[r][j];
-    return ranges;
-  };
-  // Or, when their intervals are wide (a few noisy sizes), if one line over both fits them
-  // significantly worse: the Chow test, F = ((SS_one - SS_two) / 2) / (SS_two / (n - 4)) against
-  // F(2, n - 4) at 1%. On a 100 Mbit/s link the four sizes up to 8 KiB and the eight from 32 KiB on
-  // had overlapping intervals in both parameters, and the one line that replaced them put 4 MiB
-  // messages 17% short.
-  auto distinct = [&](const FitSummary& a, const FitSummary& b, std::pair<std::size_t, std::size_t> ra,
-                      std::pair<std::size_t, std::size_t> rb) {
-    if (std::find(known.begin(), known.end(), rb.first) != known.end()) return true;
-    for (std::size_t q = 0; q < 2; ++q) {
-      const FitParameter &pa = a.parameters[q], &pb = b.parameters[q];
-      bool a_in_b = pb.ci95_low <= pa.value && pa.value <= pb.ci95_high;
-      bool b_in_a = pa.ci95_low <= pb.value && pb.value <= pa.ci95_high;
-      if (!a_in_b && !b_in_a) return true;
-    }
-    const std::size_t points = rb.second - ra.first;
-    if (points <= 4) return false;
-    const double two = cost[ra.first][ra.second - 1] + cost[rb.first][rb.second - 1];
-    const double gain = cost[ra.first][rb.second - 1] - two;
-    const double floor = static_cast<double>(points) * options.relative_error_floor * options.relative_error_floor;
-    if (!(gain > floor)) return false;
-    const double dof = static_cast<double>(points - 4);
-    const double f = two > 0 ? gain / 2 / (two / dof) : std::numeric_limits<double>::infinity();
-    return f > boost::math::quantile(boost::math::fisher_f(2, dof), 0.99);
-  };
+  // A segmentation stands only if each pair of adjacent regimes differs significantly; otherwise try
+  // one regime fewer.
   std::vector<FittedRegime> lines;
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (; chosen >= kmin; --chosen) {
-    ranges = segment(chosen);
+    const auto ranges = seg.ranges(chosen, n);
     lines.clear();
     for (std::size_t k = 0; k < chosen; ++k) {
       auto [i, j] = ranges[k];
@@ -275,20 +305,14 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
     }
     bool all_distinct = true;
     for (std::size_t k = 0; k + 1 < chosen; ++k) {
-      all_distinct = all_distinct && distinct(lines[k].line, lines[k + 1].line, ranges[k], ranges[k + 1]);
+      all_distinct = all_distinct && distinct_regimes(lines[k].line, lines[k + 1].line, ranges[k], ranges[k + 1], known,
+                                                      cost, options.relative_error_floor);
     }
     if (all_distinct) break;
   }
-
   NetworkFitSummary s;
   s.bic = bic(chosen);
-  s.selection = std::to_string(chosen) + " regime(s) of up to " + std::to_string(kmax) +
-                " by the Bayesian information criterion on relative errors, adjacent regimes significantly different";
-  if (!known.empty()) {
-    s.selection += "; " + std::to_string(known.size()) + " breakpoint(s) at the measured protocol switch(es), before " +
-                   csv_number(x[known.front()]) + " bytes";
-    for (std::size_t k = 1; k < known.size(); ++k) s.selection += " and " + csv_number(x[known[k]]);
-  }
+  s.selection = selection_text(chosen, kmax, known, x);
   for (FittedRegime& f : lines) s.regimes.push_back(std::move(f.regime));
   s.overall = line_fit(options.name + ": all sizes (t = l + s/b)", x, y, false);
   s.piecewise_r2 = r_squared(x, y, [&](double v) { return s.time_s(v); });
