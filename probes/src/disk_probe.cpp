@@ -99,6 +99,98 @@ std::string DiskProbeOptions::validate() const {
   return {};
 }
 
+namespace {
+
+// The scratch file fits in the directory's free space, at most a quarter of it.
+void check_free_space(const DiskProbeOptions& o, std::uint64_t file_bytes) {
+  struct statvfs fs {};
+  if (::statvfs(o.directory.c_str(), &fs) != 0) io_error(o.directory, "cannot stat file system");
+  const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+  if (static_cast<double>(file_bytes) > o.max_fraction_of_free_space * free_bytes) {
+    throw EnvironmentError(o.directory.string() + ": only " +
+                           std::to_string(static_cast<std::uint64_t>(free_bytes) >> 20) +
+                           " MiB free; the disk probe uses at most a quarter of it (choose a smaller --disk-size)");
+  }
+}
+
+using AlignedBuffer = std::unique_ptr<char, decltype(&std::free)>;
+
+// An O_DIRECT-aligned buffer of incompressible content, in case the device or file system compresses.
+AlignedBuffer incompressible_buffer(std::uint64_t bytes) {
+  void* raw = nullptr;
+  if (::posix_memalign(&raw, kAlign, bytes) != 0) throw EnvironmentError("cannot allocate disk buffer");
+  AlignedBuffer buffer(static_cast<char*>(raw), &std::free);
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL;
+  for (std::uint64_t i = 0; i < bytes; i += 8) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    std::memcpy(buffer.get() + i, &x, 8);
+  }
+  return buffer;
+}
+
+// The scratch file, allocated before any timing (timed writes overwrite blocks that exist and hold
+// data, as a long-lived file's would), and whether the file system takes O_DIRECT; notes into `m`.
+void allocate_scratch(const std::filesystem::path& path, std::uint64_t file_bytes, DiskMeasurement& m) {
+  {
+    Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (f.fd < 0) io_error(path, "cannot create");
+    int rc = ::posix_fallocate(f.fd, 0, static_cast<off_t>(file_bytes));
+    if (rc == ENOSPC) {
+      errno = rc;
+      io_error(path, "cannot allocate the scratch file");
+    }
+    if (rc != 0)
+      m.notes.push_back(std::string("fallocate refused (") + std::strerror(rc) +
+                        "): blocks allocated by the first write");
+  }
+  Fd probe(::open(path.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC));
+  m.direct_io = probe.fd >= 0;
+  if (!m.direct_io) {
+    m.notes.push_back(std::string("O_DIRECT refused by the file system (") + std::strerror(errno) +
+                      "): unbuffered write measured as write + fdatasync; read measured after evicting the "
+                      "file from the page cache (posix_fadvise DONTNEED)");
+  }
+}
+
+// The timed passes over the scratch file, each returning bytes per second.
+struct DiskPasses {
+  const std::filesystem::path& path;
+  char* buffer;
+  int direct;  // O_DIRECT when the file system takes it, else 0
+  const DiskProbeOptions& o;
+
+  // Unbuffered write and read of the first `bytes` of the file in calls of `chunk` bytes.
+  double write_direct(std::uint64_t bytes, std::uint64_t chunk) const {
+    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC | direct));
+    if (f.fd < 0) io_error(path, "cannot open for writing");
+    const double t0 = monotonic_seconds();
+    write_all(f.fd, buffer, bytes, chunk, path);
+    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
+    return static_cast<double>(bytes) / (monotonic_seconds() - t0);
+  }
+  double read_direct(std::uint64_t bytes, std::uint64_t chunk) const {
+    drop_cached_pages(path);
+    Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | direct));
+    if (f.fd < 0) io_error(path, "cannot open for reading");
+    const double t0 = monotonic_seconds();
+    read_all(f.fd, buffer, bytes, chunk, path);
+    return static_cast<double>(bytes) / (monotonic_seconds() - t0);
+  }
+  // Buffered write: the data must reach the device inside the timed region (fdatasync). The file's
+  // pages are evicted first, so that every sample starts from the same page-cache state.
+  double write_buffered() const {
+    drop_cached_pages(path);
+    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (f.fd < 0) io_error(path, "cannot open for writing");
+    const double t0 = monotonic_seconds();
+    write_all(f.fd, buffer, o.file_size_bytes, o.buffer_bytes, path);
+    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
+    return static_cast<double>(o.file_size_bytes) / (monotonic_seconds() - t0);
+  }
+};
+
+}  // namespace
+
 DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   if (auto e = o.validate(); !e.empty()) throw InputError(e);
   std::error_code ec;
@@ -107,15 +199,8 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
   }
   // A probe killed outright earlier left its scratch file here: it goes before the free space counts.
   const std::vector<std::string> reclaimed = reclaim_stale_leftovers(o.directory);
-  struct statvfs fs {};
-  if (::statvfs(o.directory.c_str(), &fs) != 0) io_error(o.directory, "cannot stat file system");
-  const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
   const std::uint64_t file_bytes = o.scratch_file_bytes();
-  if (static_cast<double>(file_bytes) > o.max_fraction_of_free_space * free_bytes) {
-    throw EnvironmentError(o.directory.string() + ": only " +
-                           std::to_string(static_cast<std::uint64_t>(free_bytes) >> 20) +
-                           " MiB free; the disk probe uses at most a quarter of it (choose a smaller --disk-size)");
-  }
+  check_free_space(o, file_bytes);
 
   DiskMeasurement m;
   m.notes = reclaimed;
@@ -132,85 +217,25 @@ DiskMeasurement probe_disk(const DiskProbeOptions& o) {
                 {"sweep_time_cap_s", sweep_repeat.time_cap_s}};
 
   ScratchFile scratch(o.directory / (std::string(kDiskScratchPrefix) + std::to_string(::getpid())));
-  const auto& path = scratch.path();
   std::uint64_t buffer_capacity = o.buffer_bytes;
   for (auto b : o.sweep_buffers_bytes) buffer_capacity = std::max(buffer_capacity, b);
-  void* raw = nullptr;
-  if (::posix_memalign(&raw, kAlign, buffer_capacity) != 0) throw EnvironmentError("cannot allocate disk buffer");
-  std::unique_ptr<char, decltype(&std::free)> buffer(static_cast<char*>(raw), &std::free);
-  // Incompressible content, in case the device or file system compresses.
-  std::uint64_t x = 0x9e3779b97f4a7c15ULL;
-  for (std::uint64_t i = 0; i < buffer_capacity; i += 8) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    std::memcpy(buffer.get() + i, &x, 8);
-  }
-
-  // The scratch file, allocated and written once before any timing: timed writes overwrite blocks
-  // that exist and hold data, as a long-lived file's would.
-  {
-    Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-    if (f.fd < 0) io_error(path, "cannot create");
-    int rc = ::posix_fallocate(f.fd, 0, static_cast<off_t>(file_bytes));
-    if (rc == ENOSPC) {
-      errno = rc;
-      io_error(path, "cannot allocate the scratch file");
-    }
-    if (rc != 0)
-      m.notes.push_back(std::string("fallocate refused (") + std::strerror(rc) +
-                        "): blocks allocated by the first write");
-  }
-  {
-    Fd probe(::open(path.c_str(), O_WRONLY | O_DIRECT | O_CLOEXEC));
-    m.direct_io = probe.fd >= 0;
-    if (!m.direct_io) {
-      m.notes.push_back(std::string("O_DIRECT refused by the file system (") + std::strerror(errno) +
-                        "): unbuffered write measured as write + fdatasync; read measured after evicting the "
-                        "file from the page cache (posix_fadvise DONTNEED)");
-    }
-  }
-  const int direct = m.direct_io ? O_DIRECT : 0;
-  // Unbuffered write and read of the first `bytes` of the file in calls of `chunk` bytes.
-  auto write_direct = [&](std::uint64_t bytes, std::uint64_t chunk) {
-    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC | direct));
-    if (f.fd < 0) io_error(path, "cannot open for writing");
-    const double t0 = monotonic_seconds();
-    write_all(f.fd, buffer.get(), bytes, chunk, path);
-    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
-    return static_cast<double>(bytes) / (monotonic_seconds() - t0);
-  };
-  auto read_direct = [&](std::uint64_t bytes, std::uint64_t chunk) {
-    drop_cached_pages(path);
-    Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC | direct));
-    if (f.fd < 0) io_error(path, "cannot open for reading");
-    const double t0 = monotonic_seconds();
-    read_all(f.fd, buffer.get(), bytes, chunk, path);
-    return static_cast<double>(bytes) / (monotonic_seconds() - t0);
-  };
-  // Buffered write: the data must reach the device inside the timed region (fdatasync). The file's
-  // pages are evicted first, so that every sample starts from the same page-cache state.
-  auto write_buffered = [&] {
-    drop_cached_pages(path);
-    Fd f(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
-    if (f.fd < 0) io_error(path, "cannot open for writing");
-    const double t0 = monotonic_seconds();
-    write_all(f.fd, buffer.get(), o.file_size_bytes, o.buffer_bytes, path);
-    if (::fdatasync(f.fd) != 0) io_error(path, "fdatasync failed");
-    return static_cast<double>(o.file_size_bytes) / (monotonic_seconds() - t0);
-  };
+  const AlignedBuffer buffer = incompressible_buffer(buffer_capacity);
+  allocate_scratch(scratch.path(), file_bytes, m);
+  const DiskPasses pass{scratch.path(), buffer.get(), m.direct_io ? O_DIRECT : 0, o};
   throw_if_interrupted();
-  write_direct(file_bytes, buffer_capacity);
+  pass.write_direct(file_bytes, buffer_capacity);  // written once before any timing
 
-  auto headline =
-      repeat_interleaved(o.repeat, {write_buffered, [&] { return write_direct(o.file_size_bytes, o.buffer_bytes); },
-                                    [&] { return read_direct(o.file_size_bytes, o.buffer_bytes); }});
+  auto headline = repeat_interleaved(o.repeat, {[&] { return pass.write_buffered(); },
+                                                [&] { return pass.write_direct(o.file_size_bytes, o.buffer_bytes); },
+                                                [&] { return pass.read_direct(o.file_size_bytes, o.buffer_bytes); }});
   m.write_buffered_bytes_per_s = headline[0];
   m.write_direct_bytes_per_s = headline[1];
   m.read_direct_bytes_per_s = headline[2];
 
   for (std::uint64_t b : o.sweep_buffers_bytes) {
     const std::uint64_t bytes = std::max(o.sweep_file_size_bytes, b) / b * b;
-    auto point = repeat_interleaved(sweep_repeat,
-                                    {[&] { return write_direct(bytes, b); }, [&] { return read_direct(bytes, b); }});
+    auto point = repeat_interleaved(
+        sweep_repeat, {[&] { return pass.write_direct(bytes, b); }, [&] { return pass.read_direct(bytes, b); }});
     m.buffer_sweep.push_back({b, point[0], point[1]});
   }
   m.settings["sweep_buffers_bytes"] = o.sweep_buffers_bytes;
