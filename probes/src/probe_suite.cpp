@@ -51,6 +51,61 @@ SuiteOptions SuiteOptions::quick() {
   return o;
 }
 
+namespace {
+
+// The cpu probe in three parts (MIPS and MFLOPS; the kernels and their concurrent copies; the time
+// slice and the trapezium step), each kept in `m` as soon as it is done, so that an interruption keeps
+// what was measured.
+void probe_cpu_parts(const SuiteOptions& o, Measurement& m, const StepCallback& step) {
+  CpuProbeOptions cpu = o.cpu;
+  if (const auto& q = m.host.cpu_quota) {
+    // Under a CPU quota the process runs share · period, then waits for the next period. A sample
+    // of the kernels shorter than that (quick: 5 ms in a 10 ms period at half a core) either fell
+    // in a run or took a wait, and their median put a half-core testbed computer's kernels at 1.65
+    // times the whole core's time, not 2. Samples of ten periods or more take their share of the
+    // waits; the time cap grows to keep several of them.
+    cpu.kernel.min_time_per_sample_s = std::max(cpu.kernel.min_time_per_sample_s, 10 * q->period_s);
+    cpu.kernel.repeat.time_cap_s = std::max(cpu.kernel.repeat.time_cap_s, 4 * cpu.kernel.min_time_per_sample_s);
+    cpu.kernel.cpu_share = std::min(1.0, q->share);
+  }
+  CpuProbeOptions c = cpu;
+  c.kernels = false;
+  c.integration = false;
+  step("MIPS and MFLOPS", 0);
+  m.cpu = probe_cpu(c);
+  m.cpu->settings = probe_cpu_settings(cpu);
+  KernelProbeOptions k = cpu.kernel;
+  k.on_step = [&step](const std::string& what, double f) { step(what, 0.1 + 0.85 * f); };
+  if (o.cpu.kernels) m.cpu->kernels = probe_kernels(k);
+  if (o.cpu.kernels && o.cpu.concurrency_rounds > 0) {
+    step("the kernels' concurrent copies", 0.9);
+    // The CPUs this process may run on, as the host facts count them (a testbed computer's cpuset),
+    // not the machine's: one copy per core the measurement's computer has.
+    m.cpu->concurrency = probe_concurrency(k, usable_cpus(), o.cpu.concurrency_rounds);
+  }
+  if (o.cpu.time_slice_s > 0) {
+    step("the scheduler's time slice", 0.93);
+    m.cpu->time_slice = probe_time_slice(usable_cpus(), o.cpu.time_slice_s);
+  }
+  step("trapezium step", 0.95);
+  if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
+}
+
+// The network probe (MPI ping-pong, or TCP), then the hand-off of oversubscribed ranks.
+void probe_net_parts(const SuiteOptions& o, Measurement& m, const StepCallback& step) {
+  m.net = o.tcp ? probe_tcp(*o.tcp) : probe_net(o.net);
+  if (o.tcp || !o.net.handoff) return;
+  step("the hand-off of oversubscribed ranks", 0.8);
+  try {
+    // The CPUs this probe may use (a testbed computer's cpuset), as the host facts count them.
+    m.net->handoff = probe_handoff(o.net, std::max(1, m.host.cores));
+  } catch (const EnvironmentError& e) {
+    m.skipped.push_back({"net.handoff", e.what()});
+  }
+}
+
+}  // namespace
+
 Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(const Progress&)>& progress) {
   install_cleanup_handlers();
   const RunUsageMeter meter;
@@ -96,58 +151,14 @@ Measurement run_probe_suite(const SuiteOptions& o, const std::function<void(cons
     }
     done += share;
   };
-  attempt("cpu", [&](const StepCallback& step) {
-    // In three parts, each kept as soon as it is done, so that an interruption keeps what was measured.
-    CpuProbeOptions cpu = o.cpu;
-    if (const auto& q = m.host.cpu_quota) {
-      // Under a CPU quota the process runs share · period, then waits for the next period. A sample
-      // of the kernels shorter than that (quick: 5 ms in a 10 ms period at half a core) either fell
-      // in a run or took a wait, and their median put a half-core testbed computer's kernels at 1.65
-      // times the whole core's time, not 2. Samples of ten periods or more take their share of the
-      // waits; the time cap grows to keep several of them.
-      cpu.kernel.min_time_per_sample_s = std::max(cpu.kernel.min_time_per_sample_s, 10 * q->period_s);
-      cpu.kernel.repeat.time_cap_s = std::max(cpu.kernel.repeat.time_cap_s, 4 * cpu.kernel.min_time_per_sample_s);
-      cpu.kernel.cpu_share = std::min(1.0, q->share);
-    }
-    CpuProbeOptions c = cpu;
-    c.kernels = false;
-    c.integration = false;
-    step("MIPS and MFLOPS", 0);
-    m.cpu = probe_cpu(c);
-    m.cpu->settings = probe_cpu_settings(cpu);
-    KernelProbeOptions k = cpu.kernel;
-    k.on_step = [&step](const std::string& what, double f) { step(what, 0.1 + 0.85 * f); };
-    if (o.cpu.kernels) m.cpu->kernels = probe_kernels(k);
-    if (o.cpu.kernels && o.cpu.concurrency_rounds > 0) {
-      step("the kernels' concurrent copies", 0.9);
-      // The CPUs this process may run on, as the host facts count them (a testbed computer's cpuset),
-      // not the machine's: one copy per core the measurement's computer has.
-      m.cpu->concurrency = probe_concurrency(k, usable_cpus(), o.cpu.concurrency_rounds);
-    }
-    if (o.cpu.time_slice_s > 0) {
-      step("the scheduler's time slice", 0.93);
-      m.cpu->time_slice = probe_time_slice(usable_cpus(), o.cpu.time_slice_s);
-    }
-    step("trapezium step", 0.95);
-    if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);
-  });
+  attempt("cpu", [&](const StepCallback& step) { probe_cpu_parts(o, m, step); });
   attempt("memory", [&](const StepCallback& step) {
     MemoryProbeOptions mo = o.memory;
     mo.on_step = step;
     m.memory = probe_memory(mo);
   });
   attempt("disk", [&](const StepCallback&) { m.disk = probe_disk(o.disk); });
-  attempt("net", [&](const StepCallback& step) {
-    m.net = o.tcp ? probe_tcp(*o.tcp) : probe_net(o.net);
-    if (o.tcp || !o.net.handoff) return;
-    step("the hand-off of oversubscribed ranks", 0.8);
-    try {
-      // The CPUs this probe may use (a testbed computer's cpuset), as the host facts count them.
-      m.net->handoff = probe_handoff(o.net, std::max(1, m.host.cores));
-    } catch (const EnvironmentError& e) {
-      m.skipped.push_back({"net.handoff", e.what()});
-    }
-  });
+  attempt("net", [&](const StepCallback& step) { probe_net_parts(o, m, step); });
   if (interrupted()) m.complete = false;
   m.run_usage = meter.stop();
   report(m.complete ? "done" : "interrupted", total);
