@@ -35,6 +35,61 @@ bool ExponentialFitOptions::is_valid(std::string* error) const {
   return true;
 }
 
+namespace {
+
+// The starting point: ln y = ln c + d·u over the positive points (the log-linear fit spreadsheets
+// report), u = x / scale; false (and a flat start at the mean) with fewer than 3 positive points or
+// when they do not determine a line.
+bool start_point(std::span<const double> x, std::span<const double> y, double scale, const std::string& name, double& c,
+                 double& d_u) {
+  std::vector<double> lu, ly;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (y[i] > 0) lu.push_back(x[i] / scale), ly.push_back(std::log(y[i]));
+  }
+  if (lu.size() >= 3) {
+    try {
+      PolynomialFitOptions log_linear;
+      log_linear.name = name + " (log-linear seed)";
+      FitSummary seed = fit_polynomial(lu, ly, log_linear);
+      c = std::exp(seed.parameters[0].value);
+      d_u = seed.parameters[1].value;
+      if (std::isfinite(c) && std::isfinite(d_u)) return true;
+    } catch (const InputError&) {
+      // e.g. all positive points at one x: fall back to a flat start
+    }
+  }
+  double mean = 0;
+  for (double v : y) mean += v;
+  c = std::max(mean / static_cast<double>(y.size()), 1e-12), d_u = 0;
+  return false;
+}
+
+// Least squares of y = c·exp(d_u·u) from (c, d_u) by Ceres, each residual weighted by w(y).
+ceres::Solver::Summary solve(std::span<const double> x, std::span<const double> y, double scale, bool weighted,
+                             int max_iterations, double& c, double& d_u) {
+  ceres::Problem problem;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    double w = weighted ? 1 / y[i] : 1;
+    problem.AddResidualBlock(
+        new ceres::AutoDiffCostFunction<ExponentialResidual, 1, 1, 1>(new ExponentialResidual{x[i] / scale, y[i], w}),
+        nullptr, &c, &d_u);
+  }
+  problem.SetParameterLowerBound(&c, 0, 0.0);
+  ceres::Solver::Options solver;
+  solver.linear_solver_type = ceres::DENSE_QR;
+  solver.max_num_iterations = max_iterations;
+  solver.function_tolerance = 1e-15;
+  solver.gradient_tolerance = 1e-15;
+  solver.parameter_tolerance = 1e-14;
+  solver.logging_type = ceres::SILENT;
+  solver.minimizer_progress_to_stdout = false;
+  ceres::Solver::Summary summary;
+  ceres::Solve(solver, &problem, &summary);
+  return summary;
+}
+
+}  // namespace
+
 FitSummary fit_exponential(std::span<const double> x, std::span<const double> y, const ExponentialFitOptions& options) {
   std::string error;
   HETPERF_CHECK(options.is_valid(&error), "ExponentialFitOptions: " + error);
@@ -46,49 +101,9 @@ FitSummary fit_exponential(std::span<const double> x, std::span<const double> y,
   bool all_positive = std::all_of(y.begin(), y.end(), [](double v) { return v > 0; });
   bool weighted = options.relative_errors && all_positive;
 
-  // Starting point: ln y = ln c + d·u over the positive points (the log-linear fit spreadsheets report).
   double c = 0, d_u = 0;
-  std::vector<double> lu, ly;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (y[i] > 0) lu.push_back(x[i] / scale), ly.push_back(std::log(y[i]));
-  }
-  bool seeded = false;
-  if (lu.size() >= 3) {
-    try {
-      PolynomialFitOptions log_linear;
-      log_linear.name = options.name + " (log-linear seed)";
-      FitSummary seed = fit_polynomial(lu, ly, log_linear);
-      c = std::exp(seed.parameters[0].value);
-      d_u = seed.parameters[1].value;
-      seeded = std::isfinite(c) && std::isfinite(d_u);
-    } catch (const InputError&) {
-      seeded = false;  // e.g. all positive points at one x: fall back to a flat start
-    }
-  }
-  if (!seeded) {
-    double mean = 0;
-    for (double v : y) mean += v;
-    c = std::max(mean / static_cast<double>(n), 1e-12), d_u = 0;
-  }
-
-  ceres::Problem problem;
-  for (std::size_t i = 0; i < n; ++i) {
-    double w = weighted ? 1 / y[i] : 1;
-    problem.AddResidualBlock(
-        new ceres::AutoDiffCostFunction<ExponentialResidual, 1, 1, 1>(new ExponentialResidual{x[i] / scale, y[i], w}),
-        nullptr, &c, &d_u);
-  }
-  problem.SetParameterLowerBound(&c, 0, 0.0);
-  ceres::Solver::Options solver;
-  solver.linear_solver_type = ceres::DENSE_QR;
-  solver.max_num_iterations = options.max_iterations;
-  solver.function_tolerance = 1e-15;
-  solver.gradient_tolerance = 1e-15;
-  solver.parameter_tolerance = 1e-14;
-  solver.logging_type = ceres::SILENT;
-  solver.minimizer_progress_to_stdout = false;
-  ceres::Solver::Summary summary;
-  ceres::Solve(solver, &problem, &summary);
+  const bool seeded = start_point(x, y, scale, options.name, c, d_u);
+  const ceres::Solver::Summary summary = solve(x, y, scale, weighted, options.max_iterations, c, d_u);
 
   // Covariance s²·(JᵀWJ)⁻¹ in (c, d_u), then d = d_u / scale.
   Eigen::Matrix2d jtj = Eigen::Matrix2d::Zero();
