@@ -72,21 +72,19 @@ double reference_dgetrf_s(const LuConfig& cfg) {
   return MPI_Wtime() - t0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+// hetperf-lu's options.
+struct LuOptions {
   LuConfig cfg;
   std::string variant = "basic", bcast = "sequential", trace_file, scratch = ".";
   int threads = 1;
   bool reference = false;
-  CLI::App app{"Block LU factorisation with partial pivoting (real MPI back-end)", "hetperf-lu"};
+};
+
+void add_options(CLI::App& app, LuOptions& o) {
+  LuConfig& cfg = o.cfg;
   app.add_option("--n", cfg.n, "Matrix order")->capture_default_str();
   app.add_option("--r", cfg.r, "Block width (divides n)")->capture_default_str();
-  app.add_option("--variant", variant,
+  app.add_option("--variant", o.variant,
                  "basic (barrier per iteration), pipelined (look-ahead) or flow_control (look-ahead and at most "
                  "--window non-blocking panel sends in flight)")
       ->capture_default_str();
@@ -95,7 +93,7 @@ int main(int argc, char** argv) {
                  "PM: split each trailing update into S column shares computed on S ranks (1: no split; S divides "
                  "--r, at most the ranks that stay)")
       ->capture_default_str();
-  app.add_option("--bcast", bcast,
+  app.add_option("--bcast", o.bcast,
                  "Panel broadcast: sequential (the owner sends to each rank in turn), tree (binomial) or ring "
                  "(HPL's increasing ring)")
       ->capture_default_str();
@@ -107,39 +105,14 @@ int main(int argc, char** argv) {
   app.add_option("--expand-after-iteration", cfg.expand_after_iteration, "Iteration after which they join")
       ->capture_default_str();
   app.add_option("--seed", cfg.seed, "Seed of the random matrix")->capture_default_str();
-  app.add_option("--threads", threads, "OpenBLAS threads per rank")->capture_default_str();
-  app.add_flag("--reference", reference,
+  app.add_option("--threads", o.threads, "OpenBLAS threads per rank")->capture_default_str();
+  app.add_flag("--reference", o.reference,
                "Also time OpenBLAS dgetrf on the whole matrix on rank 0 and report the ratio");
-  app.add_option("--trace", trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
-  if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
-  try {
-    cfg.variant = parse_lu_variant(variant);
-    cfg.bcast = parse_lu_bcast(bcast);
-  } catch (const InputError& e) {
-    fail_on_all_ranks(MPI_COMM_WORLD, e.what());
-  }
-  if (std::string error = cfg.validate(size); !error.empty()) fail_on_all_ranks(MPI_COMM_WORLD, error);
-  openblas_set_num_threads(threads);
+  app.add_option("--trace", o.trace_file, "Write the trace (hetperf.trace/1) to this file (default: none)");
+}
 
-  MpiRuntime rt(MPI_COMM_WORLD, scratch);
-  LuResult result;
-  Task task = lu_rank(rt, cfg, result);
-  MpiRuntime::run(task);
-  // From the barrier after the matrix was generated to the last rank's end of the factorisation.
-  double clock[2] = {result.factorization_start_s, result.factorization_end_s}, latest_clock[2] = {0, 0};
-  MPI_Reduce(clock, latest_clock, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  const double factorization_s = latest_clock[1] - latest_clock[0];
-  nlohmann::json ranks = gather_traces(rt);
-  if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
-  const double residual = scaled_residual(cfg, result);
-  const bool ok = residual < 16;
-  nlohmann::json config = {{"n", cfg.n},           {"r", cfg.r},
-                           {"variant", variant},   {"window", cfg.window},
-                           {"remove", cfg.remove}, {"after_iteration", cfg.remove_after_iteration},
-                           {"seed", cfg.seed},     {"threads", threads},
-                           {"bcast", bcast},       {"parallel_multiply", cfg.parallel_multiply}};
-  if (cfg.expand > 0) config["expand"] = {{"ranks", cfg.expand}, {"after_iteration", cfg.expand_after_iteration}};
-  std::vector<TraceEvent> all;
+// The ranks' trace events as TraceEvents, and the iterations they make (hetperf.trace/1's "iterations").
+nlohmann::json iterations_of(const nlohmann::json& ranks, const LuConfig& cfg, int size, std::vector<TraceEvent>& all) {
   for (const auto& rk : ranks) {
     for (const auto& e : rk["events"]) {
       TraceEvent t;
@@ -164,6 +137,50 @@ int main(int argc, char** argv) {
                           {"ranks", it.ranks},
                           {"efficiency", it.efficiency()}});
   }
+  return iterations;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  LuOptions o;
+  LuConfig& cfg = o.cfg;
+  CLI::App app{"Block LU factorisation with partial pivoting (real MPI back-end)", "hetperf-lu"};
+  add_options(app, o);
+  if (auto exit_code = parse_on_all_ranks(app, argc, argv)) return *exit_code;
+  try {
+    cfg.variant = parse_lu_variant(o.variant);
+    cfg.bcast = parse_lu_bcast(o.bcast);
+  } catch (const InputError& e) {
+    fail_on_all_ranks(MPI_COMM_WORLD, e.what());
+  }
+  if (std::string error = cfg.validate(size); !error.empty()) fail_on_all_ranks(MPI_COMM_WORLD, error);
+  openblas_set_num_threads(o.threads);
+
+  MpiRuntime rt(MPI_COMM_WORLD, o.scratch);
+  LuResult result;
+  Task task = lu_rank(rt, cfg, result);
+  MpiRuntime::run(task);
+  // From the barrier after the matrix was generated to the last rank's end of the factorisation.
+  double clock[2] = {result.factorization_start_s, result.factorization_end_s}, latest_clock[2] = {0, 0};
+  MPI_Reduce(clock, latest_clock, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  const double factorization_s = latest_clock[1] - latest_clock[0];
+  nlohmann::json ranks = gather_traces(rt);
+  if (rank != 0) return finish_run(MPI_COMM_WORLD, "lu", {}, {}, {}, "", true, "");
+  const double residual = scaled_residual(cfg, result);
+  const bool ok = residual < 16;
+  nlohmann::json config = {{"n", cfg.n},           {"r", cfg.r},
+                           {"variant", o.variant}, {"window", cfg.window},
+                           {"remove", cfg.remove}, {"after_iteration", cfg.remove_after_iteration},
+                           {"seed", cfg.seed},     {"threads", o.threads},
+                           {"bcast", o.bcast},     {"parallel_multiply", cfg.parallel_multiply}};
+  if (cfg.expand > 0) config["expand"] = {{"ranks", cfg.expand}, {"after_iteration", cfg.expand_after_iteration}};
+  std::vector<TraceEvent> all;
+  const nlohmann::json iterations = iterations_of(ranks, cfg, size, all);
   double flops = 2.0 / 3.0 * std::pow(static_cast<double>(cfg.n), 3);
   nlohmann::json summary = {{"factorization_s", factorization_s},
                             {"gflops", flops / factorization_s / 1e9},
@@ -171,7 +188,7 @@ int main(int argc, char** argv) {
                             {"residual_ok", ok}};
   if (cfg.expand > 0 || cfg.remove > 0)
     summary["redistributions"] = redistributions_json(lu_redistributions(all, cfg, size), 0);
-  if (reference) {
+  if (o.reference) {
     double ref = reference_dgetrf_s(cfg);
     summary["reference_dgetrf_s"] = ref;
     summary["reference_gflops"] = flops / ref / 1e9;
@@ -179,6 +196,6 @@ int main(int argc, char** argv) {
   }
   char failure[96];
   std::snprintf(failure, sizeof failure, "scaled residual %.3e is not below 16 (HPL's check)", residual);
-  return finish_run(MPI_COMM_WORLD, "lu", config, summary, {{"iterations", iterations}, {"ranks", ranks}}, trace_file,
+  return finish_run(MPI_COMM_WORLD, "lu", config, summary, {{"iterations", iterations}, {"ranks", ranks}}, o.trace_file,
                     ok, failure);
 }
