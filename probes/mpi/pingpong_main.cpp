@@ -347,6 +347,84 @@ nlohmann::json measure_fanout(std::vector<char>& buf, int count, int rank, int s
   return {{"ranks", size}, {"bytes", count}, {"rounds_per_sample", batch}, {"period_s", hetperf::to_json(s)}};
 }
 
+// hetperf-pingpong's options.
+struct PingPongArgs {
+  std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
+  hetperf::probes::RepeatOptions repeat;
+  std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0, busy_sends_from = 0;
+};
+
+// The options (pairs of words) and the checks of them against the ranks; the message of the first
+// fault, empty when there is none.
+std::string parse_args(int argc, char** argv, int size, PingPongArgs& a) {
+  a.repeat.time_cap_s = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--sizes"))
+      a.sizes = parse_sizes(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--min-samples"))
+      a.repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--target"))
+      a.repeat.target_relative_half_width = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--time-cap"))
+      a.repeat.time_cap_s = std::atof(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--loggp"))
+      a.loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--fanout"))
+      a.fanout = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--send-times"))
+      a.send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--busy-sends"))
+      a.busy_sends_from = std::strtoull(argv[i + 1], nullptr, 10);
+    else
+      return std::string("unknown option ") + argv[i];
+  }
+  if (a.fanout > 0 && (size < 2 || a.fanout > (1u << 30))) return "--fanout: expected 1 B to 1 GiB on at least 2 ranks";
+  if (size != 2 && a.fanout == 0) return "expected exactly 2 ranks (mpiexec -n 2), got " + std::to_string(size);
+  return a.repeat.validate();
+}
+
+// The ping-pong's points, one per size (on rank 0), and with --busy-sends the timed sends to a busy
+// receiver, in ascending sizes until one waited for its receiver.
+nlohmann::json pingpong_points(std::vector<char>& buf, const PingPongArgs& a, int rank,
+                               std::vector<hetperf::BusySend>& busy) {
+  nlohmann::json points = nlohmann::json::array();
+  // Once a size waited for its receiver, the larger ones are not tried: they tell nothing of the limit,
+  // and across a 100 Mbit/s link their receivers spun for seconds each (cli: testbed_mpi took 80-97 s
+  // where it had taken 49-55).
+  int waited = 0;
+  for (std::uint64_t bytes : a.sizes) {
+    const int count = static_cast<int>(bytes);
+    double one_way_s = 0;
+    nlohmann::json point = measure_point(buf, bytes, a.send_times_from, rank, a.repeat, one_way_s);
+    if (a.busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, a.busy_sends_from) && !waited) {
+      double busy_s = std::max(1e-3, 8 * one_way_s);
+      MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      busy.push_back({bytes, busy_s, measure_send_time(buf, count, rank, a.repeat, busy_s)});
+      waited = rank == 0 && !busy.back().eager();
+      MPI_Bcast(&waited, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (rank == 0) points.push_back(point);
+  }
+  return points;
+}
+
+// Rank 0's line: the hosts, the MPI library, the points, LogGP and the busy sends.
+void print_result(const char (&hosts)[2][MPI_MAX_PROCESSOR_NAME], const nlohmann::json& points,
+                  const nlohmann::json& loggp, const std::vector<hetperf::BusySend>& busy) {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int vlen = 0;
+  MPI_Get_library_version(version, &vlen);
+  std::string v(version, static_cast<std::size_t>(vlen));
+  if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
+  nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
+  if (!loggp.is_null()) out["loggp"] = loggp;
+  for (const hetperf::BusySend& b : busy) {
+    out["busy_sends"].push_back(
+        {{"size_bytes", b.size_bytes}, {"receiver_busy_s", b.receiver_busy_s}, {"send_s", hetperf::to_json(b.send_s)}});
+  }
+  std::printf("%s\n", out.dump().c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -354,97 +432,30 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::vector<std::uint64_t> sizes = {0, 32, 1024, 32768, 1 << 20};
-  hetperf::probes::RepeatOptions repeat;
-  repeat.time_cap_s = 5;
-  std::uint64_t loggp_large = 0, fanout = 0, send_times_from = 0, busy_sends_from = 0;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--sizes"))
-      sizes = parse_sizes(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--min-samples"))
-      repeat.min_samples = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--target"))
-      repeat.target_relative_half_width = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--time-cap"))
-      repeat.time_cap_s = std::atof(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--loggp"))
-      loggp_large = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--fanout"))
-      fanout = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--send-times"))
-      send_times_from = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--busy-sends"))
-      busy_sends_from = std::strtoull(argv[i + 1], nullptr, 10);
-    else {
-      if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: unknown option %s\n", argv[i]);
-      return finalize_together(2);
-    }
-  }
-  if (fanout > 0 && (size < 2 || fanout > (1u << 30))) {
-    if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: --fanout: expected 1 B to 1 GiB on at least 2 ranks\n");
-    return finalize_together(2);
-  }
-  if (size != 2 && fanout == 0) {
-    if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: expected exactly 2 ranks (mpiexec -n 2), got %d\n", size);
-    return finalize_together(2);
-  }
-  std::string error = repeat.validate();
-  if (!error.empty()) {
+  PingPongArgs a;
+  if (const std::string error = parse_args(argc, argv, size, a); !error.empty()) {
     if (rank == 0) std::fprintf(stderr, "hetperf-pingpong: %s\n", error.c_str());
     return finalize_together(2);
   }
   char host[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(host, &len);
-  if (fanout > 0) {
-    std::vector<char> buf(fanout, 1);
-    const nlohmann::json f = measure_fanout(buf, static_cast<int>(fanout), rank, size, repeat);
+  if (a.fanout > 0) {
+    std::vector<char> buf(a.fanout, 1);
+    const nlohmann::json f = measure_fanout(buf, static_cast<int>(a.fanout), rank, size, a.repeat);
     if (rank == 0) std::printf("%s\n", nlohmann::json{{"hosts", {host}}, {"fanout", f}}.dump().c_str());
     return finalize_together(0);
   }
   char hosts[2][MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
-
-  std::uint64_t max_size = std::max<std::uint64_t>(1, loggp_large);
-  for (auto s : sizes) max_size = std::max<std::uint64_t>(max_size, s);
+  std::uint64_t max_size = std::max<std::uint64_t>(1, a.loggp_large);
+  for (auto s : a.sizes) max_size = std::max<std::uint64_t>(max_size, s);
   std::vector<char> buf(max_size, 1);
-  nlohmann::json points = nlohmann::json::array();
   std::vector<hetperf::BusySend> busy;  // ascending sizes; decided on rank 0 (its send_s)
-  // Once a size waited for its receiver, the larger ones are not tried: they tell nothing of the limit,
-  // and across a 100 Mbit/s link their receivers spun for seconds each (cli: testbed_mpi took 80-97 s
-  // where it had taken 49-55).
-  int waited = 0;
-
-  for (std::uint64_t bytes : sizes) {
-    const int count = static_cast<int>(bytes);
-    double one_way_s = 0;
-    nlohmann::json point = measure_point(buf, bytes, send_times_from, rank, repeat, one_way_s);
-    if (busy_sends_from > 0 && bytes >= std::max<std::uint64_t>(1, busy_sends_from) && !waited) {
-      double busy_s = std::max(1e-3, 8 * one_way_s);
-      MPI_Bcast(&busy_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-      busy.push_back({bytes, busy_s, measure_send_time(buf, count, rank, repeat, busy_s)});
-      waited = rank == 0 && !busy.back().eager();
-      MPI_Bcast(&waited, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    }
-    if (rank == 0) points.push_back(point);
-  }
-  bisect_eager_limit(buf, rank, repeat, busy);
+  const nlohmann::json points = pingpong_points(buf, a, rank, busy);
+  bisect_eager_limit(buf, rank, a.repeat, busy);
   nlohmann::json loggp;
-  if (loggp_large > 0) loggp = measure_loggp(buf, rank, repeat, 1, loggp_large);
-  if (rank == 0) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int vlen = 0;
-    MPI_Get_library_version(version, &vlen);
-    std::string v(version, static_cast<std::size_t>(vlen));
-    if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
-    nlohmann::json out = {{"hosts", {hosts[0], hosts[1]}}, {"mpi_library", v}, {"pingpong", points}};
-    if (!loggp.is_null()) out["loggp"] = loggp;
-    for (const hetperf::BusySend& b : busy) {
-      out["busy_sends"].push_back({{"size_bytes", b.size_bytes},
-                                   {"receiver_busy_s", b.receiver_busy_s},
-                                   {"send_s", hetperf::to_json(b.send_s)}});
-    }
-    std::printf("%s\n", out.dump().c_str());
-  }
+  if (a.loggp_large > 0) loggp = measure_loggp(buf, rank, a.repeat, 1, a.loggp_large);
+  if (rank == 0) print_result(hosts, points, loggp, busy);
   return finalize_together(0);
 }
