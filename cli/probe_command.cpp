@@ -46,13 +46,59 @@ struct ProbeArgs {
   std::string connect;
 };
 
+// A probe's figure: its mean, its 95% interval and samples.
+std::string figure(const SampleSummary& s, const char* unit, double scale = 1) {
+  std::ostringstream o;
+  o << si(s.mean * scale, unit) << "  (95% CI " << si(s.ci95_low * scale, "") << ".." << si(s.ci95_high * scale, "")
+    << ", n=" << s.n << (s.precise ? "" : ", imprecise: time cap hit") << ")";
+  return o.str();
+}
+
+// The memory probe's lines: its settings, each point's slowdown, the knee and the notes.
+void print_memory(const MemoryMeasurement& mm, std::ostream& os) {
+  os << "  memory  " << mm.confinement << ", swap " << mm.swap_mb << " MB"
+     << (mm.swap_measured ? "" : " (swap region not measured)");
+  if (const auto passes = mm.settings.find("passes"); passes != mm.settings.end()) {
+    os << ", " << passes->dump() << (passes->dump() == "1" ? " ascent" : " ascents pooled");
+  }
+  if (const auto d = mm.settings.find("device_read_s"); d != mm.settings.end() && d->is_number()) {
+    char device[80];
+    std::snprintf(device, sizeof device, ", alpha at a swap device read of %.0f us", d->get<double>() * 1e6);
+    os << device;
+  }
+  os << "\n";
+  // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
+  for (const auto& p : mm.points) {
+    const auto [low, high] = median_ci95(p.slowdown.samples);
+    char line[200];
+    std::snprintf(line, sizeof line, "%8.1f MB occupied: slowdown %8.3f  (median, 95%% CI %.3f..%.3f, n=%zu%s)",
+                  p.occupied_mb, p.slowdown.median, low, high, p.slowdown.n,
+                  p.slowdown.precise ? "" : ", imprecise: time cap hit");
+    os << "        " << line;
+    if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
+    if (p.transient_rounds && *p.transient_rounds > 0) os << "  transient cut: " << *p.transient_rounds << " rounds";
+    if (p.device_scale && p.device_read_s) {
+      char device[96];
+      std::snprintf(device, sizeof device, "  swap device reads %.0f us: excess x %.2f", *p.device_read_s * 1e6,
+                    *p.device_scale);
+      os << device;
+    }
+    os << "\n";
+  }
+  if (mm.knee_mb) {
+    os << "          knee at " << si(*mm.knee_mb, "MB");
+    if (mm.main_memory_mb) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)", 100 * (*mm.knee_mb / *mm.main_memory_mb - 1),
+                    *mm.main_memory_mb);
+      os << pct;
+    }
+    os << "\n";
+  }
+  for (const auto& n : mm.notes) os << "          note: " << n << "\n";
+}
+
 void print_summary(const Measurement& m, const std::string& out, std::ostream& os) {
-  auto figure = [](const SampleSummary& s, const char* unit, double scale = 1) {
-    std::ostringstream o;
-    o << si(s.mean * scale, unit) << "  (95% CI " << si(s.ci95_low * scale, "") << ".." << si(s.ci95_high * scale, "")
-      << ", n=" << s.n << (s.precise ? "" : ", imprecise: time cap hit") << ")";
-    return o.str();
-  };
   os << "machine " << m.machine << " (" << m.host.cpu_model << ", " << m.host.cores << " cores)"
      << (m.complete ? "" : "  INCOMPLETE: interrupted") << "\n";
   for (const auto& n : m.host.notes) os << "  warning: " << n << "\n";
@@ -65,48 +111,7 @@ void print_summary(const Measurement& m, const std::string& out, std::ostream& o
     }
     if (m.cpu->integration_step_s) os << "          trapezium step " << figure(*m.cpu->integration_step_s, "s") << "\n";
   }
-  if (m.memory) {
-    os << "  memory  " << m.memory->confinement << ", swap " << m.memory->swap_mb << " MB"
-       << (m.memory->swap_measured ? "" : " (swap region not measured)");
-    if (const auto passes = m.memory->settings.find("passes"); passes != m.memory->settings.end()) {
-      os << ", " << passes->dump() << (passes->dump() == "1" ? " ascent" : " ascents pooled");
-    }
-    if (const auto d = m.memory->settings.find("device_read_s"); d != m.memory->settings.end() && d->is_number()) {
-      char device[80];
-      std::snprintf(device, sizeof device, ", alpha at a swap device read of %.0f us", d->get<double>() * 1e6);
-      os << device;
-    }
-    os << "\n";
-    // Each point's figure is its median with the order-statistic interval (memory_probe.hpp).
-    for (const auto& p : m.memory->points) {
-      const auto [low, high] = median_ci95(p.slowdown.samples);
-      char line[200];
-      std::snprintf(line, sizeof line, "%8.1f MB occupied: slowdown %8.3f  (median, 95%% CI %.3f..%.3f, n=%zu%s)",
-                    p.occupied_mb, p.slowdown.median, low, high, p.slowdown.n,
-                    p.slowdown.precise ? "" : ", imprecise: time cap hit");
-      os << "        " << line;
-      if (p.reference_major_faults) os << "  swap-ins/round " << *p.reference_major_faults;
-      if (p.transient_rounds && *p.transient_rounds > 0) os << "  transient cut: " << *p.transient_rounds << " rounds";
-      if (p.device_scale && p.device_read_s) {
-        char device[96];
-        std::snprintf(device, sizeof device, "  swap device reads %.0f us: excess x %.2f", *p.device_read_s * 1e6,
-                      *p.device_scale);
-        os << device;
-      }
-      os << "\n";
-    }
-    if (m.memory->knee_mb) {
-      os << "          knee at " << si(*m.memory->knee_mb, "MB");
-      if (m.memory->main_memory_mb) {
-        char pct[32];
-        std::snprintf(pct, sizeof pct, " (%+.1f%% of the %.0f MB limit)",
-                      100 * (*m.memory->knee_mb / *m.memory->main_memory_mb - 1), *m.memory->main_memory_mb);
-        os << pct;
-      }
-      os << "\n";
-    }
-    for (const auto& n : m.memory->notes) os << "          note: " << n << "\n";
-  }
+  if (m.memory) print_memory(*m.memory, os);
   if (m.disk) {
     os << "  disk    write       " << figure(m.disk->write_buffered_bytes_per_s, "B/s") << " buffered+fdatasync\n"
        << "          write       " << figure(m.disk->write_direct_bytes_per_s, "B/s")
