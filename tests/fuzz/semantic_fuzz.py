@@ -99,12 +99,48 @@ def process(rng, name):
     return p
 
 
+# The band of legitimate long simulations: predict simulates disk operations and messages one by one
+# and refuses a run of more than 2e8 of them (unimpp_simulation.cpp, kMaxOperations), which at a few
+# million events a second is minutes of work, not a hang. An input between LONG_RUN_OPERATIONS and that
+# guard is a large workload (benchmarks/scale.py measures those), not a hostile one: its counts go back
+# to ordinary values, so that every input is refused at once or simulated within the time limit.
+# Beyond the guard they stay, and are refused.
+LONG_RUN_OPERATIONS, GUARD_OPERATIONS = 1e6, 2e8
+
+
+def largest(q):
+    """A count's largest possible value as far as the file says: the number, or a distribution's
+    largest numeric parameter; 0 for text (the readers refuse it)."""
+    if isinstance(q, dict):
+        return max([largest(v) for v in q.values() if not isinstance(v, str)] or [0])
+    if isinstance(q, list):
+        return max([largest(v) for v in q] or [0])
+    return q if isinstance(q, (int, float)) else 0
+
+
+def operations(w):
+    """The disk operations and messages a workload's processes would simulate, at most."""
+    total = 0.0
+    runs = [(p, 1) for p in w["processes"]] + [(g["process"], g["count"]) for g in w.get("generators", [])]
+    for p, count in runs:
+        each = sum(largest(p[k][f]) for k, f in (("disk_read", "ops"), ("disk_write", "ops"), ("messages", "count"))
+                   if k in p)
+        total += count * each
+    return total
+
+
 def workload(rng):
     w = {"schema": "hetperf.workload/1", "seed": rng.randint(0, 2**63 - 1),
          "processes": [process(rng, f"p{i}") for i in range(rng.randint(1, 3))]}
     if rng.random() < 0.3:
         w["generators"] = [{"process": process(rng, "g"), "interarrival_s": quantity(rng, 1),
                             "count": rng.choice([1, 10, 100])}]
+    if LONG_RUN_OPERATIONS < operations(w) <= GUARD_OPERATIONS:
+        runs = w["processes"] + [g["process"] for g in w.get("generators", [])]
+        for p in runs:
+            for k, f in (("disk_read", "ops"), ("disk_write", "ops"), ("messages", "count")):
+                if k in p:
+                    p[k][f] = 2
     return w
 
 
