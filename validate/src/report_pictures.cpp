@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -11,12 +10,9 @@
 #include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/process.hpp"
 #include "hetperf/model/statistics.hpp"
-#include "text.hpp"
 
 namespace hetperf::validate {
 using namespace apps;
-using text::fixed;
-using text::percent;
 
 std::string Picture::script(const std::filesystem::path& output) const {
   GnuplotScript gp;
@@ -36,7 +32,6 @@ void plot(GnuplotScript& gp, std::vector<std::string> curves, std::string_view n
 
 // Histogram of signed errors in 1% bins (the DPS paper's Figure 13).
 Picture errors_histogram(const std::vector<ValidationRun>& runs) {
-  // Histogram of signed errors in 1% bins (the DPS paper's Figure 13).
   std::map<int, int> bins;
   for (const auto& r : runs) bins[static_cast<int>(std::floor(100 * r.error()))]++;
   std::ostringstream rows;
