@@ -1,11 +1,12 @@
 // `hetperf calibrate`: measurement files in, platform profile out (with --report and --plots).
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "hetperf/apps/sim/app_jobs.hpp"
 #include "commands.hpp"
+#include "hetperf/calibrate/console_report.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
+#include "hetperf/calibrate/measurement_inputs.hpp"
 #include "hetperf/calibrate/profile_builder.hpp"
 #include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/sha256.hpp"
@@ -27,78 +28,6 @@ struct CalibrateArgs {
   std::vector<std::string> traces;
   std::string trace_computer;
 };
-
-// "--group fast=a.json,b.json": labels those files (adding them when not listed positionally).
-void apply_groups(const std::vector<std::string>& groups, std::vector<std::string>& files,
-                  std::vector<std::string>& file_groups) {
-  for (const std::string& g : groups) {
-    auto eq = g.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == g.size()) {
-      throw InputError("--group: expected NAME=FILE[,FILE...], got '" + g + "'");
-    }
-    std::string name = g.substr(0, eq), list = g.substr(eq + 1);
-    std::size_t start = 0;
-    while (start <= list.size()) {
-      std::size_t comma = std::min(list.find(',', start), list.size());
-      std::string file = list.substr(start, comma - start);
-      start = comma + 1;
-      if (file.empty()) continue;
-      auto it = std::find(files.begin(), files.end(), file);
-      if (it == files.end()) {
-        files.push_back(file);
-        file_groups.push_back(name);
-      } else {
-        auto& slot = file_groups[static_cast<std::size_t>(it - files.begin())];
-        if (!slot.empty() && slot != name)
-          throw InputError("--group: " + file + " is in groups '" + slot + "' and '" + name + "'");
-        slot = name;
-      }
-    }
-  }
-}
-
-void print_report(const calibrate::Calibration& cal) {
-  std::cout << "fits (" << cal.fits.size() << "):\n";
-  for (const auto& r : cal.fits) {
-    std::cout << "  " << r.summary.brief_report();
-    if (!r.r2_meaningful) std::cout << " (flat regime: R² not a quality measure)";
-    std::cout << "\n";
-  }
-  for (const Computer& c : cal.profile.computers) {
-    if (!c.fits.contains("mips")) continue;
-    const auto& m = c.fits["mips"];
-    const auto& f = c.fits["mflops"];
-    std::cout << "  " << c.name << ": MIPS " << m["value"].get<double>() << " [" << m["ci95"][0].get<double>() << ", "
-              << m["ci95"][1].get<double>() << "], MFLOPS " << f["value"].get<double>() << " ["
-              << f["ci95"][0].get<double>() << ", " << f["ci95"][1].get<double>() << "]\n";
-    for (const char* key :
-         {"disk_read_direct_bytes_per_s", "disk_write_direct_bytes_per_s", "disk_write_buffered_bytes_per_s"}) {
-      // Absent where the disk was not probed (a testbed's computers share the host's disk).
-      if (!c.fits.contains(key)) continue;
-      const auto& d = c.fits[key];
-      std::cout << "  " << c.name << ": " << key << " " << si(d["value"].get<double>(), "") << " ["
-                << si(d["ci95"][0].get<double>(), "") << ", " << si(d["ci95"][1].get<double>(), "") << "]\n";
-    }
-  }
-}
-
-// The measurement files (positional and --group), named and grouped.
-std::vector<calibrate::CalibrationInput> calibration_inputs(const CalibrateArgs& a) {
-  if (!a.names.empty() && a.names.size() != a.files.size()) {
-    throw InputError("--name: expected " + std::to_string(a.files.size()) + " names (one per measurement file), got " +
-                     std::to_string(a.names.size()));
-  }
-  std::vector<std::string> files = a.files, file_groups(files.size());
-  apply_groups(a.groups, files, file_groups);
-  if (files.empty()) throw InputError("calibrate: expected at least one measurement file");
-  std::vector<calibrate::CalibrationInput> inputs;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    inputs.push_back(calibrate::load_measurement(files[i]));
-    if (i < a.names.size()) inputs.back().name = a.names[i];
-    inputs.back().group = file_groups[i];
-  }
-  return inputs;
-}
 
 // The traces' operation models into the profile, with each calibration run's diagnostic (what the
 // mechanisms miss there: reported and kept, never applied) and the traces' digests in its provenance.
@@ -143,35 +72,13 @@ std::string write_outputs(const CalibrateArgs& a, const calibrate::Calibration& 
   return plots_line;
 }
 
-// One line per computer, and the network's.
-void print_computers(const Profile& p) {
-  std::cout << "computer            cores        MIPS   memory MB    read B/s   write B/s          lo\n";
-  const bool network = p.network.bandwidth_bytes_per_s > 0;
-  // "-": not measured (a partial profile).
-  auto measured = [](double v, const char* unit) { return v > 0 ? si(v, unit) : std::string("-"); };
-  for (const Computer& c : p.computers) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%-18s %6d %11.1f %11.0f %11s %11s %11s\n", c.name.c_str(), c.cores, c.mips,
-                  c.main_memory_mb, measured(c.disk_read_bytes_per_s, "").c_str(),
-                  measured(c.disk_write_bytes_per_s, "").c_str(),
-                  network ? si(c.overhead_latency_s, "s").c_str() : "-");
-    std::cout << line;
-  }
-  if (network) {
-    std::cout << "network: l = " << si(p.network.latency_s, "s")
-              << ", b = " << si(p.network.bandwidth_bytes_per_s, "B/s") << ", " << p.network.regimes.size()
-              << " regime(s), " << p.network.pairs.size() << " pair(s)\n";
-  } else {
-    std::cout << "network: not measured\n";
-  }
-}
-
 int run_calibrate(const CalibrateArgs& a, const std::string& command_line) {
-  calibrate::Calibration cal = calibrate::calibrate_platform(calibration_inputs(a), {command_line});
+  calibrate::Calibration cal =
+      calibrate::calibrate_platform(calibrate::load_measurements(a.files, a.names, a.groups), {command_line});
   const calibrate::TraceFit trace_fit = fit_traces(a, cal);
   const std::string plots_line = write_outputs(a, cal);
-  print_computers(cal.profile);
-  if (a.report) print_report(cal);
+  calibrate::print_profile_table(cal.profile, std::cout);
+  if (a.report) calibrate::print_fit_report(cal, std::cout);
   if (!a.traces.empty()) {
     std::cout << "operation models from " << a.traces.size() << " traces:\n";
     for (const auto& line : trace_fit.report) std::cout << "  " << line << "\n";

@@ -4,22 +4,21 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
+#include <utility>
 
 #include "hetperf/apps/sim/app_jobs.hpp"
+#include "hetperf/apps/sim/console_report.hpp"
 #include "hetperf/apps/mpi/sample_split.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "event_rate.hpp"
 #include "hetperf/model/bind.hpp"
-#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/model/host.hpp"
-#include "hetperf/model/json_text.hpp"
-#include "hetperf/model/row_spool.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "hetperf/simulator/placement.hpp"
+#include "hetperf/simulator/prediction_report.hpp"
 #include "hetperf/simulator/unimpp_simulation.hpp"
 #include "output.hpp"
 
@@ -41,161 +40,6 @@ struct PredictArgs {
   double max_memory_mib = 0;  // 0: the memory available
   std::size_t samples = 0;    // 0: the point prediction only
   unsigned threads = 0;       // 0: the machine's cores
-};
-
-constexpr const char* kProcessCsvHeader =
-    "name,computer,arrival_s,start_s,finish_s,response_s,cpu_s,memory_s,disk_s,network_s,sleep_s,waiting_s,"
-    "migration_s,migrations";
-
-void csv_row(CsvWriter& csv, const ProcessResult& r) {
-  const auto& b = r.breakdown;
-  csv << r.name << r.computer << r.arrival_s << r.start_s << r.finish_s << r.response_s << b.cpu_s << b.memory_s
-      << b.disk_s << b.network_s << b.sleep_s << b.waiting_s << b.migration_s
-      << (r.segments.empty() ? std::size_t{0} : r.segments.size() - 1);
-  csv.end_row();
-}
-
-// One row per computer and timeline point: when, how busy, how much memory held.
-std::string timeline_csv(const Prediction& p) {
-  CsvWriter csv("computer,from_s,to_s,utilisation,memory_mb");
-  for (const auto& c : p.computers) {
-    const auto& t = c.timeline;
-    for (std::size_t k = 0; k < t.utilisation.size(); ++k) {
-      csv << c.name << static_cast<double>(k) * t.interval_s << static_cast<double>(k + 1) * t.interval_s
-          << t.utilisation[k] << t.memory_mb[k];
-      csv.end_row();
-    }
-  }
-  return csv.str();
-}
-
-void print_apps(const apps::AppPrediction& a, const apps::SampledAppJobs* sampled) {
-  std::printf("%-20s %-10s %6s %-34s %12s", "application", "app", "ranks", "configuration", "predicted_s");
-  // With samples: the typical run (its median, before the model error) and the 80% interval of runs.
-  if (sampled) std::printf(" %12s %12s %12s", "typical_s", "p10_s", "p90_s");
-  std::printf("\n");
-  for (std::size_t index = 0; index < a.jobs.size(); ++index) {
-    const auto& r = a.jobs[index];
-    const auto& j = *r.job;
-    char config[64];
-    if (j.kind == apps::AppJob::Kind::kLu) {
-      std::snprintf(
-          config, sizeof config, "n=%d r=%d %s%s%s%s", j.lu.n, j.lu.r, apps::to_string(j.lu.variant),
-          j.lu.parallel_multiply > 1 ? (" pm" + std::to_string(j.lu.parallel_multiply)).c_str() : "",
-          j.lu.bcast != LuBcast::kSequential ? (std::string(" ") + apps::to_string(j.lu.bcast)).c_str() : "",
-          j.lu.remove ? (" -" + std::to_string(j.lu.remove) + "@" + std::to_string(j.lu.remove_after_iteration)).c_str()
-                      : "");
-    } else {
-      std::snprintf(config, sizeof config, "%d x %d ranks, %llu steps", j.instances, j.ranks,
-                    static_cast<unsigned long long>(j.integrate.steps));
-    }
-    std::printf("%-20s %-10s %6d %-34s %12.4f", j.name.c_str(), apps::to_string(j.kind), j.ranks * j.instances, config,
-                r.time_s);
-    if (sampled) {
-      const auto& s = sampled->time_s[index];
-      std::printf(" %12.4f %12.4f %12.4f", median(sampled->typical_s[index]), quantile_nearest_rank(s, 0.10),
-                  quantile_nearest_rank(s, 0.90));
-    }
-    std::printf("\n");
-  }
-  std::printf("(LU: factorisation time; integration: mean response time of its instances)\n");
-}
-
-// `first`: the first `rows` processes in definition order (or all) of the `listed` in the output files.
-void print_table(const Prediction& p, const std::vector<ProcessResult>& first, std::size_t listed, std::size_t rows) {
-  std::printf("%-16s %-14s %10s %10s %10s %9s %9s %9s %9s %9s\n", "process", "computer", "arrival_s", "finish_s",
-              "response_s", "cpu_s", "memory_s", "disk_s", "net_s", "wait_s");
-  for (const auto& r : first) {
-    const auto& b = r.breakdown;
-    std::printf("%-16s %-14s %10.4f %10.4f %10.4f %9.4f %9.4f %9.4f %9.4f %9.4f\n", r.name.c_str(), r.computer.c_str(),
-                r.arrival_s, r.finish_s, r.response_s, b.cpu_s, b.memory_s, b.disk_s, b.network_s, b.waiting_s);
-  }
-  if (listed > rows) std::printf("... %zu more processes (all of them are in the output files)\n", listed - rows);
-  std::printf("\n%-16s %10s %11s %14s %10s\n", "computer", "processes", "utilisation", "peak_memory_mb", "busy_s");
-  std::size_t shown = 0;
-  for (const auto& c : p.computers) {
-    if (shown++ == rows) {
-      std::printf("... %zu more computers\n", p.computers.size() - rows);
-      break;
-    }
-    std::printf("%-16s %10zu %11.3f %14.1f %10.4f\n", c.name.c_str(), c.processes, c.utilisation, c.peak_memory_mb,
-                c.busy_s);
-  }
-  const auto& s = p.summary;
-  std::printf(
-      "\n%zu processes, placement %s, seed %llu: mean response %.4f s, median %.4f s, p95 %.4f s, makespan %.4f s",
-      s.processes, p.placement.c_str(), static_cast<unsigned long long>(p.seed), s.mean_response_s, s.median_response_s,
-      s.p95_response_s, s.makespan_s);
-  if (s.migrations > 0) std::printf(", %llu migrations", static_cast<unsigned long long>(s.migrations));
-  std::printf(" (%llu events)\n", static_cast<unsigned long long>(s.events));
-}
-
-// Each process's rows as it finishes (sim::SimulationOptions::on_process). With --summary-only the CSV
-// gets them in finish order, straight into its temporary file. Otherwise the JSON and the CSV list them
-// in definition order: they go to spools beside their files (finish order), copied in order at the end,
-// and the first few are kept for the table on stdout.
-class ProcessRows {
- public:
-  ProcessRows(const PredictArgs& args, AtomicFile& out, AtomicFile* csv) : args_(args), out_(out), csv_(csv) {
-    if (csv) {
-      csv_rows_.emplace(kProcessCsvHeader);
-      csv->write(csv_rows_->take());  // the header
-    }
-    if (!args.summary_only) {
-      json_spool_.emplace(out);
-      if (csv) csv_spool_.emplace(*csv);
-    }
-  }
-
-  void add(const ProcessResult& r, std::uint64_t index) {
-    if (json_spool_) {
-      row_.assign(json_array_separator(index));
-      append_process_json_row(row_, r, index, args_.out);
-      json_spool_->add(index, row_);
-      if (index < args_.rows) {
-        if (first_.size() <= index) first_.resize(index + 1);
-        first_[index] = r;
-      }
-    }
-    if (csv_rows_) {
-      csv_row(*csv_rows_, r);
-      if (csv_spool_)
-        csv_spool_->add(index, csv_rows_->take());
-      else if (++streamed_ % 4096 == 0)
-        csv_->write(csv_rows_->take());
-    }
-  }
-
-  // The JSON document around the spooled rows, and the CSV's rows.
-  void finish(const Prediction& p) {
-    if (json_spool_) {
-      // The document around the rows, cut where they go.
-      const std::vector<std::string> pieces = split_json_output(to_json(p), {"processes"}, args_.out);
-      out_.write(pieces[0]);
-      json_spool_->copy_to(out_);
-      out_.write(json_array_close(json_spool_->rows()));
-      out_.write(pieces[1]);
-    } else {
-      out_.write(json_output_text(to_json(p), args_.out));
-    }
-    if (csv_spool_)
-      csv_spool_->copy_to(*csv_);
-    else if (csv_)
-      csv_->write(csv_rows_->take());
-  }
-
-  const std::vector<ProcessResult>& first() const { return first_; }
-  bool listed() const { return json_spool_.has_value(); }
-
- private:
-  const PredictArgs& args_;
-  AtomicFile& out_;
-  AtomicFile* csv_;
-  std::optional<CsvWriter> csv_rows_;
-  std::optional<RowSpool> json_spool_, csv_spool_;
-  std::vector<ProcessResult> first_;
-  std::string row_;
-  std::uint64_t streamed_ = 0;
 };
 
 // The workload's application jobs: their point predictions (and traces) into `p`, and with --samples
@@ -247,11 +91,11 @@ bool predict_apps(const PredictArgs& args, const Profile& profile, const Workloa
 }
 
 // The tables, the warnings and the memory slowdown forms applied (UniMPP paper eq. 3), once per form.
-void report(const Prediction& p, const Profile& profile, const ProcessRows& rows, const AppRuns& apps_run,
+void report(const Prediction& p, const Profile& profile, const sim::ProcessRowWriter& rows, const AppRuns& apps_run,
             const PredictArgs& args) {
   if ((rows.listed() && p.summary.processes > 0) || !apps_run.runs)
-    print_table(p, rows.first(), rows.listed() ? p.summary.processes : 0, args.rows);
-  if (apps_run.runs) print_apps(*apps_run.runs, apps_run.sampled ? &*apps_run.sampled : nullptr);
+    sim::print_process_table(p, rows.first(), rows.listed() ? p.summary.processes : 0, args.rows, stdout);
+  if (apps_run.runs) apps::print_app_table(*apps_run.runs, apps_run.sampled ? &*apps_run.sampled : nullptr, stdout);
   for (const auto& w : profile.warnings) std::cerr << "hetperf predict: profile warning: " << w << "\n";
   for (const auto& w : p.warnings) std::cerr << "hetperf predict: warning: " << w << "\n";
 }
@@ -293,7 +137,7 @@ int run_predict(const PredictArgs& args, const std::string& command_line) {
   AtomicFile& out = outputs.add(args.out, "--out");
   AtomicFile* csv_file = args.csv.empty() ? nullptr : &outputs.add(args.csv, "--csv");
   AtomicFile* timeline_file = args.timeline_csv.empty() ? nullptr : &outputs.add(args.timeline_csv, "--timeline-csv");
-  ProcessRows rows(args, out, csv_file);
+  sim::ProcessRowWriter rows({args.out, args.summary_only, args.rows}, out, csv_file);
   options.on_process = [&rows](const ProcessResult& r, std::uint64_t index) { rows.add(r, index); };
   EventRate rate;
   rate.start();
@@ -312,7 +156,7 @@ int run_predict(const PredictArgs& args, const std::string& command_line) {
     }
   }
   rows.finish(p);
-  if (timeline_file) timeline_file->write(timeline_csv(p));
+  if (timeline_file) timeline_file->write(sim::timeline_csv(p));
   outputs.commit();
   report(p, profile, rows, apps_run, args);
   rate.report("predict", p.summary.events);

@@ -1,27 +1,20 @@
 // `hetperf schedule`: simulate a stream of parallel jobs (a workload's "jobs" or an SWF trace) under a
 // batch policy and write each job's wait, turnaround and bounded slowdown, the utilisation over time
 // and the processor allocation history, as JSON, CSV, SWF and (optionally) gnuplot pictures.
-#include <cstdlib>
-#include <filesystem>
 #include <iostream>
-#include <optional>
+#include <algorithm>
 #include <utility>
 
 #include "hetperf/apps/sim/schedule_input.hpp"
 #include "checks.hpp"
 #include "commands.hpp"
 #include "event_rate.hpp"
-#include "hetperf/model/csv.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
-#include "hetperf/model/gnuplot.hpp"
 #include "hetperf/model/host.hpp"
-#include "hetperf/model/json_node.hpp"
-#include "hetperf/model/json_text.hpp"
-#include "hetperf/model/process.hpp"
-#include "hetperf/model/row_spool.hpp"
 #include "hetperf/model/version.hpp"
 #include "hetperf/simulator/batch/schedule.hpp"
+#include "hetperf/simulator/batch/schedule_report.hpp"
 
 namespace hetperf::cli {
 namespace {
@@ -46,147 +39,10 @@ struct ScheduleArgs {
   bool kill_at_limit = true;
 };
 
-void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, std::size_t rows);
-
-// `first`: the first `rows` jobs (or all) of the `listed` in the output files.
-void print_table(const batch::ScheduleResult& r, const std::vector<batch::JobResult>& first, std::size_t listed,
-                 std::size_t rows) {
-  if (listed > 0) print_jobs(first, listed, rows);
-  const auto& s = r.summary;
-  std::printf(
-      "\n%zu jobs on %lld processors, policy %s: mean wait %.1f s, mean turnaround %.1f s, mean bounded "
-      "slowdown %.2f, makespan %.1f s, utilisation %.1f%%, %lld resizes\n",
-      s.jobs, static_cast<long long>(r.processors), r.policy.c_str(), s.mean_wait_s, s.mean_turnaround_s,
-      s.mean_bounded_slowdown, s.makespan_s, 100 * s.utilisation, static_cast<long long>(s.resizes));
-  std::printf("%-17s %12s %12s %12s %12s\n", "", "median", "p90", "p99", "max");
-  for (const auto& [name, p] : {std::pair{"wait_s", s.wait_s}, std::pair{"turnaround_s", s.turnaround_s},
-                                std::pair{"bounded_slowdown", s.bounded_slowdown}}) {
-    std::printf("%-17s %12.1f %12.1f %12.1f %12.1f\n", name, p.median, p.p90, p.p99, p.max);
-  }
-}
-
-void print_jobs(const std::vector<batch::JobResult>& first, std::size_t listed, std::size_t rows) {
-  std::printf("%-16s %-9s %10s %10s %10s %10s %12s %8s %5s %4s\n", "job", "type", "submit_s", "start_s", "end_s",
-              "wait_s", "turnaround_s", "bsld", "procs", "rsz");
-  for (const auto& j : first) {
-    std::printf("%-16s %-9s %10.1f %10.1f %10.1f %10.1f %12.1f %8.2f %5lld %4lld\n", j.name.c_str(),
-                batch::to_string(j.kind), j.submit_s, j.start_s, j.end_s, j.wait_s, j.turnaround_s, j.bounded_slowdown,
-                static_cast<long long>(j.processors), static_cast<long long>(j.resizes));
-  }
-  if (listed > rows) std::printf("... %zu more jobs (all of them are in the output files)\n", listed - rows);
-}
-
-// The schedule's pictures (batch::schedule_plot_files) added to `outputs` in `dir`: the data and script,
-// and the PNGs when gnuplot is installed, drawn in a scratch directory so that they join the set.
-// Returns what to tell the user once the set is written.
-std::string add_plots(const batch::ScheduleResult& r, const std::string& dir, std::size_t plot_jobs,
-                      OutputSet& outputs) {
-  const auto files = batch::schedule_plot_files(r, plot_jobs);
-  const std::filesystem::path d(dir);
-  for (const auto& [name, text] : files) outputs.write(d / name, text, "--plot-dir");
-  if (!find_on_path("gnuplot"))
-    return "pictures skipped: gnuplot is not installed (data and script are in " + dir + ")";
-  ScratchDir scratch("hetperf-plots");
-  for (const auto& [name, text] : files) write_file_atomic(scratch.path() / name, text);
-  try {
-    run_gnuplot("plots.gp", scratch.path());
-  } catch (const EnvironmentError& e) {
-    return std::string("pictures skipped: ") + e.what();
-  }
-  for (const char* png : {"allocation.png", "busy.png"}) {
-    outputs.write(d / png, read_text_file(scratch.path() / png), "--plot-dir");
-  }
-  return "wrote " + dir + "/allocation.png and " + dir + "/busy.png";
-}
-
-// Each job's rows as it finishes (batch::ScheduleOutput::on_job). With --summary-only the CSV gets them
-// in finish order, straight into its temporary file. Otherwise the JSON and the CSV list them in input
-// order: they go to spools beside their files (finish order), copied in order at the end, and the
-// first few are kept for the table on stdout.
-class JobRows {
- public:
-  JobRows(const ScheduleArgs& args, AtomicFile& out, AtomicFile* csv) : args_(args), out_(out), csv_(csv) {
-    if (args.summary_only) {
-      if (csv) csv_stream_.emplace(*csv);
-      return;
-    }
-    json_spool_.emplace(out);
-    if (csv) {
-      csv_spool_.emplace(*csv);
-      csv_rows_.emplace(batch::job_csv_header());
-      csv->write(csv_rows_->take());  // the header
-    }
-  }
-
-  void add(const batch::JobResult& job, std::size_t index) {
-    if (csv_stream_) csv_stream_->add(job);
-    if (!json_spool_) return;
-    row_.assign(json_array_separator(index));
-    batch::append_job_json_row(row_, job, index, args_.out);
-    json_spool_->add(index, row_);
-    if (csv_spool_) {
-      batch::job_csv_row(*csv_rows_, job);
-      csv_spool_->add(index, csv_rows_->take());
-    }
-    if (index < args_.rows) {
-      if (first_.size() <= index) first_.resize(index + 1);
-      first_[index] = job;
-      first_[index].allocation = {};  // the table shows none of these
-      first_[index].iterations = {};
-    }
-  }
-
-  // The JSON document (`j`, the provenance, and the result) around the spooled rows, and the CSV's rows.
-  void finish(nlohmann::json j, batch::ScheduleResult& r) {
-    if (json_spool_) {
-      // The document around the rows (jobs and utilisation set aside while it is made), cut where they go.
-      std::vector<batch::JobResult> jobs = std::move(r.jobs);
-      std::vector<batch::UtilisationStep> utilisation = std::move(r.utilisation);
-      r.jobs.clear();
-      r.utilisation.clear();
-      j.update(batch::to_json(r));
-      r.jobs = std::move(jobs);
-      r.utilisation = std::move(utilisation);
-      const std::vector<std::string> pieces = split_json_output(j, {"jobs", "utilisation"}, args_.out);
-      out_.write(pieces[0]);
-      json_spool_->copy_to(out_);
-      out_.write(json_array_close(json_spool_->rows()));
-      out_.write(pieces[1]);
-      std::string steps;
-      for (std::size_t k = 0; k < r.utilisation.size(); ++k) {
-        steps += json_array_separator(k);
-        batch::append_utilisation_json_row(steps, r.utilisation[k], k, args_.out);
-        if (steps.size() >= (1u << 20)) out_.write(std::exchange(steps, std::string()));
-      }
-      out_.write(steps);
-      out_.write(json_array_close(r.utilisation.size()));
-      out_.write(pieces[2]);
-    } else {
-      j.update(batch::to_json(r));
-      out_.write(json_output_text(j, args_.out));
-    }
-    if (csv_stream_) csv_stream_->flush();
-    if (csv_spool_) csv_spool_->copy_to(*csv_);
-  }
-
-  const std::vector<batch::JobResult>& first() const { return first_; }
-  std::size_t listed() const { return json_spool_ ? json_spool_->rows() : 0; }
-
- private:
-  const ScheduleArgs& args_;
-  AtomicFile& out_;
-  AtomicFile* csv_;
-  std::optional<batch::JobCsvStream> csv_stream_;
-  std::optional<RowSpool> json_spool_, csv_spool_;
-  std::optional<CsvWriter> csv_rows_;
-  std::vector<batch::JobResult> first_;
-  std::string row_;
-};
-
 // The table, the skipped jobs (the first few; all are in the JSON's "skipped"), the warnings and what
 // was written.
-void report(const batch::ScheduleResult& r, const JobRows& rows, const ScheduleArgs& args) {
-  print_table(r, rows.first(), rows.listed(), args.rows);
+void report(const batch::ScheduleResult& r, const batch::JobRowWriter& rows, const ScheduleArgs& args) {
+  batch::print_schedule_table(r, rows.first(), rows.listed(), args.rows, stdout);
   const std::size_t shown = std::min<std::size_t>(r.skipped.size(), 10);
   for (std::size_t i = 0; i < shown; ++i) {
     const auto& s = r.skipped[i];
@@ -219,7 +75,7 @@ int run_schedule(const ScheduleArgs& args, const std::string& command_line) {
   // A malleable job's row holds every iteration: about 200 bytes of text each, in a string that may
   // have doubled past it.
   if (!args.summary_only) output.row_bytes_per_iteration = 512;
-  JobRows rows(args, out, csv);
+  batch::JobRowWriter rows({args.out, args.summary_only, args.rows}, out, csv);
   output.on_job = [&rows](const batch::JobResult& job, std::size_t index) { rows.add(job, index); };
   EventRate rate;
   rate.start();
@@ -233,7 +89,8 @@ int run_schedule(const ScheduleArgs& args, const std::string& command_line) {
               r);
   if (alloc) alloc->write(batch::allocation_csv(r));
   if (swf_out) swf_out->write(batch::format_swf(batch::to_swf(r, in.trace ? &*in.trace : nullptr)));
-  const std::string plots = args.plot_dir.empty() ? "" : add_plots(r, args.plot_dir, args.plot_jobs, outputs);
+  const std::string plots =
+      args.plot_dir.empty() ? "" : batch::add_schedule_plots(r, args.plot_dir, args.plot_jobs, outputs);
   outputs.commit();
   report(r, rows, args);
   rate.report("schedule", r.summary.events);

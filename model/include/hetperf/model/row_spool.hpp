@@ -4,6 +4,7 @@
 // row and a write buffer, however long the rows are.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -12,6 +13,14 @@
 #include "hetperf/model/file_io.hpp"
 
 namespace hetperf {
+
+// What a writer of result rows (processes, jobs) puts where: sim::ProcessRowWriter and
+// sim::batch::JobRowWriter spool their rows with RowSpool.
+struct RowOutputOptions {
+  std::string out;            // the JSON's path, for its error messages
+  bool summary_only = false;  // no rows in the JSON; the CSV's in finish order
+  std::size_t rows = 20;      // rows kept for the console table
+};
 
 class RowSpool {
  public:
