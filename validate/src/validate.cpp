@@ -510,8 +510,8 @@ bool ValidateOptions::is_valid(std::string* error) const {
   if (out.empty()) return *error = "out: expected a directory for the results, got none", false;
   if (repeat < 0 || repeat > 100)
     return *error = "repeat: expected 1 to 100 runs per configuration, got " + std::to_string(repeat), false;
-  if (calibration_repeat < 0 || calibration_repeat > 100) {
-    return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration, got " +
+  if (calibration_repeat < -1 || calibration_repeat > 100) {
+    return *error = "calibration_repeat: expected 0 to 100 runs per calibration configuration (-1: the default), got " +
                     std::to_string(calibration_repeat),
            false;
   }
@@ -760,14 +760,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   }
 
   // Calibration in the applications' own regime: traced runs of configurations disjoint from the
-  // matrix's, fitted into operation models and whole-run ratios (calibrate --trace). They run
-  // interleaved with the matrix's runs in one seeded random order: the machine's state drifts over
-  // tens of minutes (a validation 70 minutes after its calibration measured the same configurations
-  // 4-10% longer, results/vm at 0ced1d1), and calibration runs taken in one window of it gave whole-run
-  // ratios that held neither that drift nor its spread. Interleaved, the calibration samples the
-  // states the validated runs meet. No prediction uses a validated run: the calibration traces alone
-  // are fitted, after the last run.
-  const bool calibrating = replay.empty() && o.profile.empty() && o.calibration_repeat > 0;
+  // matrix's, fitted into operation models (calibrate --trace). They run interleaved with the matrix's
+  // runs in one seeded random order, so that they sample the states the validated runs meet: the
+  // machine's state drifts over tens of minutes (results/vm at 0ced1d1). No prediction uses a validated
+  // run: the calibration traces alone are fitted, after the last run.
+  const int calibration_repeat = o.calibration_repeat >= 0 ? o.calibration_repeat : quick || across ? 3 : 6;
+  const bool calibrating = replay.empty() && o.profile.empty() && calibration_repeat > 0;
   const std::vector<CalibrationRun> cal = !calibrating ? std::vector<CalibrationRun>{}
                                           : across     ? testbed_calibration_matrix(mo, across->first, across->second)
                                                        : calibration_matrix(mo);
@@ -794,12 +792,12 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       fs::create_directories(trace_dir);
     }
     std::vector<int> repeats(runs.size(), repeat);
-    repeats.insert(repeats.end(), cal.size(), o.calibration_repeat);
+    repeats.insert(repeats.end(), cal.size(), calibration_repeat);
     const std::vector<std::size_t> order = run_order(repeats, o.seed);
     std::fprintf(stderr,
                  "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
                  "in a seeded random order (seed %llu), after one warm-up run\n",
-                 order.size(), runs.size(), repeat, cal.size(), o.calibration_repeat,
+                 order.size(), runs.size(), repeat, cal.size(), calibration_repeat,
                  static_cast<unsigned long long>(o.seed));
     runner.run(runs.front().ranks, runs.front().arguments,
                runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
@@ -857,7 +855,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
           stderr,
           "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
           round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
-      for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, o.calibration_repeat,
+      for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, calibration_repeat,
                                          o.seed + static_cast<std::uint64_t>(round))) {
         probes::throw_if_interrupted();
         const auto start = std::chrono::steady_clock::now();

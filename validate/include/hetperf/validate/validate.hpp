@@ -30,8 +30,12 @@ struct ValidateOptions {
   // interval from order statistics), with calibration runs of their apps in the order's proportion
   // (further_round), in a seeded random order, until none is left or this many ran.
   int max_repeat = 0;
-  double median_precision = 0.05;   // relative half-width of the measured median's 95% interval (> 0)
-  int calibration_repeat = 3;       // runs per calibration configuration (traces for calibrate --trace); 0: none
+  double median_precision = 0.05;  // relative half-width of the measured median's 95% interval (> 0)
+  // Runs per calibration configuration (traces for calibrate --trace); 0: none. -1: 6, the fewest
+  // whose median has a 95% interval from order statistics (the operations' run factors are scaled to
+  // their median); 3 with `quick` (minutes, for CI) or a testbed, whose calibration of each computer
+  // alone already takes 9-10% of its validated runs' time at 3 (results/testbed).
+  int calibration_repeat = -1;
   int samples = 100;                // sampled predictions per configuration (1 .. 100000)
   std::uint64_t seed = 1;           // of the run order, the sampled predictions and the bootstrap
   double max_bias = 0.15;           // |overall bias| above this fails the summary
