@@ -105,6 +105,10 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
          "With --max-repeat: the relative half-width of a measured median's 95% interval that needs no more runs")
       ->capture_default_str()
       ->check(positive_number());
+  cmd->add_option("--further-budget", o->further_budget_s,
+                  "With --max-repeat: seconds the further rounds may take; each round then runs the imprecise "
+                  "configurations cheapest first, as many as fit (default: 0, no limit)")
+      ->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--calibration-repeat", o->calibration_repeat,
                   "Traced runs per calibration configuration (disjoint from the validated ones); 0: none (default: 6; "
                   "3 with --quick or --testbed)")

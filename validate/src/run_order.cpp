@@ -53,6 +53,26 @@ std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& run
   return out;
 }
 
+std::vector<std::size_t> affordable(const std::vector<std::size_t>& wide, const std::vector<double>& seconds_per_run,
+                                    double budget_s) {
+  std::vector<std::size_t> cheapest = wide;
+  std::stable_sort(cheapest.begin(), cheapest.end(), [&](std::size_t a, std::size_t b) {
+    return seconds_per_run.at(a) < seconds_per_run.at(b) || (seconds_per_run.at(a) == seconds_per_run.at(b) && a < b);
+  });
+  std::vector<bool> taken(seconds_per_run.size(), false);
+  double spent = 0;
+  for (std::size_t k : cheapest) {
+    if (!(spent + seconds_per_run[k] <= budget_s)) break;
+    spent += seconds_per_run[k];
+    taken[k] = true;
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t k : wide) {
+    if (taken[k]) out.push_back(k);
+  }
+  return out;
+}
+
 std::vector<std::size_t> further_round(const std::vector<std::string>& validated_apps,
                                        const std::vector<std::size_t>& wide,
                                        const std::vector<std::string>& calibration_apps, int repeat,

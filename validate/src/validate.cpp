@@ -27,6 +27,7 @@
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/net_probe.hpp"
 #include "hetperf/probes/probe_suite.hpp"
+#include "hetperf/validate/real_runs.hpp"
 #include "hetperf/validate/reports.hpp"
 #include "hetperf/validate/run_order.hpp"
 #include "hetperf/validate/testbed.hpp"
@@ -121,13 +122,6 @@ class Runner {
   const ValidateOptions& o_;
   std::string launcher_, state_dir_;
 };
-
-double summary_number(const nlohmann::json& j, const char* key) {
-  if (!j.contains("summary") || !j["summary"].contains(key) || !j["summary"][key].is_number()) {
-    throw EnvironmentError(std::string("validate: a program's summary lacks \"") + key + "\": " + j.dump());
-  }
-  return j["summary"][key].get<double>();
-}
 
 // The matrix's predictions need every probe a validation runs: a skipped one ends the validation
 // after the probes, with the probe's reason, rather than at the prediction with a field missing from a
@@ -519,6 +513,8 @@ bool ValidateOptions::is_valid(std::string* error) const {
     return *error = "max_repeat: expected 0 to 1000 runs per configuration, got " + std::to_string(max_repeat), false;
   if (!(median_precision > 0))
     return *error = "median_precision: expected a positive fraction, got " + std::to_string(median_precision), false;
+  if (!(further_budget_s >= 0 && further_budget_s <= 1e7))
+    return *error = "further_budget_s: expected 0 to 1e7 s, got " + std::to_string(further_budget_s), false;
   if (samples < 1 || samples > 100000)
     return *error = "samples: expected 1 to 100000, got " + std::to_string(samples), false;
   if (!(max_bias > 0)) return *error = "max_bias: expected a positive fraction, got " + std::to_string(max_bias), false;
@@ -649,6 +645,7 @@ ValidateSummary run_validation(const ValidateOptions& o) {
   if (max_repeat > repeat) {
     summary.facts["repeats per run, at most"] = max_repeat;
     summary.facts["median precision (95% interval, ±)"] = o.median_precision;
+    if (o.further_budget_s > 0) summary.facts["further rounds' budget, s"] = o.further_budget_s;
   }
   if (across) {
     summary.facts["testbed computers"] = {{"fast", across->first}, {"slow", across->second}};
@@ -791,86 +788,16 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       fs::remove_all(trace_dir);
       fs::create_directories(trace_dir);
     }
-    std::vector<int> repeats(runs.size(), repeat);
-    repeats.insert(repeats.end(), cal.size(), calibration_repeat);
-    const std::vector<std::size_t> order = run_order(repeats, o.seed);
-    std::fprintf(stderr,
-                 "validate: %zu runs (%zu configurations x %d, and %zu calibration configurations x %d, traced) "
-                 "in a seeded random order (seed %llu), after one warm-up run\n",
-                 order.size(), runs.size(), repeat, cal.size(), calibration_repeat,
-                 static_cast<unsigned long long>(o.seed));
-    runner.run(runs.front().ranks, runs.front().arguments,
-               runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
-    // One real run of validated configuration k.
-    auto measure = [&](std::size_t k) {
-      auto& r = runs[k];
-      const bool lu = r.job.kind == AppJob::Kind::kLu;
-      std::vector<std::string> args = r.arguments;
-      const fs::path trace = scratch / "trace.json";
-      const bool first = r.measured_samples_s.empty();
-      if (r.group == "lu-removal" && first) args.insert(args.end(), {"--trace", trace.string()});
-      nlohmann::json j = runner.run(r.ranks, args, r.hosts);
-      r.measured_samples_s.push_back(summary_number(j, lu ? "factorization_s" : "mean_response_s"));
-      if (r.group == "lu-removal" && first) {
-        r.measured_iterations = read_json_file(trace)["iterations"];
-        fs::remove(trace);
-      }
-    };
-    std::vector<int> done(cal.size(), 0);
-    // One traced run of calibration configuration c.
-    auto calibrate_once = [&](std::size_t c) {
-      const fs::path trace = trace_dir / (cal[c].id + "-" + std::to_string(++done[c]) + ".json");
-      std::vector<std::string> args = cal[c].arguments;
-      args.insert(args.end(), {"--trace", trace.string()});
-      runner.run(cal[c].ranks, args, cal[c].hosts);
-      traces.push_back(trace);
-    };
-    std::size_t step = 0;
-    for (std::size_t k : order) {
-      probes::throw_if_interrupted();
-      ++step;
-      const auto start = std::chrono::steady_clock::now();
-      if (k >= runs.size()) {
-        calibrate_once(k - runs.size());
-        calibration_s += seconds_since(start);
-        std::fprintf(stderr, "  [%zu/%zu] %-40s (calibration, traced)\n", step, order.size(),
-                     cal[k - runs.size()].id.c_str());
-        continue;
-      }
-      measure(k);
-      validation_s += seconds_since(start);
-      std::fprintf(stderr, "  [%zu/%zu] %-40s measured %9.4f s\n", step, order.size(), runs[k].id.c_str(),
-                   runs[k].measured_samples_s.back());
-    }
-    // Further rounds over the configurations whose median is not yet known to ±median_precision,
-    // with calibration runs of their apps in the order's proportion between them.
-    std::vector<std::string> validated_apps, calibration_apps;
-    for (const auto& r : runs) validated_apps.push_back(to_string(r.job.kind));
-    for (const auto& c : cal)
-      calibration_apps.push_back(c.arguments.front() == mo.integrate_program ? "integrate" : "lu");
-    for (int round = repeat; round < max_repeat; ++round) {
-      const std::vector<std::size_t> wide = imprecise_medians(runs, o.median_precision);
-      if (wide.empty()) break;
-      std::fprintf(
-          stderr,
-          "validate: run %d of at most %d for the %zu configurations whose median's 95%% interval is wider than ±%s\n",
-          round + 1, max_repeat, wide.size(), percent(o.median_precision).c_str());
-      for (std::size_t k : further_round(validated_apps, wide, calibration_apps, repeat, calibration_repeat,
-                                         o.seed + static_cast<std::uint64_t>(round))) {
-        probes::throw_if_interrupted();
-        const auto start = std::chrono::steady_clock::now();
-        if (k >= runs.size()) {
-          calibrate_once(k - runs.size());
-          calibration_s += seconds_since(start);
-          std::fprintf(stderr, "  %-40s (calibration, traced)\n", cal[k - runs.size()].id.c_str());
-          continue;
-        }
-        measure(k);
-        validation_s += seconds_since(start);
-        std::fprintf(stderr, "  %-40s measured %9.4f s\n", runs[k].id.c_str(), runs[k].measured_samples_s.back());
-      }
-    }
-    std::sort(traces.begin(), traces.end());
+    RealRunsPlan plan;
+    plan.repeat = repeat, plan.calibration_repeat = calibration_repeat, plan.max_repeat = max_repeat;
+    plan.median_precision = o.median_precision, plan.further_budget_s = o.further_budget_s, plan.seed = o.seed;
+    plan.integrate_program = mo.integrate_program, plan.scratch = scratch, plan.trace_dir = trace_dir;
+    RealRunsTime t = run_real_runs(plan, runs, cal, [&](int ranks, const auto& args, const auto& hosts) {
+      return runner.run(ranks, args, hosts);
+    });
+    calibration_s += t.calibration_s, validation_s += t.validation_s;
+    if (max_repeat > repeat) summary.facts["further rounds, s"] = t.further_s;
+    traces = std::move(t.traces);
   }
   testbed.down();  // every real run is done
   // The seeds' method beside the trace-informed one: the profile of the probes and the contention

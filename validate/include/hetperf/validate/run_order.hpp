@@ -27,6 +27,13 @@ std::vector<std::size_t> run_order(const std::vector<int>& repeats, std::uint64_
 // that from it, or there are fewer than 3 measurements (no interval to speak of).
 std::vector<std::size_t> imprecise_medians(const std::vector<ValidationRun>& runs, double precision);
 
+// The configurations of `wide` one further round can afford within `budget_s` seconds: taken
+// cheapest first (`seconds_per_run`, indexed as the runs; ties by index) while their sum fits, and
+// returned in `wide`'s order. A time budget thus buys the most runs where they cost least: the short
+// configurations, whose medians the machine's spells make the least precise (results/vm).
+std::vector<std::size_t> affordable(const std::vector<std::size_t>& wide, const std::vector<double>& seconds_per_run,
+                                    double budget_s);
+
 // One further round of validate --max-repeat: the validated configurations `wide` (indices into
 // `validated_apps`, each configuration's app) and, so that the calibration keeps sampling the
 // machine's states alongside, calibration runs of the same apps in the seeded order's proportion:

@@ -31,6 +31,9 @@ struct ValidateOptions {
   // (further_round), in a seeded random order, until none is left or this many ran.
   int max_repeat = 0;
   double median_precision = 0.05;  // relative half-width of the measured median's 95% interval (> 0)
+  // Seconds the further rounds may take; 0: no limit. Each round then takes the imprecise
+  // configurations cheapest first (affordable), so the budget goes to the short runs, the least precise.
+  double further_budget_s = 0;
   // Runs per calibration configuration (traces for calibrate --trace); 0: none. -1: 6, the fewest
   // whose median has a 95% interval from order statistics (the operations' run factors are scaled to
   // their median); 3 with `quick` (minutes, for CI) or a testbed, whose calibration of each computer
