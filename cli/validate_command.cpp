@@ -107,7 +107,8 @@ void add_validate_command(CLI::App& app, const std::string& command_line, Action
       ->check(positive_number());
   cmd->add_option("--further-budget", o->further_budget_s,
                   "With --max-repeat: seconds the further rounds may take; each round then runs the imprecise "
-                  "configurations cheapest first, as many as fit (default: 0, no limit)")
+                  "configurations cheapest first, as many as fit in what is left over the rounds left (default: "
+                  "0, no limit)")
       ->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--calibration-repeat", o->calibration_repeat,
                   "Traced runs per calibration configuration (disjoint from the validated ones); 0: none (default: 6; "

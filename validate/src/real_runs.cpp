@@ -132,7 +132,10 @@ RealRunsTime run_real_runs(const RealRunsPlan& plan, std::vector<ValidationRun>&
   for (int round = plan.repeat; round < plan.max_repeat; ++round) {
     std::vector<std::size_t> wide = imprecise_medians(runs, plan.median_precision);
     const std::size_t imprecise = wide.size();
-    if (budgeted) wide = affordable(wide, real.seconds_per_run(), plan.further_budget_s - further_s);
+    // What is left, spread evenly over the rounds left: a first round over every imprecise
+    // configuration would spend it all, where the cheapest could have had every round.
+    if (budgeted)
+      wide = affordable(wide, real.seconds_per_run(), (plan.further_budget_s - further_s) / (plan.max_repeat - round));
     if (wide.empty()) {
       if (imprecise > 0)
         std::fprintf(stderr, "validate: further runs stop: %zu medians imprecise, their %.0f s budget spent\n",

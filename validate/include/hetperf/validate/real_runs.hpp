@@ -31,8 +31,8 @@ struct RealRunsPlan {
   int max_repeat = 7;              // up to this many per validated configuration, in further rounds
   double median_precision = 0.05;  // a median known to ± this (95% interval) needs no further run
   // Seconds the further rounds may take (validated and calibration runs); <= 0: no limit. Each round
-  // then takes the imprecise configurations cheapest first (affordable), and the rounds stop when
-  // the budget is spent, even within a round.
+  // then takes the imprecise configurations cheapest first (affordable) within what is left divided
+  // by the rounds left, and the rounds stop when the budget is spent, even within a round.
   double further_budget_s = 0;
   std::uint64_t seed = 1;
   std::string integrate_program;    // which calibration runs are the integration's
