@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -58,8 +59,13 @@ std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::s
   return std::nullopt;
 }
 
-std::optional<CpuQuota> cpu_quota_of_this_process() {
-  // Where this process's group sits in the hierarchy that holds the cpu controller.
+namespace {
+
+// Calls `visit` with the directory of this process's group in the hierarchy of `controller` and then
+// of each of its ancestors up to the root (from /proc/self/cgroup and /proc/mounts), and the
+// hierarchy's version; nothing where the controller has no hierarchy or this process is in none.
+void for_own_groups(const std::string& controller,
+                    const std::function<void(const std::filesystem::path&, int version)>& visit) {
   std::ifstream self("/proc/self/cgroup");
   std::string line, v1_path, v2_path;
   bool v1 = false, v2 = false;
@@ -69,17 +75,22 @@ std::optional<CpuQuota> cpu_quota_of_this_process() {
     const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
     if (controllers.empty())
       v2 = true, v2_path = path;
-    else if (has_word(controllers, "cpu", ','))
+    else if (has_word(controllers, controller, ','))
       v1 = true, v1_path = path;
   }
-  const auto mount = find_cgroup_root("cpu", nullptr);
-  if (!mount || (mount->version == 1 ? !v1 : !v2)) return std::nullopt;
-  const std::filesystem::path& root = mount->path;
-  const int version = mount->version;
-  const std::string relative = version == 1 ? v1_path : v2_path;
+  const auto mount = find_cgroup_root(controller, nullptr);
+  if (!mount || (mount->version == 1 ? !v1 : !v2)) return;
+  for (std::filesystem::path group = mount->version == 1 ? v1_path : v2_path;; group = group.parent_path()) {
+    visit(mount->path / group.relative_path(), mount->version);
+    if (!group.has_relative_path() || group == group.parent_path()) break;
+  }
+}
+
+}  // namespace
+
+std::optional<CpuQuota> cpu_quota_of_this_process() {
   std::optional<CpuQuota> tightest;
-  for (std::filesystem::path group = relative;; group = group.parent_path()) {
-    const std::filesystem::path at = root / group.relative_path();
+  for_own_groups("cpu", [&](const std::filesystem::path& at, int version) {
     double quota = -1, period = 0;
     if (version == 1) {
       std::istringstream(slurp(at / "cpu.cfs_quota_us")) >> quota;
@@ -92,8 +103,21 @@ std::optional<CpuQuota> cpu_quota_of_this_process() {
     if (quota > 0 && period > 0 && (!tightest || quota / period < tightest->share)) {
       tightest = CpuQuota{quota / period, period * 1e-6};
     }
-    if (!group.has_relative_path() || group == group.parent_path()) break;
-  }
+  });
+  return tightest;
+}
+
+std::optional<std::uint64_t> memory_headroom_of_this_process() {
+  std::optional<std::uint64_t> tightest;
+  for_own_groups("memory", [&](const std::filesystem::path& at, int version) {
+    // v1 writes "no limit" as a huge number (PAGE_COUNTER_MAX pages), v2 as "max": neither parses below.
+    unsigned long long limit = 0, usage = 0;
+    std::string text = slurp(at / (version == 1 ? "memory.limit_in_bytes" : "memory.max"));
+    if (!(std::istringstream(text) >> limit) || limit == 0 || limit >= (1ULL << 60)) return;
+    std::istringstream(slurp(at / (version == 1 ? "memory.usage_in_bytes" : "memory.current"))) >> usage;
+    const std::uint64_t headroom = usage < limit ? limit - usage : 0;
+    if (!tightest || headroom < *tightest) tightest = headroom;
+  });
   return tightest;
 }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <csignal>
 #include <cerrno>
@@ -19,8 +20,11 @@
 #include <ctime>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/host.hpp"
+#include "hetperf/probes/cgroup.hpp"
 #include "hetperf/probes/cleanup.hpp"
 
 namespace hetperf::probes {
@@ -238,8 +242,33 @@ std::string KernelProbeOptions::validate() const {
   return repeat.validate();
 }
 
+namespace {
+
+// Refuses, before anything is allocated, a probe whose matrices would take more than half of what this
+// process may still use (MemAvailable, an address-space limit, its memory cgroup's headroom): inside a
+// testbed computer of 2 GiB, --lu-rows 23552 asked for 4.4 GB and the cgroup's OOM killer ended it.
+void check_memory(const std::string& what, double bytes) {
+  std::optional<std::uint64_t> available = available_memory_bytes();
+  if (const auto headroom = memory_headroom_of_this_process())
+    available = available ? std::min(*available, *headroom) : *headroom;
+  if (!available || bytes <= 0.5 * static_cast<double>(*available)) return;
+  char text[200];
+  std::snprintf(text, sizeof text, "%s take %.2g GiB, more than half of the %.2g GiB this process may still use",
+                what.c_str(), bytes / (1 << 30), static_cast<double>(*available) / (1 << 30));
+  throw InputError(std::string("kernel probe: ") + text +
+                   " (MemAvailable, its memory cgroup's limit); expected fewer LU rows");
+}
+
+}  // namespace
+
 std::vector<KernelTiming> probe_kernels(const KernelProbeOptions& o) {
   if (auto e = o.validate(); !e.empty()) throw InputError("kernel probe: " + e);
+  if (o.lu_rows > 0) {
+    // kernel_body's rows x rows matrix and its r-column panels, at the largest block.
+    const double rows = static_cast<double>(o.lu_rows);
+    const double r = o.blocks.empty() ? 0.0 : static_cast<double>(*std::max_element(o.blocks.begin(), o.blocks.end()));
+    check_memory("LU rows " + std::to_string(o.lu_rows) + ": its matrices", 8 * (rows * rows + 4 * rows * r));
+  }
   openblas_set_num_threads(o.threads);
   std::vector<KernelTiming> out;
   std::vector<std::uint64_t> shapes = {0};
@@ -376,6 +405,9 @@ ConcurrencyMeasurement probe_concurrency(const KernelProbeOptions& o, int cores,
   ConcurrencyMeasurement m;
   m.rows = o.lu_rows > 0 ? o.lu_rows : 2048;
   m.block = 128;
+  // Each copy's panel and its matrix of 8 strips (gemm_calls_for).
+  check_memory(std::to_string(cores) + " concurrent copies in " + std::to_string(m.rows) + " rows",
+               cores * 8.0 * static_cast<double>(m.rows) * static_cast<double>(m.block) * 9);
   m.rates.assign(static_cast<std::size_t>(cores), {});
   std::vector<std::vector<double>> relative(static_cast<std::size_t>(cores));
   for (int round = 0; round < rounds && !interrupted(); ++round) {

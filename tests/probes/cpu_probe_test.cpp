@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -160,6 +162,74 @@ TEST_CASE("probes: LU rows below twice the largest block are refused", "[cpu]") 
   CHECK_THAT(o.validate(), Catch::Contains("LU rows 200") && Catch::Contains("twice the largest block size (128)"));
   o.lu_rows = 256;
   CHECK(o.validate().empty());
+}
+
+namespace {
+
+// Runs `body` in a forked child and returns its exit status (the child exits with body's value).
+int in_child(const std::function<int()>& body) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    int code = 3;
+    try {
+      code = body();
+    } catch (...) {
+      code = 4;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  return WEXITSTATUS(status);
+}
+
+// 0 when the kernel probe at `rows` refuses with an InputError naming them, before allocating.
+int refused_rows(std::uint64_t rows) {
+  KernelProbeOptions o;
+  o.blocks = {32};
+  o.kernels = {"dgemm"};
+  o.lu_rows = rows;
+  try {
+    probe_kernels(o);
+  } catch (const InputError& e) {
+    return std::string(e.what()).find("LU rows " + std::to_string(rows)) != std::string::npos ? 0 : 1;
+  }
+  return 2;
+}
+
+}  // namespace
+
+TEST_CASE("probes: kernels at LU rows whose matrix exceeds half the memory allowed are refused before allocating",
+          "[cpu]") {
+  // Under a 1 GiB address-space limit, 16384 rows (a 2 GiB matrix) are refused, not allocated.
+  CHECK(in_child([] {
+          const rlimit one_gib{rlim_t{1} << 30, rlim_t{1} << 30};
+          if (::setrlimit(RLIMIT_AS, &one_gib) != 0) return 5;
+          return refused_rows(16384);
+        }) == 0);
+}
+
+TEST_CASE("probes: a memory cgroup's limit bounds the kernel probe's matrices, never its OOM killer", "[cpu][root]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root for a memory cgroup");
+    return;
+  }
+  std::string why;
+  if (!find_cgroup_root("memory", &why)) {
+    WARN("skipped: " << why);
+    return;
+  }
+  const auto cg = Cgroup::create("memory", "hetperf-test-memory-" + std::to_string(::getpid()));
+  cg->write(cg->version() == 1 ? "memory.limit_in_bytes" : "memory.max", std::to_string(256 << 20));
+  // Inside the group the headroom is at most its limit, and 8192 rows (a 512 MiB matrix) are refused.
+  CHECK(in_child([&] {
+          cg->add_process(::getpid());
+          const auto headroom = memory_headroom_of_this_process();
+          if (!headroom || *headroom > (std::uint64_t{256} << 20)) return 6;
+          return refused_rows(8192);
+        }) == 0);
 }
 
 TEST_CASE("probes: kernel probe rejects unknown kernels", "[cpu]") {

@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -28,6 +29,12 @@ std::optional<CgroupRoot> find_cgroup_root(const std::string& controller, std::s
 // among them, with its period), from /proc/self/cgroup and the cpu hierarchy (v1 cpu.cfs_quota_us and
 // cpu.cfs_period_us, v2 cpu.max); nullopt where none is set or it cannot be read.
 std::optional<CpuQuota> cpu_quota_of_this_process();
+
+// The bytes this process's memory control group and its ancestors still allow (limit − usage, the
+// tightest of them: v1 memory.limit_in_bytes and memory.usage_in_bytes, v2 memory.max and
+// memory.current); nullopt where none has a limit or it cannot be read. Inside a testbed computer
+// (validate --testbed) it is that computer's memory.
+std::optional<std::uint64_t> memory_headroom_of_this_process();
 
 // rmdir of a cgroup's directory, retried for up to ~2 s while members that were just killed leave;
 // true once it is gone (else errno says why).
