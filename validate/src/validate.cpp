@@ -132,29 +132,6 @@ void require_every_probe(const Measurement& m, const fs::path& file) {
                          m.skipped.front().reason + "); its measurement is in " + file.string());
 }
 
-// The largest data cache of this machine (sysfs, as lscpu reads it), bytes; 8 MiB when unknown. The
-// LU sizes of the matrix follow it (lu_sizes).
-std::uint64_t last_level_cache_bytes() {
-  std::uint64_t best = 0;
-  for (int i = 0; i < 8; ++i) {
-    const fs::path dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
-    std::error_code ec;
-    if (!fs::exists(dir / "size", ec)) continue;
-    try {
-      const std::string type = read_text_file(dir / "type");
-      if (type.rfind("Instruction", 0) == 0) continue;
-      const std::string size = read_text_file(dir / "size");
-      std::size_t used = 0;
-      const std::uint64_t v = std::stoull(size, &used);
-      const char unit = used < size.size() ? size[used] : ' ';
-      best = std::max(best, v << (unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : 0));
-    } catch (const std::exception&) {
-      continue;  // unreadable: the others, or the default
-    }
-  }
-  return best > 0 ? best : std::uint64_t{8} << 20;
-}
-
 // Probes this machine (cpu with the matrix's kernel shapes, disk, net) and calibrates it into `dir`,
 // through the probes and calibrate libraries.
 fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
@@ -163,7 +140,7 @@ fs::path probe_and_calibrate(const ValidateOptions& o, const fs::path& dir) {
   s.command = o.command;
   s.cpu.kernel.blocks.clear();
   for (int b : validation_kernel_blocks(o.quick)) s.cpu.kernel.blocks.push_back(b);
-  s.cpu.kernel.lu_rows = validation_lu_rows(o.quick, last_level_cache_bytes());
+  s.cpu.kernel.lu_rows = validation_lu_rows(o.quick, kMatrixCacheBytes);
   s.disk.directory = dir.string();
   if (o.quick) {
     // The validation reads the disk's write rate (integration writing 1 MiB a process, a few ms of its
@@ -295,7 +272,7 @@ fs::path probe_and_calibrate_testbed(const ValidateOptions& o, const TestbedSess
                                            "--blocks",
                                            blocks,
                                            "--lu-rows",
-                                           std::to_string(validation_lu_rows(false, last_level_cache_bytes())),
+                                           std::to_string(validation_lu_rows(false, kMatrixCacheBytes)),
                                            "--machine",
                                            c,
                                            "-o",

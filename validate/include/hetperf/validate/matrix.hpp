@@ -44,15 +44,21 @@ struct ValidationRun {
   double error() const { return measured_s > 0 ? (predicted_s - measured_s) / measured_s : 0; }
 };
 
+// The last-level cache the matrix's LU sizes follow (lu_sizes), and the probe's kernels with them
+// (validation_lu_rows): 8 MiB, whatever sysfs says. A VM's sysfs shows its host's whole cache, shared
+// with the host's other guests: 35.8 MiB and 480 MiB on the two hosts this VM has run on, where the
+// matrix would have asked for n = 3072-7168 and 11264-23552 (4.4 GB, beyond a testbed computer's 2 GiB).
+inline constexpr std::uint64_t kMatrixCacheBytes = std::uint64_t{8} << 20;
+
 struct ValidationMatrixOptions {
   bool quick = false;
   int cores = 2;           // of this machine: rank counts go up to twice this (oversubscribed)
   std::string computer;    // the profile's computer the runs go on
   std::string lu_program;  // paths of the real programs
   std::string integrate_program;
-  std::string scratch;                  // directory for the integration's disk writes
-  std::string trace_dir;                // directory for the calibration runs' traces
-  std::uint64_t cache_bytes = 8 << 20;  // the last-level cache of the computer: the LU sizes follow it (lu_sizes)
+  std::string scratch;                            // directory for the integration's disk writes
+  std::string trace_dir;                          // directory for the calibration runs' traces
+  std::uint64_t cache_bytes = kMatrixCacheBytes;  // the last-level cache the LU sizes follow (lu_sizes)
 };
 
 // The LU's orders: `calibrated`, two sizes whose matrices are out of the last-level cache (the
