@@ -36,7 +36,14 @@ std::vector<double> fit_relative(const Calls& calls, const std::vector<double>& 
     scale(j) = s > 0 ? s : 1;
     a.col(j) /= scale(j);
   }
-  Eigen::VectorXd beta = a.completeOrthogonalDecomposition().solve(b);
+  // Features equal in every call are one column (LU's gemm has n = k throughout, so mn and mk
+  // coincide): a rank threshold well above rounding lets the decomposition see the rank the calls have
+  // and split such columns evenly (the least-norm solution). Eigen's default took the rounding for
+  // information and gave mn and mk ±357 s a pair (results/vm 2026-11-29-second-host): the same times
+  // for every call like the calibration's, and hours for a gemm with n ≠ k.
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a.rows(), a.cols());
+  cod.setThreshold(1e-10);
+  Eigen::VectorXd beta = cod.compute(a).solve(b);
   std::vector<double> out(features);
   for (std::size_t j = 0; j < features; ++j)
     out[j] = beta(static_cast<Eigen::Index>(j)) / scale(static_cast<Eigen::Index>(j));
