@@ -115,6 +115,15 @@ std::optional<std::uint64_t> memory_headroom_of_this_process() {
     std::string text = slurp(at / (version == 1 ? "memory.limit_in_bytes" : "memory.max"));
     if (!(std::istringstream(text) >> limit) || limit == 0 || limit >= (1ULL << 60)) return;
     std::istringstream(slurp(at / (version == 1 ? "memory.usage_in_bytes" : "memory.current"))) >> usage;
+    // The usage counts the page cache, whose inactive files the group reclaims before it runs out (as
+    // MemAvailable counts them available): a group that wrote its disk files is not full.
+    std::istringstream stat(slurp(at / "memory.stat"));
+    std::string key;
+    unsigned long long value = 0, reclaimable = 0;
+    while (stat >> key >> value) {
+      if (key == (version == 1 ? "total_inactive_file" : "inactive_file")) reclaimable = value;
+    }
+    usage -= std::min(usage, reclaimable);
     const std::uint64_t headroom = usage < limit ? limit - usage : 0;
     if (!tightest || headroom < *tightest) tightest = headroom;
   });

@@ -32,7 +32,8 @@ std::optional<CpuQuota> cpu_quota_of_this_process();
 
 // The bytes this process's memory control group and its ancestors still allow (limit − usage, the
 // tightest of them: v1 memory.limit_in_bytes and memory.usage_in_bytes, v2 memory.max and
-// memory.current); nullopt where none has a limit or it cannot be read. Inside a testbed computer
+// memory.current; the inactive page cache of memory.stat counted free, as the group reclaims it first);
+// nullopt where none has a limit or it cannot be read. Inside a testbed computer
 // (validate --testbed) it is that computer's memory.
 std::optional<std::uint64_t> memory_headroom_of_this_process();
 
