@@ -1,6 +1,7 @@
 // The real runs of a validation (see real_runs.hpp).
 #include "hetperf/validate/real_runs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -138,8 +139,10 @@ RealRunsTime run_real_runs(const RealRunsPlan& plan, std::vector<ValidationRun>&
       wide = affordable(wide, real.seconds_per_run(), (plan.further_budget_s - further_s) / (plan.max_repeat - round));
     if (wide.empty()) {
       if (imprecise > 0)
-        std::fprintf(stderr, "validate: further runs stop: %zu medians imprecise, their %.0f s budget spent\n",
-                     imprecise, plan.further_budget_s);
+        std::fprintf(stderr,
+                     "validate: further runs stop: %zu medians imprecise, none of whose runs fits in this round's "
+                     "share of the %.0f s left of the budget\n",
+                     imprecise, std::max(0.0, plan.further_budget_s - further_s));
       break;
     }
     std::fprintf(stderr,
