@@ -9,6 +9,7 @@
 #include "hetperf/model/file_io.hpp"
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/validate/run_order.hpp"
+#include "clock.hpp"
 #include "text.hpp"
 
 namespace hetperf::validate {
@@ -16,8 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 double summary_number(const nlohmann::json& j, const char* key) {
   if (!j.contains("summary") || !j["summary"].contains(key) || !j["summary"][key].is_number()) {
@@ -34,15 +33,16 @@ class RealRuns {
       : plan_(plan), runs_(runs), cal_(cal), launch_(launch), wall_s_(runs.size(), 0.0), done_(cal.size(), 0) {}
 
   // Run k of the numbering of run_order: below runs.size() a validated configuration, from it on a
-  // calibration configuration. `step` names its place in the order ("[3/120] "), or is empty.
-  void run(std::size_t k, const std::string& step, double* further_s) {
+  // calibration configuration. `step` names its place in the order ("[3/120] "), or is empty;
+  // `further`: a further round's run, whose time counts against the budget (RealRunsTime::further_s).
+  void run(std::size_t k, const std::string& step, bool further) {
     probes::throw_if_interrupted();
     const auto start = Clock::now();
     if (k >= runs_.size()) {
       calibrate_once(k - runs_.size());
       const double s = seconds_since(start);
       time_.calibration_s += s;
-      if (further_s) *further_s += s;
+      if (further) time_.further_s += s;
       std::fprintf(stderr, "  %s%-40s (calibration, traced)\n", step.c_str(), cal_[k - runs_.size()].id.c_str());
       return;
     }
@@ -50,7 +50,7 @@ class RealRuns {
     const double s = seconds_since(start);
     time_.validation_s += s;
     wall_s_[k] += s;
-    if (further_s) *further_s += s;
+    if (further) time_.further_s += s;
     std::fprintf(stderr, "  %s%-40s measured %9.4f s\n", step.c_str(), runs_[k].id.c_str(),
                  runs_[k].measured_samples_s.back());
   }
@@ -65,7 +65,7 @@ class RealRuns {
     return out;
   }
 
-  RealRunsTime& time() { return time_; }
+  const RealRunsTime& time() const { return time_; }
 
  private:
   // One real run of validated configuration k.
@@ -120,7 +120,7 @@ RealRunsTime run_real_runs(const RealRunsPlan& plan, std::vector<ValidationRun>&
          runs.front().hosts);  // warm-up: caches, page tables, the launcher's files
   std::size_t step = 0;
   for (std::size_t k : order) {
-    real.run(k, "[" + std::to_string(++step) + "/" + std::to_string(order.size()) + "] ", nullptr);
+    real.run(k, "[" + std::to_string(++step) + "/" + std::to_string(order.size()) + "] ", false);
   }
   // Further rounds over the configurations whose median is not yet known to ±median_precision,
   // with calibration runs of their apps in the order's proportion between them.
@@ -129,7 +129,7 @@ RealRunsTime run_real_runs(const RealRunsPlan& plan, std::vector<ValidationRun>&
   for (const auto& c : cal)
     calibration_apps.push_back(c.arguments.front() == plan.integrate_program ? "integrate" : "lu");
   const bool budgeted = plan.further_budget_s > 0;
-  double& further_s = real.time().further_s;
+  const double& further_s = real.time().further_s;  // so far
   for (int round = plan.repeat; round < plan.max_repeat; ++round) {
     std::vector<std::size_t> wide = imprecise_medians(runs, plan.median_precision);
     const std::size_t imprecise = wide.size();
@@ -152,7 +152,7 @@ RealRunsTime run_real_runs(const RealRunsPlan& plan, std::vector<ValidationRun>&
     for (std::size_t k : further_round(validated_apps, wide, calibration_apps, plan.repeat, plan.calibration_repeat,
                                        plan.seed + static_cast<std::uint64_t>(round))) {
       if (budgeted && further_s >= plan.further_budget_s) break;
-      real.run(k, "", &further_s);
+      real.run(k, "", true);
     }
   }
   RealRunsTime time = real.time();

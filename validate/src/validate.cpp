@@ -31,6 +31,7 @@
 #include "hetperf/validate/reports.hpp"
 #include "hetperf/validate/run_order.hpp"
 #include "hetperf/validate/testbed.hpp"
+#include "clock.hpp"
 #include "text.hpp"
 
 namespace hetperf::validate {
@@ -461,10 +462,6 @@ std::vector<ValidationRun> recorded_runs(const nlohmann::json& doc, const std::s
     out.push_back(std::move(run));
   }
   return out;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The pictures drawn into `outputs` (draw_pictures), or why there are none.
