@@ -126,6 +126,12 @@ bool MpiRuntime::issue(const Request& r, TraceEvent&) {
       cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, r.m, r.n, r.k, -1.0, r.a, r.lda, r.b, r.ldb, 1.0, r.c,
                   r.ldc);
       break;
+    case Op::kPack:
+      for (int c = 0; c < r.n; ++c) {
+        std::memcpy(r.c + static_cast<std::size_t>(c) * r.m, r.a + static_cast<std::size_t>(c) * r.lda,
+                    sizeof(double) * static_cast<std::size_t>(r.m));
+      }
+      break;
     case Op::kIntegrate:
       *r.result = trapezium(r.x0, r.x1, r.steps);
       break;

@@ -80,8 +80,8 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
 // The kernel times of the profile's computers: from the trace-calibrated operation model of the
 // call's operation where the computer has one (its time alone on the computer; the processor slows it
 // by the ranks computing beside it; times the sampled run state and ε when `noise` is given), else
-// from the micro-benchmark KernelModels. A call outside a model's calibrated range is noted once per
-// computer and operation in `warnings`.
+// from the micro-benchmark KernelModels; plus the computer's time between calls (AppModels::call_gap_s). A call outside
+// a model's calibrated range is noted once per computer and operation in `warnings`.
 std::function<double(const KernelCall&, std::size_t)> kernel_times(
     const Profile& profile, std::shared_ptr<OperationNoise> noise,
     const std::shared_ptr<std::set<std::string>>& warnings) {
@@ -92,11 +92,8 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(
   };
   // Copies of the models: the platform may outlive the profile.
   auto models = std::make_shared<Computers>();
-  for (const auto& c : profile.computers) {
-    models->micro.push_back(KernelModels::of(c));
-    models->app.push_back(c.app_models);
-    models->names.push_back(c.name);
-  }
+  for (const auto& c : profile.computers)
+    models->micro.push_back(KernelModels::of(c)), models->app.push_back(c.app_models), models->names.push_back(c.name);
   return [models, noise, warnings](const KernelCall& call, std::size_t c) {
     const AppModels& app = models->app[c];
     if (const OperationModel* m = app.find(call.kernel)) {
@@ -108,9 +105,9 @@ std::function<double(const KernelCall&, std::size_t)> kernel_times(
       }
       double t = m->time_s(oc);
       if (noise) t *= noise->run_factor(c, app, call.kernel) * m->residual(t, noise->uniform());
-      return t;
+      return t + app.call_gap_s;
     }
-    return models->micro[c].time_s(call);
+    return models->micro[c].time_s(call) + app.call_gap_s;
   };
 }
 
@@ -187,6 +184,7 @@ double KernelModels::time_s(const KernelCall& call) const {
     HETPERF_CHECK(laswp_lu || laswp, "dlaswp model missing");
     return t(laswp_lu ? laswp_lu : laswp, K) * N / K;
   }
+  if (call.kernel == "pack") return 0;  // no micro-benchmark times a copy: only traces calibrate it
   HETPERF_CHECK(call.kernel == "integrate", "unknown kernel " + call.kernel);
   return static_cast<double>(call.steps) * integration_step_s;
 }

@@ -234,6 +234,9 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
     case Op::kGemm:
       call.kernel = "gemm";
       break;
+    case Op::kPack:
+      call.kernel = "pack";
+      break;
     default:
       call.kernel = "integrate";
       break;

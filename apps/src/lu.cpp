@@ -2,7 +2,6 @@
 #include "hetperf/apps/lu.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "hetperf/model/error.hpp"
 
@@ -266,13 +265,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
     const int rows = n - k * r;
     if (!in_flight.empty()) co_await wait_all();  // `out` may still be on its way to the ranks of an earlier panel
     co_await rt.getrf(rows, r, at(k, k * r), n, data ? out_pivots.data() : nullptr);
-    if (data) {
-      out.resize(static_cast<std::size_t>(rows) * r);
-      for (int c = 0; c < r; ++c) {
-        std::memcpy(out.data() + static_cast<std::size_t>(c) * rows, at(k, k * r) + static_cast<std::size_t>(c) * n,
-                    sizeof(double) * rows);
-      }
-    }
+    if (data) out.resize(static_cast<std::size_t>(rows) * r);
+    co_await rt.pack(rows, r, at(k, k * r), n, data ? out.data() : nullptr);
     const BcastPeers peers = bcast_peers(cfg.bcast, layout, me, me);
     co_await send_panel(peers, rows, data ? out.data() : nullptr, data ? out_pivots.data() : nullptr);
   };
@@ -357,10 +351,8 @@ Task lu_rank(Runtime& rt, const LuConfig& cfg, LuResult& result) {
   // Sends share t of my solved block j (an r x r/S slice of T12) to its helper.
   auto send_share = [&](int k, int j, int t, int to) -> Task {
     std::vector<double>& buf = pm_buffers.emplace_back(data ? static_cast<std::size_t>(r) * share_cols : 0);
-    for (int c = 0; data && c < share_cols; ++c) {
-      std::memcpy(buf.data() + static_cast<std::size_t>(c) * r,
-                  at(j, k * r) + static_cast<std::size_t>(t * share_cols + c) * n, sizeof(double) * r);
-    }
+    co_await rt.pack(r, share_cols, data ? at(j, k * r) + static_cast<std::size_t>(t) * share_cols * n : nullptr, n,
+                     data ? buf.data() : nullptr);
     int handle = -1;
     co_await rt.isend(to, kTagShare, data ? buf.data() : nullptr,
                       sizeof(double) * static_cast<std::uint64_t>(r) * share_cols, &handle);

@@ -86,6 +86,14 @@ Runtime::Operation Runtime::gemm(int m, int n, int k, const double* a, int lda, 
   return submit(r, e);
 }
 
+Runtime::Operation Runtime::pack(int m, int n, const double* a, int lda, double* out) {
+  Request r{Op::kPack};
+  r.m = m, r.n = n, r.a = a, r.lda = lda, r.c = out;
+  TraceEvent e;
+  e.op = "pack", e.m = m, e.n = n;
+  return submit(r, e);
+}
+
 Runtime::Operation Runtime::integrate(double a, double b, std::uint64_t steps, double* sum) {
   Request r{Op::kIntegrate};
   r.x0 = a, r.x1 = b, r.steps = steps, r.result = sum;

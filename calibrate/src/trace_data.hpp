@@ -47,6 +47,9 @@ struct ComputerData {
   // and Σ ranks · wall seconds, whose ratio is the share of a core a rank gets there (a CPU quota).
   std::map<std::string, Calls> cpu_calls;
   double alone_cpu_s = 0, alone_rank_wall_s = 0;
+  // Per run with no more ranks than cores: the untraced time between consecutive operations of its
+  // ranks inside the application's iterations, per compute call (AppModels::call_gap_s).
+  std::vector<double> call_gaps_s = {};
 };
 
 // printf into a string, for the reports.

@@ -23,11 +23,12 @@ using detail::Message;
 // Weighted least squares minimising Σ ((x_i·β − t_i) / t_i)², t_i = times[i].
 std::vector<double> fit_relative(const Calls& calls, const std::vector<double>& times, std::size_t features) {
   Eigen::MatrixXd a(calls.size(), features);
-  Eigen::VectorXd b = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(calls.size()));
+  Eigen::VectorXd b(static_cast<Eigen::Index>(calls.size()));
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const std::vector<double> x = feature_values(calls[i].call);
-    for (std::size_t j = 0; j < features; ++j)
-      a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = x[j] / times[i];
+    const double w = times[i];  // each row (x_i·β − t_i) / w
+    b(static_cast<Eigen::Index>(i)) = times[i] / w;
+    for (std::size_t j = 0; j < features; ++j) a(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = x[j] / w;
   }
   // Columns scaled to a largest entry of 1: the features span many orders of magnitude.
   Eigen::VectorXd scale(static_cast<Eigen::Index>(features));
@@ -272,6 +273,13 @@ void fit_computer(const std::string& computer, const ComputerData& d, const std:
     std::string line = computer + ": kernels' speed with k ranks computing at once, relative to one alone:";
     for (std::size_t k = 0; k < speed.size(); ++k) line += (k ? "," : "") + format(" %.3f", speed[k]);
     out.report.push_back(line);
+  }
+  if (!d.call_gaps_s.empty()) {
+    // The median run's: a run in a slow spell stretches its gaps as it does its calls, and those
+    // spells are the run states' to draw.
+    models.call_gap_s = median(d.call_gaps_s);
+    out.report.push_back(computer + format(": %.2f µs between calls, per compute call (median of %.0f runs)",
+                                           1e6 * models.call_gap_s, static_cast<double>(d.call_gaps_s.size())));
   }
   for (auto& [op, m] : forms) {
     fit_noise(m, *usable[op], speed, run_file, o, models, out, computer + " " + op);

@@ -181,6 +181,23 @@ void alone_disk_writes(const std::string& h, std::vector<std::tuple<double, doub
   }
 }
 
+// Adds to `gap` the time between consecutive operations of `rank` inside the application's
+// iterations (both tagged with one) and the number of its compute calls there: what the application
+// does between the operations it traces (its loops, its bookkeeping, the runtime's dispatch). Outside
+// them, before the clock and after (LU's gather of the factors), nothing is predicted.
+void add_call_gaps(const hetperf::TraceRank& rank, std::pair<double, std::size_t>& gap) {
+  const hetperf::TraceEvent* previous = nullptr;
+  for (const auto& e : rank.events) {
+    if (e.iteration < 0) {
+      previous = nullptr;
+      continue;
+    }
+    if (previous) gap.first += std::max(0.0, e.start_s - previous->end_s);
+    if (hetperf::is_compute(e.op)) ++gap.second;
+    previous = &e;
+  }
+}
+
 // A run alone on one computer with no more ranks than cores: its ranks' CPU over their wall time, the
 // share of a core a rank gets there (ComputerData::alone_cpu_s).
 void add_alone_usage(const JsonNode& root, const RunFacts& facts, std::map<std::string, ComputerData>& data) {
@@ -220,6 +237,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
   std::map<std::string, std::vector<std::tuple<double, double, std::uint64_t>>>
       writes;  // host -> disk writes (start, end, bytes)
   std::map<std::string, std::vector<Call>> host_calls;
+  std::map<std::string, std::pair<double, std::size_t>> gaps;  // host -> Σ time between calls, compute calls
   std::size_t unusable = 0;
   std::set<std::string> sliced;
   for (std::size_t i = 0; i < trace.ranks.size(); ++i) {
@@ -235,6 +253,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
       }
       continue;
     }
+    add_call_gaps(rank, gaps[h]);
     for (const auto& e : rank.events) {
       if (e.op == "disk_write" && e.end_s >= e.start_s) writes[h].emplace_back(e.start_s, e.end_s, e.bytes);
       if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
@@ -256,6 +275,9 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
     }
   }
   for (auto& [h, w] : writes) alone_disk_writes(h, w, facts.host_clock, file, out);
+  for (const auto& [h, g] : gaps) {
+    if (g.second > 0) data[h].call_gaps_s.push_back(g.first / static_cast<double>(g.second));
+  }
   for (const auto& h : sliced) {
     out.notes.push_back(file + ": " + std::to_string(facts.on_host.at(h)) + " ranks on " +
                         std::to_string(facts.cores_of.at(h)) + " cores of " + h +

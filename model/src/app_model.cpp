@@ -27,6 +27,7 @@ const std::vector<std::string>& operation_features(const std::string& op) {
       {"trsm", {"mmn", "mn", "mm", "1"}},
       {"getrf", {"mnn", "nnn", "mn", "nn", "1"}},
       {"laswp", {"mn", "nk", "n", "1"}},
+      {"pack", {"mn", "1"}},
       {"integrate", {"steps"}},
   };
   auto it = forms.find(op);
@@ -39,6 +40,7 @@ std::vector<double> feature_values(const OperationCall& c) {
   if (c.op == "trsm") return {m * m * n, m * n, m * m, 1};
   if (c.op == "getrf") return {m * n * n, n * n * n, m * n, n * n, 1};
   if (c.op == "laswp") return {m * n, n * k, n, 1};
+  if (c.op == "pack") return {m * n, 1};
   if (c.op == "integrate") return {c.steps};
   return {};
 }
@@ -100,6 +102,7 @@ nlohmann::json to_json(const AppModels& models) {
     if (!m->source.empty()) out["local_messages"]["source"] = m->source;
   }
   if (!models.concurrency_speed.empty()) out["concurrency_speed"] = models.concurrency_speed;
+  if (models.call_gap_s > 0) out["call_gap_s"] = models.call_gap_s;
   if (!models.calibrated.ranks.empty() || !models.calibrated.sizes.empty()) {
     nlohmann::json sizes = nlohmann::json::object();
     for (const auto& [app, range] : models.calibrated.sizes) sizes[app] = {range.first, range.second};
@@ -143,7 +146,7 @@ OperationModel operation_model_from_json(const JsonNode& o) {
   o.known_fields({"op", "features", "coefficients_s", "feature_min", "feature_max", "calls", "median_abs_residual",
                   "residuals", "traces"});
   OperationModel m;
-  m.op = o.choice("op", {"gemm", "trsm", "getrf", "laswp", "integrate"});
+  m.op = o.choice("op", {"gemm", "trsm", "getrf", "laswp", "pack", "integrate"});
   m.features = operation_features(m.op);
   const auto given = o.array("features", m.features.size());
   for (std::size_t j = 0; j < given.size(); ++j) {
@@ -182,7 +185,7 @@ RunState run_state_from_json(const JsonNode& r) {
   }
   const JsonNode factor = r.object("factor");
   for (const auto& [op, value] : factor.value().items()) {
-    if (operation_features(op).empty()) factor.fail("operations among gemm, trsm, getrf, laswp, integrate");
+    if (operation_features(op).empty()) factor.fail("operations among gemm, trsm, getrf, laswp, pack, integrate");
     state.factor[op] = factor.number(op, Range::kPositive);
   }
   return state;
@@ -226,7 +229,8 @@ AppModels app_models_from_json(const JsonNode& node) {
                             "configurations, not to the computer (a profile of an older hetperf; calibrate it again)");
     }
   }
-  node.known_fields({"operations", "local_messages", "runs", "concurrency_speed", "calibrated", "model_error_log"});
+  node.known_fields(
+      {"operations", "local_messages", "runs", "concurrency_speed", "call_gap_s", "calibrated", "model_error_log"});
   AppModels out;
   if (auto messages = node.optional("local_messages")) out.messages = message_model_from_json(*messages);
   for (const JsonNode& o : node.array("operations")) {
@@ -237,6 +241,8 @@ AppModels app_models_from_json(const JsonNode& node) {
   if (auto runs = node.optional("runs")) {
     for (const JsonNode& r : runs->items()) out.runs.push_back(run_state_from_json(r));
   }
+  out.call_gap_s = node.number_or("call_gap_s", 0, Range::kNonNegative);
+  if (out.call_gap_s > 1) node.field("call_gap_s").fail("seconds between two operations of a rank, at most 1");
   if (auto speed = node.optional("concurrency_speed")) {
     for (const JsonNode& v : speed->items()) out.concurrency_speed.push_back(v.as_number(Range::kPositive));
     if (out.concurrency_speed.empty()) node.field("concurrency_speed").fail("at least one speed (k = 1)");

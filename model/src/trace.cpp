@@ -64,7 +64,7 @@ bool is_compute(std::string_view op) {
   // By length first: the simulator asks this of every event it records.
   switch (op.size()) {
     case 4:
-      return op == "gemm" || op == "trsm";
+      return op == "gemm" || op == "trsm" || op == "pack";
     case 5:
       return op == "getrf" || op == "laswp";
     case 9:

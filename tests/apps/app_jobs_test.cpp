@@ -232,6 +232,29 @@ TEST_CASE(
   CHECK(platform.model_warnings->size() == 1);
 }
 
+TEST_CASE("apps: a computer's time between calls follows every compute call, a panel's copy takes its model") {
+  Profile p = profile_with_app_models();
+  p.computers[0].app_models.call_gap_s = 2e-6;
+  OperationModel pack;
+  pack.op = "pack", pack.features = operation_features("pack"), pack.coefficients_s = {1e-9, 1e-6};
+  pack.feature_min = {1, 1}, pack.feature_max = {1e12, 1};
+  p.computers[0].app_models.operations.push_back(pack);
+  const SimPlatform platform = sim_platform_from_profile(p);
+  CHECK(platform.kernel_time({"gemm", 100, 100, 100, 0}, 0) == Approx(1e-9 * 1e6 + 2e-6));
+  CHECK(platform.kernel_time({"pack", 1000, 100, 0, 0}, 0) == Approx(1e-9 * 1e5 + 1e-6 + 2e-6));
+  // Computer b has neither: no micro-benchmark times a copy.
+  CHECK(platform.kernel_time({"pack", 1000, 100, 0, 0}, 1) == 0);
+  // LU copies each panel it factors before it sends it, also on one rank with no one to send it to.
+  AppJob job;
+  job.kind = AppJob::Kind::kLu;
+  job.ranks = 1, job.lu.n = 960, job.lu.r = 96, job.mapping = {0};
+  p.computers[0].app_models.call_gap_s = 0;
+  const double without = predict_app_jobs(sim_platform_from_profile(p), p, {job}, false).jobs.front().time_s;
+  p.computers[0].app_models.call_gap_s = 2e-6;
+  const double with = predict_app_jobs(sim_platform_from_profile(p), p, {job}, false).jobs.front().time_s;
+  CHECK(with > without);
+}
+
 TEST_CASE("apps: sampled predictions draw run states and residuals, the same on any number of threads") {
   const Profile p = profile_with_app_models();
   auto jobs = read(nlohmann::json::parse(R"([{"name": "lu", "app": "lu", "ranks": 2, "n": 960, "r": 96,

@@ -87,6 +87,10 @@ TEST_CASE("apps: LU PM sends share t of a block to the owner's t-th successor an
   CHECK(count(pm, "gemm") == 4 * count(plain, "gemm"));  // each trailing update in 4 shares
   CHECK(count(pm, "trsm") == count(plain, "trsm"));
   CHECK(count(pm, "getrf") == count(plain, "getrf"));
+  // Every factored panel is copied to be sent, and every share too: 12 panels, 3 shares of each
+  // block right of the panel (66 of them).
+  CHECK(count(plain, "pack") == 12);
+  CHECK(count(pm, "pack") == 12 + 3 * 66);
   // Iteration 0: rank 1 owns blocks 1, 5, 9, all to the right; shares 1, 2, 3 go to ranks 2, 3, 0,
   // each r x r/4 doubles, and come back as (n - r) x r/4 products.
   std::map<int, int> shares_to, products_from;

@@ -464,3 +464,45 @@ TEST_CASE(
           return n.find("bandwidth was not probed") != std::string::npos;
         }) == 1);
 }
+
+namespace {
+
+// A one-rank run of `events` (each {op, dims, seconds}), one after another with `gap_s` between two
+// calls inside iteration 0, and a second's gap before and after them outside any iteration.
+nlohmann::json run_of(const std::vector<std::tuple<std::string, std::vector<int>, double>>& calls, double gap_s) {
+  nlohmann::json events = nlohmann::json::array();
+  events.push_back({{"op", "barrier"}, {"start_s", 0.0}, {"end_s", 0.5}});
+  double now = 1.5;
+  for (const auto& [op, dims, t] : calls) {
+    events.push_back({{"op", op}, {"dims", dims}, {"iteration", 0}, {"start_s", now}, {"end_s", now + t}});
+    now += t + gap_s;
+  }
+  events.push_back({{"op", "send"}, {"peer", 0}, {"bytes", 8}, {"start_s", now + 1}, {"end_s", now + 1.5}});
+  return {{"schema", "hetperf.trace/1"},
+          {"app", "lu"},
+          {"backend", "mpi"},
+          {"config", nlohmann::json::object()},
+          {"run", {{"host", "here"}, {"ranks", 1}, {"cores", 2}}},
+          {"ranks", {{{"rank", 0}, {"events", events}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("calibrate: the time between an application's calls is the median run's, per compute call") {
+  // Copies of m x n blocks at 1 ns a double plus 1 µs; 2, 3 and 9 µs between calls in three runs, and
+  // a second before and after the iterations, which is not the application's time between calls.
+  std::vector<std::tuple<std::string, std::vector<int>, double>> calls;
+  for (int m : {128, 512, 1024, 2048}) calls.emplace_back("pack", std::vector<int>{m, 128, 0}, 1e-9 * m * 128 + 1e-6);
+  test::TempDir dir("trace-fit-gaps");
+  const TraceFit fit = fit_traces({write(dir, "a.json", run_of(calls, 2e-6)), write(dir, "b.json", run_of(calls, 3e-6)),
+                                   write(dir, "c.json", run_of(calls, 9e-6))});
+  const AppModels& models = fit.by_computer.at("here");
+  // Three gaps between four calls: 3 · 3 µs / 4 calls.
+  CHECK(models.call_gap_s == Approx(3 * 3e-6 / 4).epsilon(1e-6));
+  const OperationModel* pack = models.find("pack");
+  REQUIRE(pack != nullptr);
+  CHECK(pack->time_s({"pack", 4096, 128}) == Approx(1e-9 * 4096 * 128 + 1e-6).epsilon(1e-6));
+  // The profile keeps it, and reads it back.
+  const nlohmann::json j = to_json(models);
+  CHECK(j.at("call_gap_s").get<double>() == Approx(models.call_gap_s));
+}

@@ -105,6 +105,7 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   a.messages = MessageModel{2e-6, 1e-10, 8, 65536, 40, {"t1.json"}};
   a.calibrated = {{1, 2}, {{"lu", {1536, 2048}}}, {"basic"}, {}};
   a.model_error_log = {{"lu", {-0.02, 0, 0.03}}, {"integrate", {-0.1, 0.2}}};
+  a.call_gap_s = 1.1e-6;
   const nlohmann::json k = to_json(a);
   const AppModels c = app_models_from_json(JsonNode(k, "p.json", "$.m"));
   CHECK(c.concurrency_speed == a.concurrency_speed);
@@ -114,6 +115,7 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   CHECK(c.calibrated.sizes.at("lu") == std::pair<double, double>{1536, 2048});
   CHECK(c.calibrated.variants == std::vector<std::string>{"basic"});
   CHECK(c.model_error_log == a.model_error_log);
+  CHECK(c.call_gap_s == a.call_gap_s);
   // A profile written before the deviations were kept per application: one array, for every
   // application, written back as it was read.
   nlohmann::json pooled = k;
@@ -133,6 +135,11 @@ TEST_CASE("model: operation models round-trip through JSON, and malformed ones a
   bad = k;
   bad["concurrency_speed"] = {1.0, 0.0};
   fails(bad, "$.m.concurrency_speed[1]");
+  bad = k;
+  bad["call_gap_s"] = 2;
+  fails(bad, "$.m.call_gap_s: expected seconds between two operations of a rank, at most 1");
+  bad["call_gap_s"] = -1e-6;
+  fails(bad, "$.m.call_gap_s");
 }
 
 TEST_CASE("model: a profile's models keyed by a configuration (rank count, whole-run ratios) are refused") {

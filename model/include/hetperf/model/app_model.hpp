@@ -32,7 +32,7 @@ class JsonNode;
 
 // The dimensions of one operation call, as the trace records them.
 struct OperationCall {
-  std::string op;  // "gemm", "trsm", "getrf", "laswp", "integrate"
+  std::string op;  // "gemm", "trsm", "getrf", "laswp", "pack", "integrate"
   double m = 0, n = 0, k = 0;
   double steps = 0;  // integrate
 };
@@ -43,6 +43,8 @@ struct OperationCall {
 //   getrf (m×n panel):                      mnn, nnn, mn, nn, 1
 //   laswp (k interchanges over n columns    mn, nk, n, 1
 //          whose pivots reach m rows):
+//   pack  (an m×n block copied into a       mn, 1
+//          contiguous buffer):
 //   integrate (steps trapezium steps):      steps (no constant: the loop has no set-up worth a
 //          term, and with the few lengths calibration runs use, a constant only fits their noise)
 // Unknown operation: empty.
@@ -123,6 +125,11 @@ struct AppModels {
   // s(k) for k = 1 .. the computer's cores: speed of the memory-bound kernels (BLAS/LAPACK) of each of
   // k ranks computing at once, relative to one rank alone (s(1) = 1); empty: not calibrated.
   std::vector<double> concurrency_speed = {};
+  // The application's own time between its traced operations, per compute call: its loops, its
+  // bookkeeping, the runtime's dispatch (0.9-1.7 µs a call on the project's VM, 0.1-1.4% of LU's time
+  // on one rank, more with smaller blocks). The simulated back-end adds it to every compute call;
+  // 0: not calibrated.
+  double call_gap_s = 0;
   CalibratedRange calibrated = {};
   // What the mechanisms miss, per application ("lu", "integrate"): ln(measured / predicted) of each of
   // its calibration configurations (the median over its runs), less their median. A sampled prediction
