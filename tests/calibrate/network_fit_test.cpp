@@ -251,6 +251,20 @@ TEST_CASE("calibrate: network fit leaves a size that flips between probes out of
   CHECK(kept_fast / kept_slow > 1.04);
 }
 
+TEST_CASE("calibrate: network fit takes one regime more where the criterion barely prefers fewer and they differ") {
+  // The duo testbed's ping-pong on the second host (results/testbed/2026-11-29-duo-second-host, the mean
+  // of both directions' medians): 0 and 32 B at 5 us, 1 KiB at 72 us, the token bucket's burst to
+  // 32 KiB, then the link's 100 Mbit/s. One line beat two by 0.86 in the criterion, though the two
+  // differ significantly, and took every large message at 103.4 Mbit/s.
+  const std::vector<double> x = {0, 32, 1024, 8192, 32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304};
+  const std::vector<double> y = {5.273e-06, 5.078e-06, 7.177e-05, 0.0003404, 0.001809, 0.004994,
+                                 0.01003,   0.02114,   0.04399,   0.08823,   0.1749,   0.3507};
+  const NetworkFitSummary s = fit_network(x, y, {});
+  REQUIRE(s.regimes.size() >= 2);
+  for (std::size_t i : {9, 10, 11}) CHECK(s.time_s(x[i]) == Approx(y[i]).epsilon(0.02));
+  CHECK(8 / s.regimes.back().seconds_per_byte / 1e6 < 100);
+}
+
 TEST_CASE("calibrate: network fit keeps every size of a noisy line and drops at most one in four of eight or more") {
   // 5% noise per sample (1.6% per point) on 30 sizes: no size is 5 robust standard deviations out.
   for (std::uint64_t seed = 1; seed <= 10; ++seed) {
