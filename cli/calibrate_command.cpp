@@ -4,6 +4,7 @@
 
 #include "hetperf/apps/sim/app_jobs.hpp"
 #include "commands.hpp"
+#include "calibrate_args.hpp"
 #include "hetperf/calibrate/console_report.hpp"
 #include "hetperf/calibrate/fit_plot.hpp"
 #include "hetperf/calibrate/measurement_inputs.hpp"
@@ -16,18 +17,6 @@
 
 namespace hetperf::cli {
 namespace {
-
-struct CalibrateArgs {
-  std::vector<std::string> files;
-  std::string out = "platform.json";
-  std::vector<std::string> names;
-  std::vector<std::string> groups;
-  std::string plots;
-  std::string plot_format = "svg";
-  bool report = false;
-  std::vector<std::string> traces;
-  std::string trace_computer;
-};
 
 // The traces' operation models into the profile, with each calibration run's diagnostic (what the
 // mechanisms miss there: reported and kept, never applied) and the traces' digests in its provenance.
@@ -98,23 +87,7 @@ void add_calibrate_command(CLI::App& app, const std::string& command_line, Actio
                                      "Turn measurement files (one per machine) into a platform profile: "
                                      "the computers' capacities, memory slowdown and kernel models, and the "
                                      "network model t = l + s/b per protocol regime, with fit quality.");
-  cmd->add_option("measurements", args->files, "Measurement files written by `hetperf probe`");
-  cmd->add_option("-o,--out", args->out, "Platform profile to write (atomically)")->capture_default_str();
-  cmd->add_option(
-         "--name", args->names,
-         "Computer names, comma-separated, one per positional measurement file in order (default: each file's machine)")
-      ->delimiter(',');
-  cmd->add_option("--group", args->groups, "Group label for measurement files: NAME=FILE[,FILE...] (repeatable)");
-  cmd->add_option("--plots", args->plots,
-                  "Directory for one picture per fit (data, curve, 95% band), drawn by gnuplot");
-  cmd->add_option("--plot-format", args->plot_format, "Picture format: svg or png")->capture_default_str();
-  cmd->add_flag("--report", args->report, "Print a readable summary of every fit");
-  cmd->add_option(
-      "--trace", args->traces,
-      "Real application trace (hetperf-lu/hetperf-integrate --trace, hetperf.trace/1) to fit operation models "
-      "on, in the application's own regime, per computer and operation (repeatable; docs/calibration.md)");
-  cmd->add_option("--trace-computer", args->trace_computer,
-                  "The profile's computer the traces were taken on (default: each trace's run.host)");
+  add_calibrate_options(cmd, args.get());
   cmd->callback(
       [&action, args, command_line] { action = [args, command_line] { return run_calibrate(*args, command_line); }; });
 }

@@ -59,18 +59,19 @@ int usable_cpus() {
   return std::max(1, static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
-std::optional<std::uint64_t> available_memory_bytes() {
-  std::optional<std::uint64_t> available;
+std::optional<std::uint64_t> meminfo_bytes(std::string_view key) {
   std::ifstream in("/proc/meminfo");
-  std::string key;
+  std::string name, unit;
   std::uint64_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") {
-      available = kib * 1024;
-      break;
-    }
+  while (in >> name >> kib) {
+    if (name.size() == key.size() + 1 && name.back() == ':' && name.compare(0, key.size(), key) == 0) return kib * 1024;
+    std::getline(in, unit);  // " kB", or nothing for the counts (HugePages_Total)
   }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> available_memory_bytes() {
+  std::optional<std::uint64_t> available = meminfo_bytes("MemAvailable");
   // A limit on the address space (ulimit -v, a harness's memory cap) allows less than the machine has.
   struct rlimit limit {};
   if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {

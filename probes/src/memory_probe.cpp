@@ -29,9 +29,11 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/host.hpp"
 #include "hetperf/probes/cgroup.hpp"
 #include "hetperf/probes/cleanup.hpp"
 
@@ -43,19 +45,7 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr std::size_t kPage = 4096;
 
-double meminfo_mb(const std::string& key) {
-  std::ifstream in("/proc/meminfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(key + ":", 0) == 0) {
-      std::istringstream ss(line.substr(key.size() + 1));
-      double kib = 0;
-      ss >> kib;
-      return kib / 1024.0;
-    }
-  }
-  return 0;
-}
+double meminfo_mb(std::string_view key) { return static_cast<double>(meminfo_bytes(key).value_or(0)) / kMiB; }
 
 // A pipe whose ends close with the object.
 struct Pipe {

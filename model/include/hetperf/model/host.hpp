@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,10 @@ struct HostInfo {
 
 nlohmann::json to_json(const HostInfo& h);
 HostInfo host_info_from_json(const JsonNode& node);
+
+// A field of /proc/meminfo ("MemTotal", "MemAvailable", "SwapFree", ...) in bytes; nullopt where it
+// cannot be read.
+std::optional<std::uint64_t> meminfo_bytes(std::string_view key);
 
 // Memory the kernel says is available for new work (/proc/meminfo MemAvailable), or the address-space
 // limit (RLIMIT_AS) when that is smaller, bytes; nullopt where neither is known.
