@@ -19,8 +19,9 @@
 // Leaving at once after the collective made a peer still inside it see the connection drop and exit 1
 // (6 of 40 runs); with the delay, 0 of 40, and no hang (ten 1 MiB ping-pongs between a and b of the
 // duo testbed, whose MPI_Finalize hung 19 of 40). A rank that leaves alone while others sit in
-// MPI_Finalize hangs the run: every rank must end this way. On one host (shared memory; never seen to
-// hang) they call MPI_Finalize as usual.
+// MPI_Finalize hangs the run: every rank must end this way. On one host over shared memory (never seen
+// to hang) they call MPI_Finalize as usual; over TCP alone (the testbed's UCX_TLS) they leave as across
+// hosts.
 #pragma once
 
 #include <mpi.h>
@@ -93,12 +94,36 @@ inline MPI_Comm host_communicator(MPI_Comm comm) {
   return host;
 }
 
+// Whether this process's UCX may use TCP and nothing else between ranks (UCX_TLS lists only tcp and
+// self, as the testbed's launcher sets it): the ranks then talk over sockets even on one host.
+inline bool ucx_over_tcp_only() {
+  const char* tls = std::getenv("UCX_TLS");
+  if (tls == nullptr || *tls == '\0' || *tls == '^') return false;  // UCX's choice, or an exclusion list
+  bool tcp = false;
+  for (const char* p = tls; *p != '\0';) {
+    const char* end = std::strchr(p, ',');
+    const std::string name(p, end ? static_cast<std::size_t>(end - p) : std::strlen(p));
+    if (name == "tcp")
+      tcp = true;
+    else if (name != "self")
+      return false;
+    p = end ? end + 1 : p + name.size();
+  }
+  return tcp;
+}
+
 // Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across
-// hosts it ends the process too, with `status`; on one host it returns after MPI_Finalize.
+// hosts, or on one host over TCP alone, it ends the process too, with `status`; else it returns after
+// MPI_Finalize. Over TCP alone MPI_Finalize hangs on one host as it does across hosts: two ranks of one
+// testbed computer (hetperf-integrate -hosts b,b) and the host's loopback ping-pong under the
+// testbed's UCX_TLS=tcp,self each hung there once on 2026-11-29, one rank reading PMI, the other
+// progressing UCX's TCP endpoints (two `validate --testbed` runs lost after 13 and 14 minutes).
 inline void finalize_together(MPI_Comm comm, int status) {
-  const bool one_host = ranks_on_one_host(comm);  // also the barrier
+  int tcp_only = ucx_over_tcp_only() ? 1 : 0, any_tcp_only = 0;
+  MPI_Allreduce(&tcp_only, &any_tcp_only, 1, MPI_INT, MPI_MAX, comm);  // every rank leaves the same way
+  const bool one_host = ranks_on_one_host(comm);                       // also the barrier
   std::fflush(nullptr);
-  if (!one_host) {
+  if (!one_host || any_tcp_only) {
     std::this_thread::sleep_for(std::chrono::milliseconds(kLeaveDelayMs));
     tell_pmi_finalized();
     std::_Exit(status);
