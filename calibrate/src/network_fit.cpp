@@ -312,7 +312,8 @@ NetworkFitSummary fit_network(std::span<const double> x, std::span<const double>
     return all_distinct;
   };
   std::vector<FittedRegime> lines;
-  while (chosen < kmax && std::isfinite(seg.best[chosen + 1][n]) && bic(chosen + 1) - bic(chosen) < 2 &&
+  const double best = bic(chosen);
+  while (chosen < kmax && std::isfinite(seg.best[chosen + 1][n]) && bic(chosen + 1) - best < 2 &&
          fits_regimes(chosen + 1, lines)) {
     ++chosen;
   }
