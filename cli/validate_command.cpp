@@ -3,7 +3,6 @@
 // on this machine with its calibration runs, predicts the matrix from those, and writes the reports.
 #include <cstdio>
 
-#include "checks.hpp"
 #include "commands.hpp"
 #include "validate_options.hpp"
 #include "hetperf/probes/cleanup.hpp"
