@@ -7,8 +7,8 @@
 # inside their predicted 80% intervals (HETPERF_VALIDATE_MAX_BIAS, HETPERF_VALIDATE_MIN_COVERAGE). A
 # broken model moves every configuration the same way; the machine's drift moves single runs, which
 # the medians over 5 runs and the predicted intervals absorb (5, not --quick's 7: 50 runs instead of
-# 70, 24 s of the test's 111 s that ran alone in CI, and the bias is still a median over ten medians). The accuracy figures themselves come
-# from the full run in results/.
+# 70, 24 s of the test's 111 s that ran alone in CI, and the bias is still a median over ten
+# medians). The accuracy figures themselves come from the full run in results/.
 set -uo pipefail
 hetperf=$1
 work=$(mktemp -d)
