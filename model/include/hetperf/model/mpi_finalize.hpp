@@ -59,18 +59,6 @@ inline void tell_pmi_finalized() {
   }
 }
 
-// Whether every rank of `comm` runs on one host (by processor name). Collective.
-inline bool ranks_on_one_host(MPI_Comm comm) {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  const std::uint64_t mine = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
-  std::uint64_t lowest = 0, highest = 0;
-  MPI_Allreduce(&mine, &lowest, 1, MPI_UINT64_T, MPI_MIN, comm);
-  MPI_Allreduce(&mine, &highest, 1, MPI_UINT64_T, MPI_MAX, comm);
-  return lowest == highest;
-}
-
 // The ranks of `comm` on this rank's host (by processor name), ordered as in `comm`; the caller frees
 // it. Collective.
 inline MPI_Comm host_communicator(MPI_Comm comm) {
@@ -112,6 +100,22 @@ inline bool ucx_over_tcp_only() {
   return tcp;
 }
 
+// Whether the ranks of `comm` must leave without MPI_Finalize: they run on more than one host (by
+// processor name), or any of them talks over TCP alone (ucx_over_tcp_only), so every rank leaves the
+// same way. One collective, the maximum of each rank's name hash, of its complement (whose maximum is
+// the complement of the smallest hash) and of its TCP flag; it is also the barrier.
+inline bool leave_without_finalize(MPI_Comm comm) {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  const std::uint64_t hash = std::hash<std::string>{}(std::string(name, static_cast<std::size_t>(length)));
+  const std::uint64_t mine[3] = {hash, ~hash, ucx_over_tcp_only() ? 1u : 0u};
+  std::uint64_t most[3] = {};
+  MPI_Allreduce(mine, most, 3, MPI_UINT64_T, MPI_MAX, comm);
+  const bool one_host = most[0] == ~most[1];  // the largest hash is the smallest
+  return !one_host || most[2] != 0;
+}
+
 // Collective over `comm` (every rank calls it, with no message of it outstanding); ends MPI. Across
 // hosts, or on one host over TCP alone, it ends the process too, with `status`; else it returns after
 // MPI_Finalize. Over TCP alone MPI_Finalize hangs on one host as it does across hosts: two ranks of one
@@ -119,11 +123,9 @@ inline bool ucx_over_tcp_only() {
 // testbed's UCX_TLS=tcp,self each hung there once on 2026-11-29, one rank reading PMI, the other
 // progressing UCX's TCP endpoints (two `validate --testbed` runs lost after 13 and 14 minutes).
 inline void finalize_together(MPI_Comm comm, int status) {
-  int tcp_only = ucx_over_tcp_only() ? 1 : 0, any_tcp_only = 0;
-  MPI_Allreduce(&tcp_only, &any_tcp_only, 1, MPI_INT, MPI_MAX, comm);  // every rank leaves the same way
-  const bool one_host = ranks_on_one_host(comm);                       // also the barrier
+  const bool leave = leave_without_finalize(comm);
   std::fflush(nullptr);
-  if (!one_host || any_tcp_only) {
+  if (leave) {
     std::this_thread::sleep_for(std::chrono::milliseconds(kLeaveDelayMs));
     tell_pmi_finalized();
     std::_Exit(status);
