@@ -272,6 +272,8 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.disk_write_bytes_per_s = computer.disk_write_bytes_per_s;
     c.disk_sync_latency_s = computer.disk_sync_latency_s;
     c.wait_cpu_share = computer.cpu_share_waiting;
+    c.cpu_share_per_send = computer.cpu_share_per_send;
+    c.cpu_share_per_receive = computer.cpu_share_per_receive;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
     c.handoff_slice_s = computer.handoff_slice_s;
     c.time_slice_s = computer.time_slice_s;
@@ -533,10 +535,8 @@ std::vector<double> model_errors(const Profile& profile, const AppJob& job) {
 }
 
 // The u-quantile of the ascending `e`, interpolated between neighbours (Hyndman and Fan's definition
-// 7): the deviations are a few points of a continuous spread. Drawn as they are, an even number of them
-// has no value at its centre, and the median of a job's samples fell on one side of it or the other
-// (ln ratios of ±0.1 times 1 + d = 3 moved a sampled median by ±30% between two replays of one
-// recording that differed in one calibration configuration).
+// 7): the deviations are a few points of a continuous spread; drawn as they are, an even number of
+// them has no value at its centre and a sampled median fell on one side of it or the other (±30%).
 double quantile_between(const std::vector<double>& e, double u) {
   const double x = u * static_cast<double>(e.size() - 1);
   const auto i = std::min(e.size() - 1, static_cast<std::size_t>(x));

@@ -18,8 +18,11 @@ RankWorld::RankWorld(const RankPlatform& platform, RankListener& listener) : pla
   }
   // A partial profile without a network serves single-rank jobs only (bind() refuses the others).
   if (platform.bandwidth_bytes_per_s > 0) {
-    network_ =
-        std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s), false);
+    const bool costs_cpu = std::any_of(platform.computers.begin(), platform.computers.end(), [](const RankComputer& c) {
+      return c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0;
+    });
+    network_ = std::make_unique<StarNetwork>(engine_, *this, std::vector<double>(n, platform.bandwidth_bytes_per_s),
+                                             costs_cpu);
   }
   waiting_.assign(n, 0);
   mapped_.assign(n, 0);
@@ -86,6 +89,15 @@ void RankWorld::set_waiting(int rank, bool waiting) {
   const std::size_t c = r.computer;
   waiting_[c] += waiting ? 1 : -1;
   processors_[c].set_extra_demand(platform_.computers[c].wait_cpu_share * waiting_[c]);
+}
+
+// --- the CPU cost of communication (DPS paper section 4): each transfer streaming out of (into) the
+// computer takes per_send (per_receive) of its capacity from the ranks computing there ---
+void RankWorld::link_load_changed(std::size_t c) {
+  const RankComputer& spec = platform_.computers[c];
+  const double taken = spec.cpu_share_per_send * static_cast<double>(network_->streaming_out(c)) +
+                       spec.cpu_share_per_receive * static_cast<double>(network_->streaming_in(c));
+  processors_[c].set_free_share(std::max(0.0, 1.0 - taken));
 }
 
 void RankWorld::complete(int rank) {

@@ -273,6 +273,31 @@ TEST_CASE("apps: a waiting rank takes its share of a core, also once done until 
   CHECK(simulate_apps(p, {a, b}).apps[1].end_s == Approx(1.0));
 }
 
+TEST_CASE("apps: a transfer streaming into or out of a computer takes its share of the computer's capacity") {
+  // One core each. On c0 rank 0 computes 1 s while rank 2 waits (for free) for the 0.4 MB that rank 1
+  // on c1 sends at 1 MB/s, no latency. Each transfer into c0 takes per_receive 0.5 of its capacity, as
+  // the DPS model says: rank 0 computes at half speed for the 0.4 s of the transfer and ends at 1.2 s.
+  // Out of c1 per_send 0.25: the sender's computing after its transfer is done is not slowed.
+  SimPlatform p = platform(2, 1, 0, 1e6);
+  p.computers[0].cpu_share_per_receive = 0.5;
+  p.computers[1].cpu_share_per_send = 0.25;
+  auto program = [](Runtime& rt) -> Task {
+    if (rt.rank() == 0) co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+    if (rt.rank() == 1) {
+      co_await rt.send(2, 0, nullptr, 400000);
+      co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+    }
+    if (rt.rank() == 2) co_await rt.recv(1, 0, nullptr, 400000);
+  };
+  auto r = simulate_app(p, {0, 1, 0}, program);
+  CHECK(end_of(r, 0, "gemm") == Approx(1.2));
+  CHECK(end_of(r, 2, "recv") == Approx(0.4));
+  CHECK(end_of(r, 1, "gemm") == Approx(1.4));
+  // Free communication (the default): rank 0 ends at 1 s.
+  p.computers[0].cpu_share_per_receive = 0;
+  CHECK(end_of(simulate_app(p, {0, 1, 0}, program), 0, "gemm") == Approx(1.0));
+}
+
 TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the integration loop does not") {
   SimPlatform p = platform(1, 2, 0, 1e9);
   p.computers[0].core_efficiency = 0.8;

@@ -4,7 +4,8 @@
 // simulated time on the shared resources of the computer it is mapped to:
 //   compute     the computer's Processor (processor sharing over its cores; BLAS kernels are
 //               memory-bound work, slowed by the kernels on the other cores); a rank waiting in MPI
-//               polls and takes `wait_cpu_share` of a core meanwhile;
+//               polls and takes `wait_cpu_share` of a core meanwhile; each transfer streaming into
+//               or out of the computer takes its `cpu_share_per_receive` / `cpu_share_per_send`;
 //               with more ranks than cores and a time slice given, the computer's SlicedCores
 //               instead (ranks on their own cores taking turns of one slice);
 //   messages    the StarNetwork (t = l + s/b, equal sharing per link direction, DPS paper section 4)
@@ -49,6 +50,12 @@ struct RankComputer {
   // Share of a core taken by a rank waiting in a communication (MPI polls while it waits), also after
   // the rank's work is done until every rank of its launch group is done (the final collectives).
   double wait_cpu_share = 0;
+  // Share of the computer's processing capacity taken by each transfer streaming out of (into) it over
+  // the network (DPS paper section 4): the operating system's work for the bytes (packets, copies,
+  // interrupts) is done on the cores the ranks compute on. In [0, 1]; 0: communication is free. Not
+  // applied on time-sliced cores.
+  double cpu_share_per_send = 0;
+  double cpu_share_per_receive = 0;
   // With twice as many ranks mapped here as cores, how long a rank blocked in MPI (a receive, a
   // rendezvous send) stays off its core once its operation completes: polling like every rank, it
   // must first be scheduled in (handoff_at); meanwhile it takes no share of the cores.
@@ -204,6 +211,7 @@ class RankWorld final : public ProcessorListener,
   void maybe_slice(std::size_t computer);
   double memory_bound_speed(std::size_t computer, int busy) const;
   void delivered(std::uint32_t token) override;
+  void link_load_changed(std::size_t computer) override;
   void served(std::uint32_t token) override;
   // A local message's time is up, (kHandedOff | rank) a receiver is scheduled in again, (kDeferredStart |
   // message) a rendezvous may start, or (kSynced | rank) a disk write's flush is done.
