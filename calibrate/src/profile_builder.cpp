@@ -96,10 +96,30 @@ struct Builder {
       c.fits["communication_cpu"]["time_slice_s"] = source;
       c.fits["communication_cpu"]["time_slice_s"]["applied"] = true;
     }
+    if (cpu.page_retouch) c.page_retouch = page_retouch(*cpu.page_retouch, c.fits["page_retouch"]);
     if (cpu.integration_step_s) {
       c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);
       c.fits["integration_step_s"] = figure(*cpu.integration_step_s);
     }
+  }
+
+  // Per page, the pass after each gap less the pass at gap 0, made non-decreasing with the gap (a page
+  // left longer is not cheaper to touch: a lower median after a longer gap is the machine's noise).
+  static PageRetouch page_retouch(const PageRetouchMeasurement& m, nlohmann::json& fit) {
+    PageRetouch r;
+    r.ages_s = m.gaps_s;
+    const double pages = static_cast<double>(m.pages);
+    for (double t : m.touch_s) {
+      const double cost = std::clamp((t - m.touch_s.front()) / pages, 0.0, 0.01);
+      r.cost_per_page_s.push_back(std::max(cost, r.cost_per_page_s.empty() ? 0.0 : r.cost_per_page_s.back()));
+    }
+    fit = {{"source", "$.probes.cpu.page_retouch"},
+           {"pages", m.pages},
+           {"rounds", m.rounds},
+           {"gaps_s", m.gaps_s},
+           {"touch_s", m.touch_s},
+           {"cost_per_page_s", r.cost_per_page_s}};
+    return r;
   }
 
   void memory(const CalibrationInput& in, const MemoryMeasurement& mem, Computer& c) {

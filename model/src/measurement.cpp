@@ -17,6 +17,53 @@ SampleSummary summary(const JsonNode& parent, std::string_view key, Range range)
   return s;
 }
 
+nlohmann::json time_slice_to_json(const TimeSliceMeasurement& t) {
+  return {{"processes", t.processes}, {"seconds", t.seconds}, {"gaps_s", to_json(t.gap_s)}, {"slice_s", t.slice_s}};
+}
+
+TimeSliceMeasurement time_slice_from_json(const JsonNode& t) {
+  t.known_fields({"processes", "seconds", "gaps_s", "slice_s"});
+  TimeSliceMeasurement ts;
+  ts.processes = static_cast<int>(t.integer("processes", 2, 1 << 16));
+  ts.seconds = t.number("seconds", Range::kPositive);
+  ts.gap_s = summary(t, "gaps_s", Range::kPositive);
+  ts.slice_s = t.number("slice_s", Range::kPositive);
+  if (ts.slice_s < TimeSliceMeasurement::kMinSliceS || ts.slice_s > TimeSliceMeasurement::kMaxSliceS) {
+    t.field("slice_s").fail("a time slice of 1e-5 to 1 s");
+  }
+  return ts;
+}
+
+nlohmann::json page_retouch_to_json(const PageRetouchMeasurement& r) {
+  return {{"pages", r.pages},
+          {"rounds", r.rounds},
+          {"gaps_s", r.gaps_s},
+          {"touch_s", r.touch_s},
+          {"samples_s", r.samples_s}};
+}
+
+// Up to 64 gaps of at most 10 s, ascending from 0; per gap a median and its rounds' times.
+PageRetouchMeasurement page_retouch_from_json(const JsonNode& n) {
+  n.known_fields({"pages", "rounds", "gaps_s", "touch_s", "samples_s"});
+  PageRetouchMeasurement r;
+  r.pages = static_cast<std::uint64_t>(n.integer("pages", 1, 1 << 24));
+  r.rounds = static_cast<int>(n.integer("rounds", 1, 100000));
+  for (const JsonNode& g : n.array("gaps_s", 2)) {
+    const double gap = g.as_number(Range::kNonNegative);
+    const bool ascending = r.gaps_s.empty() ? gap == 0 : gap > r.gaps_s.back();
+    if (!ascending || gap > 10 || r.gaps_s.size() == 64) g.fail("up to 64 gaps ascending from 0 to at most 10 s");
+    r.gaps_s.push_back(gap);
+  }
+  for (const JsonNode& t : n.array("touch_s")) r.touch_s.push_back(t.as_number(Range::kNonNegative));
+  if (r.touch_s.size() != r.gaps_s.size()) n.field("touch_s").fail("one median time per gap");
+  for (const JsonNode& per : n.array("samples_s")) {
+    r.samples_s.emplace_back();
+    for (const JsonNode& t : per.items()) r.samples_s.back().push_back(t.as_number(Range::kNonNegative));
+  }
+  if (r.samples_s.size() != r.gaps_s.size()) n.field("samples_s").fail("one list of times per gap");
+  return r;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Measurement& m) {
@@ -38,10 +85,8 @@ nlohmann::json to_json(const Measurement& m) {
       probes["cpu"]["concurrency"] = {
           {"rows", c->rows}, {"block", c->block}, {"calls_per_s", c->rates}, {"speed", c->speed}};
     }
-    if (const auto& t = m.cpu->time_slice) {
-      probes["cpu"]["time_slice"] = {
-          {"processes", t->processes}, {"seconds", t->seconds}, {"gaps_s", to_json(t->gap_s)}, {"slice_s", t->slice_s}};
-    }
+    if (const auto& r = m.cpu->page_retouch) probes["cpu"]["page_retouch"] = page_retouch_to_json(*r);
+    if (const auto& t = m.cpu->time_slice) probes["cpu"]["time_slice"] = time_slice_to_json(*t);
   }
   if (m.memory) {
     nlohmann::json points = nlohmann::json::array();
@@ -150,8 +195,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
   JsonNode probes = root.object("probes");
   probes.known_fields({"cpu", "memory", "disk", "net"});
   if (auto cpu = probes.optional("cpu")) {
-    cpu->known_fields(
-        {"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency", "time_slice"});
+    cpu->known_fields({"settings", "mips", "mips_method", "mflops", "kernels", "integration_step_s", "concurrency",
+                       "time_slice", "page_retouch"});
     CpuMeasurement c;
     if (auto s = cpu->optional("settings")) c.settings = s->value();
     c.mips = summary(*cpu, "mips", Range::kPositive);
@@ -185,18 +230,8 @@ Measurement measurement_from_json(const nlohmann::json& j, const std::string& fi
         k->field("speed").fail("at most one speed per core");
       c.concurrency = std::move(cm);
     }
-    if (auto t = cpu->optional("time_slice")) {
-      t->known_fields({"processes", "seconds", "gaps_s", "slice_s"});
-      TimeSliceMeasurement ts;
-      ts.processes = static_cast<int>(t->integer("processes", 2, 1 << 16));
-      ts.seconds = t->number("seconds", Range::kPositive);
-      ts.gap_s = summary(*t, "gaps_s", Range::kPositive);
-      ts.slice_s = t->number("slice_s", Range::kPositive);
-      if (ts.slice_s < TimeSliceMeasurement::kMinSliceS || ts.slice_s > TimeSliceMeasurement::kMaxSliceS) {
-        t->field("slice_s").fail("a time slice of 1e-5 to 1 s");
-      }
-      c.time_slice = ts;
-    }
+    if (auto t = cpu->optional("time_slice")) c.time_slice = time_slice_from_json(*t);
+    if (auto r = cpu->optional("page_retouch")) c.page_retouch = page_retouch_from_json(*r);
     m.cpu = c;
   }
   if (auto mem = probes.optional("memory")) {

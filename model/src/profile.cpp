@@ -1,6 +1,7 @@
 // Platform profile reader and writer.
 #include "hetperf/model/profile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -97,7 +98,56 @@ EagerLimit eager_limit_from_json(const JsonNode& e) {
   return {static_cast<std::uint64_t>(e.integer("bytes", 0, INT64_MAX)), e.string_or("source", "")};
 }
 
+void communication_cpu_from_json(const JsonNode& cc, Computer& computer) {
+  cc.known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
+  computer.cpu_share_per_send = cc.number_or("per_send", 0, Range::kFraction);
+  computer.cpu_share_per_receive = cc.number_or("per_receive", 0, Range::kFraction);
+  computer.cpu_share_waiting = cc.number_or("waiting", 0, Range::kFraction);
+  computer.oversubscribed_handoff_s = cc.number_or("handoff_s", 0, Range::kNonNegative);
+  // The bounds of the simulator's time-sliced cores (sim::SlicedCores), kept here: model/ does not see simulator/.
+  auto slice = [&](const char* key, double& out) {
+    if (!cc.has(key)) return;
+    out = cc.number(key, Range::kPositive);
+    if (out < TimeSliceMeasurement::kMinSliceS || out > TimeSliceMeasurement::kMaxSliceS) {
+      cc.field(key).fail("a time slice of 1e-5 to 1 s");
+    }
+  };
+  slice("handoff_slice_s", computer.handoff_slice_s);
+  slice("time_slice_s", computer.time_slice_s);
+}
+
+// Ages from 0, ascending, up to an hour; costs per page non-decreasing, at most 10 ms a page (far beyond
+// a page fault from disk).
+PageRetouch page_retouch_from_json(const JsonNode& n) {
+  n.known_fields({"ages_s", "cost_per_page_s"});
+  PageRetouch r;
+  for (const JsonNode& a : n.array("ages_s", 1)) {
+    const double age = a.as_number(Range::kNonNegative);
+    const bool ascending = r.ages_s.empty() ? age == 0 : age > r.ages_s.back();
+    if (!ascending || age > 3600) a.fail("ages ascending from 0 to at most 3600 s");
+    r.ages_s.push_back(age);
+  }
+  for (const JsonNode& c : n.array("cost_per_page_s", 1)) {
+    const double cost = c.as_number(Range::kNonNegative);
+    if (cost > 0.01 || (!r.cost_per_page_s.empty() && cost < r.cost_per_page_s.back()))
+      c.fail("costs per page non-decreasing with the age, at most 0.01 s");
+    r.cost_per_page_s.push_back(cost);
+  }
+  if (r.cost_per_page_s.size() != r.ages_s.size()) n.field("cost_per_page_s").fail("one cost per age");
+  return r;
+}
+
 }  // namespace
+
+double PageRetouch::cost_at(double age_s) const {
+  if (ages_s.empty()) return 0;
+  const auto hi = std::upper_bound(ages_s.begin(), ages_s.end(), age_s);
+  if (hi == ages_s.begin()) return cost_per_page_s.front();
+  if (hi == ages_s.end()) return cost_per_page_s.back();
+  const auto i = static_cast<std::size_t>(hi - ages_s.begin());
+  const double f = (age_s - ages_s[i - 1]) / (ages_s[i] - ages_s[i - 1]);
+  return cost_per_page_s[i - 1] + f * (cost_per_page_s[i] - cost_per_page_s[i - 1]);
+}
 
 double KernelModel::time_s(double block) const {
   double t = 0;
@@ -128,6 +178,8 @@ nlohmann::json to_json(const Profile& p) {
     if (!c.group.empty()) j["group"] = c.group;
     if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
     if (!c.concurrency_speed.empty()) j["concurrency_speed"] = c.concurrency_speed;
+    if (c.page_retouch)
+      j["page_retouch"] = {{"ages_s", c.page_retouch->ages_s}, {"cost_per_page_s", c.page_retouch->cost_per_page_s}};
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
     if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
         c.oversubscribed_handoff_s > 0 || c.handoff_slice_s > 0 || c.time_slice_s > 0) {
@@ -230,6 +282,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
                     "integration_step_s",
                     "core_efficiency",
                     "concurrency_speed",
+                    "page_retouch",
                     "app_models"});
     Computer computer;
     computer.json_path = c.path();
@@ -245,6 +298,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
       }
     }
     if (computer.core_efficiency <= 0) c.field("core_efficiency").fail("a number in (0, 1]");
+    if (auto r = c.optional("page_retouch")) computer.page_retouch = page_retouch_from_json(*r);
     computer.mips = c.number("mips", Range::kPositive);
     computer.main_memory_mb = c.number("main_memory_mb", Range::kPositive);
     computer.virtual_memory_mb = c.number_or("virtual_memory_mb", 0, Range::kNonNegative);
@@ -276,23 +330,7 @@ Profile profile_from_json(const nlohmann::json& j, const std::string& file) {
     if (c.has("overhead_latency_s"))
       at_most("overhead_latency_s", computer.overhead_latency_s, 1e12, "a number of seconds in [0, 1e12]");
     if (auto s = c.optional("slowdown")) computer.slowdown = slowdown_from_json(*s, computer.main_memory_mb);
-    if (auto cc = c.optional("communication_cpu")) {
-      cc->known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
-      computer.cpu_share_per_send = cc->number_or("per_send", 0, Range::kFraction);
-      computer.cpu_share_per_receive = cc->number_or("per_receive", 0, Range::kFraction);
-      computer.cpu_share_waiting = cc->number_or("waiting", 0, Range::kFraction);
-      computer.oversubscribed_handoff_s = cc->number_or("handoff_s", 0, Range::kNonNegative);
-      // The bounds of the simulator's time-sliced cores (sim::SlicedCores), kept here: model/ does not see simulator/.
-      auto slice = [&](const char* key, double& out) {
-        if (!cc->has(key)) return;
-        out = cc->number(key, Range::kPositive);
-        if (out < TimeSliceMeasurement::kMinSliceS || out > TimeSliceMeasurement::kMaxSliceS) {
-          cc->field(key).fail("a time slice of 1e-5 to 1 s");
-        }
-      };
-      slice("handoff_slice_s", computer.handoff_slice_s);
-      slice("time_slice_s", computer.time_slice_s);
-    }
+    if (auto cc = c.optional("communication_cpu")) communication_cpu_from_json(*cc, computer);
     if (auto e = c.optional("local_eager_limit")) computer.local_eager_limit = eager_limit_from_json(*e);
     if (auto f = c.optional("fits")) computer.fits = f->value();
     if (auto kernels = c.optional("kernels")) {

@@ -138,7 +138,9 @@ nlohmann::json probe_cpu_settings(const CpuProbeOptions& options) {
        {"kernel_min_time_per_sample_s", options.kernel.min_time_per_sample_s},
        {"kernel_cpu_share", options.kernel.cpu_share},
        {"integration_steps_per_call", options.kernel.integration_steps_per_call},
-       {"time_slice_s", options.time_slice_s}});
+       {"time_slice_s", options.time_slice_s},
+       {"page_retouch_rounds", options.page_retouch.rounds},
+       {"page_retouch_seed", options.page_retouch.seed}});
 }
 
 CpuMeasurement probe_cpu(const CpuProbeOptions& options) {

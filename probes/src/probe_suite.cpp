@@ -22,6 +22,7 @@ SuiteOptions SuiteOptions::quick() {
   o.cpu.kernel.min_time_per_sample_s = 0.005;
   o.cpu.kernel.repeat.time_cap_s = 0.3;
   o.cpu.concurrency_rounds = 2;
+  o.cpu.page_retouch.rounds = 5;
   o.memory.limit_mb = 128;
   o.memory.swap_mb = 128;
   o.memory.reference_mb = 16;
@@ -86,6 +87,10 @@ void probe_cpu_parts(const SuiteOptions& o, Measurement& m, const StepCallback& 
   if (o.cpu.time_slice_s > 0) {
     step("the scheduler's time slice", 0.93);
     m.cpu->time_slice = probe_time_slice(usable_cpus(), o.cpu.time_slice_s);
+  }
+  if (o.cpu.page_retouch.rounds > 0) {
+    step("re-touched pages", 0.94);
+    m.cpu->page_retouch = probe_page_retouch(o.cpu.page_retouch);
   }
   step("trapezium step", 0.95);
   if (o.cpu.integration) m.cpu->integration_step_s = probe_integration_step(k);

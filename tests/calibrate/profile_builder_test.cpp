@@ -511,3 +511,24 @@ TEST_CASE("calibrate: a flat main-memory curve is no poor fit, and a measured sw
   CHECK_THROWS_WITH(read_profile(dir / "low.json"), Catch::Contains("above knee_mb"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("calibrate: re-touched pages cost, per page, each gap's pass less the pass at gap 0, never less with age") {
+  SyntheticOptions o;
+  o.machine = "h";
+  CalibrationInput in = input(o);
+  CHECK_FALSE(build_profile({in}, {}).computers.at(0).page_retouch);
+  // 1000 pages: 10 us at gap 0, 0.5 ms after 10 ms, 0.4 ms after 20 ms (noise), 3 ms after 80 ms.
+  in.measurement.cpu->page_retouch = PageRetouchMeasurement{
+      1000, 5, {0, 0.01, 0.02, 0.08}, {1e-5, 5e-4, 4e-4, 3e-3}, {{1e-5}, {5e-4}, {4e-4}, {3e-3}}};
+  const Computer c = build_profile({in}, {}).computers.at(0);
+  REQUIRE(c.page_retouch);
+  CHECK(c.page_retouch->ages_s == std::vector<double>{0, 0.01, 0.02, 0.08});
+  const std::vector<double>& cost = c.page_retouch->cost_per_page_s;
+  REQUIRE(cost.size() == 4);
+  CHECK(cost[0] == 0);
+  CHECK(cost[1] == Approx(4.9e-7));
+  CHECK(cost[2] == Approx(4.9e-7));  // held: a page left longer is not cheaper to touch
+  CHECK(cost[3] == Approx(2.99e-6));
+  CHECK(c.fits["page_retouch"]["source"] == "$.probes.cpu.page_retouch");
+  CHECK(c.fits["page_retouch"]["pages"] == 1000);
+}

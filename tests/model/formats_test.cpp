@@ -527,3 +527,41 @@ TEST_CASE("model: formats: a prediction round-trips and malformed predictions na
         std::string::npos);
   CHECK(error_after_patch(j, {{"schema", "hetperf.prediction/9"}}, read).find("version 9") != std::string::npos);
 }
+
+TEST_CASE("model: formats: re-touched pages round-trip in measurements and profiles, and are checked") {
+  Measurement m = sample_measurement();
+  m.cpu->page_retouch =
+      PageRetouchMeasurement{1024, 2, {0, 0.01, 0.08}, {6e-6, 4e-4, 3e-3}, {{5e-6, 7e-6}, {3e-4, 5e-4}, {2e-3, 4e-3}}};
+  nlohmann::json j = to_json(m);
+  Measurement back = measurement_from_json(j, "m.json");
+  REQUIRE(back.cpu->page_retouch);
+  CHECK(back.cpu->page_retouch->touch_s.at(2) == 3e-3);
+  CHECK(to_json(back) == j);
+  j["probes"]["cpu"]["page_retouch"]["gaps_s"] = {0, 0.08, 0.01};
+  CHECK(input_error([&] { measurement_from_json(j, "m.json"); }) ==
+        "m.json: $.probes.cpu.page_retouch.gaps_s[2]: expected up to 64 gaps ascending from 0 to at most 10 s, got "
+        "0.01");
+
+  Profile p = sample_profile();
+  p.computers[0].page_retouch = PageRetouch{{0, 0.01, 0.08}, {0, 4e-7, 3e-6}};
+  nlohmann::json pj = to_json(p);
+  CHECK_FALSE(pj["computers"][1].contains("page_retouch"));
+  Profile pback = profile_from_json(pj, "p.json");
+  REQUIRE(pback.computers[0].page_retouch);
+  CHECK(to_json(pback) == pj);
+  const PageRetouch& r = *pback.computers[0].page_retouch;
+  CHECK(r.cost_at(0) == 0);
+  CHECK(r.cost_at(0.005) == Approx(2e-7));  // linear between the measured ages
+  CHECK(r.cost_at(0.045) == Approx(1.7e-6));
+  CHECK(r.cost_at(10) == 3e-6);  // held beyond the last
+  pj["computers"][0]["page_retouch"]["cost_per_page_s"] = {0, 3e-6, 4e-7};
+  CHECK(input_error([&] { profile_from_json(pj, "p.json"); }) ==
+        "p.json: $.computers[0].page_retouch.cost_per_page_s[2]: expected costs per page non-decreasing with the age, "
+        "at most 0.01 s, got 4e-07");
+  pj["computers"][0]["page_retouch"]["cost_per_page_s"] = {0, 3e-6};
+  CHECK(input_error([&] { profile_from_json(pj, "p.json"); }) ==
+        "p.json: $.computers[0].page_retouch.cost_per_page_s: expected one cost per age, got an array of 2");
+  pj["computers"][0]["page_retouch"] = {{"ages_s", {0.01}}, {"cost_per_page_s", {0}}};
+  CHECK(input_error([&] { profile_from_json(pj, "p.json"); }).find("page_retouch.ages_s[0]: expected ages ascending") !=
+        std::string::npos);
+}

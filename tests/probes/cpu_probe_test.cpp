@@ -403,3 +403,25 @@ TEST_CASE("probes: a BLAS running kernels narrower than the CPU's vector units i
   // The probe records the core OpenBLAS chose among the host facts.
   CHECK_FALSE(hetperf::probes::openblas_corename().empty());
 }
+
+TEST_CASE("probes: the page re-touch probe times a pass over the pages after each gap, per gap a median", "[cpu]") {
+  PageRetouchOptions o;
+  o.pages = 64, o.rounds = 3, o.gaps_s = {0, 0.002, 0.02};
+  const auto m = probe_page_retouch(o);
+  REQUIRE(m);
+  CHECK(m->pages == 64);
+  CHECK(m->rounds == 3);
+  CHECK(m->gaps_s == o.gaps_s);
+  REQUIRE(m->samples_s.size() == 3);
+  for (std::size_t g = 0; g < 3; ++g) {
+    CHECK(m->samples_s[g].size() == 3);
+    std::vector<double> s = m->samples_s[g];
+    std::sort(s.begin(), s.end());
+    CHECK(m->touch_s[g] == s[1]);
+    // 64 one-byte writes take microseconds, cold or warm; not seconds.
+    CHECK(m->touch_s[g] > 0);
+    CHECK(m->touch_s[g] < 0.1);
+  }
+  o.gaps_s = {0.001, 0.002};
+  CHECK_THROWS_AS(probe_page_retouch(o), hetperf::InputError);
+}

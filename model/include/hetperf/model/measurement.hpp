@@ -48,6 +48,18 @@ struct TimeSliceMeasurement {
   double slice_s = 0;   // their median; the profile's communication_cpu.time_slice_s where used
 };
 
+// What touching a page of data left untouched for a while costs (probes/cpu_probe.hpp
+// probe_page_retouch): a buffer of `pages` pages is written once per page, the process spins for a
+// gap, then writes one byte in each page again, timed; per gap the median of `rounds` rounds, the gaps
+// in a seeded random order within each round.
+struct PageRetouchMeasurement {
+  std::uint64_t pages = 0;
+  int rounds = 0;
+  std::vector<double> gaps_s;                  // ascending, from 0
+  std::vector<double> touch_s;                 // [gap]: the median time of the pass over the pages
+  std::vector<std::vector<double>> samples_s;  // [gap]: every round's
+};
+
 struct CpuMeasurement {
   nlohmann::json settings = nlohmann::json::object();
   SampleSummary mips;                               // millions of instructions per second of the integer workload
@@ -55,8 +67,9 @@ struct CpuMeasurement {
   SampleSummary mflops;                             // millions of floating-point operations per second, scalar loop
   std::vector<KernelTiming> kernels;                // may be empty (not measured)
   std::optional<SampleSummary> integration_step_s;  // one trapezium step of 2 sin x + e^x
-  std::optional<ConcurrencyMeasurement> concurrency = {};  // "concurrency" (absent in older files)
-  std::optional<TimeSliceMeasurement> time_slice = {};     // "time_slice" (absent in older files)
+  std::optional<ConcurrencyMeasurement> concurrency = {};   // "concurrency" (absent in older files)
+  std::optional<TimeSliceMeasurement> time_slice = {};      // "time_slice" (absent in older files)
+  std::optional<PageRetouchMeasurement> page_retouch = {};  // "page_retouch" (absent in older files)
 };
 
 // The memory slowdown curve (UniMPP's "memo", UniMPP paper section 3): the slowdown α of a reference

@@ -40,6 +40,17 @@ struct EagerLimit {
   std::string source = {};  // the measurement it was read from, and how
 };
 
+// "page_retouch" (optional, from the cpu probe's page re-touch): what a rank's first touch of a page of
+// its data costs after the rank left the data untouched for a while (waiting in MPI), per page, at the
+// measured ages, interpolated linearly and held beyond the last. On a virtual machine what keeps a
+// page cheap to touch (its lines and translations in the caches) is lost as other guests run, the more
+// the longer it rests (docs/calibration.md, "Re-touched pages").
+struct PageRetouch {
+  std::vector<double> ages_s;           // ascending, from 0
+  std::vector<double> cost_per_page_s;  // non-decreasing, >= 0
+  double cost_at(double age_s) const;
+};
+
 struct Computer {
   std::string name;
   std::string group;  // optional label ("fast"), empty when ungrouped
@@ -53,6 +64,7 @@ struct Computer {
   // it replaces the line through core_efficiency. Trace-calibrated models carry their own
   // (AppModels::concurrency_speed), which the simulator uses with them.
   std::vector<double> concurrency_speed = {};
+  std::optional<PageRetouch> page_retouch = {};
   double mips = 0;                    // pc: capacity of one core, million instructions per second
   double main_memory_mb = 0;          // mm
   double virtual_memory_mb = 0;       // vm (swap), may be 0

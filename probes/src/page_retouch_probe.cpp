@@ -1,0 +1,68 @@
+// The cost of touching pages a process left untouched for a while (cpu_probe.hpp probe_page_retouch).
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <numeric>
+
+#include "hetperf/model/distribution.hpp"
+#include "hetperf/model/error.hpp"
+#include "hetperf/model/statistics.hpp"
+#include "hetperf/probes/cleanup.hpp"
+#include "hetperf/probes/cpu_probe.hpp"
+
+namespace hetperf::probes {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// One byte written in each page at `offset`, with `volatile` so that no pass is elided.
+void touch_pages(volatile unsigned char* buffer, std::uint64_t pages, std::size_t offset) {
+  for (std::uint64_t p = 0; p < pages; ++p) buffer[p * kPage + offset] += 1;
+}
+
+// Every page written, a spin of `gap_s` (the process stays on its core, as a rank polling in MPI
+// does), then the timed pass.
+double touch_after(volatile unsigned char* buffer, std::uint64_t pages, double gap_s) {
+  touch_pages(buffer, pages, 64);
+  const auto rest = Clock::now();
+  while (seconds_between(rest, Clock::now()) < gap_s) {
+  }
+  const auto start = Clock::now();
+  touch_pages(buffer, pages, 128);
+  return seconds_between(start, Clock::now());
+}
+
+}  // namespace
+
+std::optional<PageRetouchMeasurement> probe_page_retouch(const PageRetouchOptions& o) {
+  if (o.rounds < 1 || o.pages < 1 || o.gaps_s.size() < 2 || o.gaps_s.front() != 0)
+    throw InputError("page re-touch probe: at least one round, one page, and gaps from 0");
+  const std::unique_ptr<unsigned char, decltype(&std::free)> memory(
+      static_cast<unsigned char*>(std::aligned_alloc(kPage, o.pages * kPage)), &std::free);
+  if (!memory) throw EnvironmentError("page re-touch probe: cannot allocate its buffer");
+  volatile unsigned char* buffer = memory.get();
+  for (std::uint64_t i = 0; i < o.pages * kPage; ++i) buffer[i] = 0;
+  PageRetouchMeasurement m;
+  m.pages = o.pages;
+  m.gaps_s = o.gaps_s;
+  m.samples_s.assign(o.gaps_s.size(), {});
+  touch_after(buffer, o.pages, o.gaps_s.back());  // warm-up, discarded
+  Rng rng(o.seed);
+  std::vector<std::size_t> order(o.gaps_s.size());
+  for (int round = 0; round < o.rounds; ++round) {
+    if (interrupted()) return std::nullopt;
+    std::iota(order.begin(), order.end(), 0);
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.index(i)]);
+    for (std::size_t g : order) m.samples_s[g].push_back(touch_after(buffer, o.pages, o.gaps_s[g]));
+  }
+  m.rounds = o.rounds;
+  for (const auto& s : m.samples_s) m.touch_s.push_back(median(s));
+  return m;
+}
+
+}  // namespace hetperf::probes
