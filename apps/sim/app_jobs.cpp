@@ -79,9 +79,9 @@ nlohmann::json mapping_names(const Profile& profile, const std::vector<std::size
 
 // The kernel times of the profile's computers: from the trace-calibrated operation model of the
 // call's operation where the computer has one (its time alone on the computer; the processor slows it
-// by the ranks computing beside it; times the sampled run state and ε when `noise` is given), else
-// from the micro-benchmark KernelModels; plus the computer's time between calls (AppModels::call_gap_s). A call outside
-// a model's calibrated range is noted once per computer and operation in `warnings`.
+// by the ranks computing beside it; times the sampled run state and ε when `noise` is given), else from
+// the micro-benchmark KernelModels; plus the computer's time between calls (AppModels::call_gap_s). A
+// call outside a model's calibrated range is noted once per computer and operation in `warnings`.
 std::function<double(const KernelCall&, std::size_t)> kernel_times(
     const Profile& profile, std::shared_ptr<OperationNoise> noise,
     const std::shared_ptr<std::set<std::string>>& warnings) {
@@ -274,6 +274,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
     c.wait_cpu_share = computer.cpu_share_waiting;
     c.cpu_share_per_send = computer.cpu_share_per_send;
     c.cpu_share_per_receive = computer.cpu_share_per_receive;
+    if (computer.page_retouch) c.page_retouch = *computer.page_retouch;
     c.oversubscribed_handoff_s = computer.oversubscribed_handoff_s;
     c.handoff_slice_s = computer.handoff_slice_s;
     c.time_slice_s = computer.time_slice_s;
@@ -287,8 +288,7 @@ SimPlatform sim_platform_from_profile(const Profile& profile) {
   }
   p.latency_s = profile.network.latency_s;
   p.bandwidth_bytes_per_s = profile.network.bandwidth_bytes_per_s;
-  // Each message takes the line of its protocol regime (an LU's panels the large messages' bandwidth,
-  // not the one line over all sizes, which bends to the small ones).
+  // Each message takes its protocol regime's line, not one line over all sizes (bent by the small).
   for (const MessageRegime& r : profile.network.regimes)
     p.regimes.push_back({r.min_size_bytes, r.latency_s, r.seconds_per_byte});
   if (profile.network.send_buffer) p.send_buffer_bytes = profile.network.send_buffer->bytes;

@@ -3,6 +3,7 @@
 #include "hetperf/apps/sim/sim_runtime.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -29,6 +30,7 @@ class SimRank final : public Runtime {
   int app() const { return app_; }
   int id() const { return id_; }
   int global(int rank) const { return offset_ + rank; }
+  int iteration() const { return pending_.iteration; }  // of the operation it starts
 
   // Ends the operation the rank waits for, records it and resumes the rank's coroutine.
   void complete(double t) {
@@ -97,6 +99,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
         mapping_.push_back(app.mapping[r]);
         ranks_.push_back(std::make_unique<SimRank>(*this, id, static_cast<int>(a), s.offset, r, s.size));
         last_iteration_.push_back(-1);
+        rest_.emplace_back();
       }
       apps_.push_back(std::move(s));
     }
@@ -144,6 +147,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   bool start(const SimRank& me, const Runtime::Request& r);
 
   void record(int rank, const TraceEvent& e) {
+    if (!is_compute(e.op)) rest_[static_cast<std::size_t>(rank)].waited_s += e.end_s - e.start_s;
     AppState& s = apps_[ranks_[rank]->app()];
     SimAppResult& res = s.result;
     res.end_s = std::max(res.end_s, e.end_s);
@@ -176,6 +180,14 @@ class Adapter final : public sim::RankListener, public sim::Handler {
  private:
   using Op = Runtime::Op;
 
+  // Per global rank: its time in operations other than kernels, summed as they end, at the start of
+  // its current iteration, and over its previous iteration (how long its data rested, at least).
+  struct Rest {
+    double waited_s = 0, at_iteration_s = 0, previous_s = 0;
+    int iteration = -1;
+  };
+  double retouch_s(const SimRank& me, const KernelCall& call, Op op);
+
   // The application body, then waiting for the rest of the launch group.
   Task run_rank(SimRank& r) {
     co_await apps_[r.app()].spec->body(r);
@@ -191,6 +203,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   std::vector<std::unique_ptr<SimRank>> ranks_;
   std::vector<Task> tasks_;
   std::vector<int> last_iteration_;
+  std::vector<Rest> rest_;
   std::vector<AppState> apps_;
 };
 
@@ -243,8 +256,24 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
   call.colocated = colocated_[static_cast<std::size_t>(rank)];
+  const double seconds = std::max(0.0, p_.kernel_time(call, mapping_[rank])) + retouch_s(me, call, r.op);
   // A BLAS/LAPACK kernel is memory-bound work; the integration loop works in registers.
-  return world_.compute(rank, std::max(0.0, p_.kernel_time(call, mapping_[rank])), r.op != Op::kIntegrate);
+  return world_.compute(rank, seconds, r.op != Op::kIntegrate);
+}
+
+// The pages of the block a laswp or getrf is the first of its iteration to touch, at the age of the
+// rank's waits over its previous iteration (SimComputer::page_retouch).
+double Adapter::retouch_s(const SimRank& me, const KernelCall& call, Op op) {
+  Rest& rest = rest_[static_cast<std::size_t>(me.id())];
+  if (me.iteration() != rest.iteration) {
+    rest.previous_s = rest.waited_s - rest.at_iteration_s;
+    rest.at_iteration_s = rest.waited_s;
+    rest.iteration = me.iteration();
+  }
+  const PageRetouch& pages = p_.computers[mapping_[static_cast<std::size_t>(me.id())]].page_retouch;
+  if ((op != Op::kLaswp && op != Op::kGetrf) || pages.ages_s.empty()) return 0;
+  const double count = std::max(0, call.n) * std::ceil(std::max(0, call.m) * 8.0 / 4096);
+  return count * pages.cost_at(rest.previous_s);
 }
 
 }  // namespace

@@ -298,6 +298,40 @@ TEST_CASE("apps: a transfer streaming into or out of a computer takes its share 
   CHECK(end_of(simulate_app(p, {0, 1, 0}, program), 0, "gemm") == Approx(1.0));
 }
 
+TEST_CASE("apps: a laswp or getrf after its rank waited pays for its block's re-touched pages at that age") {
+  // Rank 1 on c1 waits 1 s for rank 0's message, then in its next iteration swaps rows of a block of
+  // 1024 rows x 4 columns (4 x 2 pages) and factors a 1024 x 4 panel: each pays 8 pages at the 1 s
+  // its data rested, 1e-3 s a page, on top of its kernel time (m n k / 1e6 s; 0 for the getrf, whose
+  // k is 0). Its trsm pays nothing.
+  SimPlatform p = platform(2, 1, 0, 1e9);
+  p.computers[1].page_retouch = hetperf::PageRetouch{{0, 2}, {0, 2e-3}};
+  auto r = simulate_app(p, {0, 1}, [](Runtime& rt) -> Task {
+    rt.set_iteration(0);
+    if (rt.rank() == 0) {
+      co_await rt.gemm(1000, 1000, 1, nullptr, 0, nullptr, 0, nullptr, 0);
+      co_await rt.send(1, 0, nullptr, 0);
+    } else {
+      co_await rt.recv(0, 0, nullptr, 0);
+    }
+    rt.set_iteration(1);
+    if (rt.rank() == 1) {
+      co_await rt.laswp(4, nullptr, 1024, 1, 4, nullptr, 1024);
+      co_await rt.getrf(1024, 4, nullptr, 1024, nullptr);
+      co_await rt.trsm(4, 4, nullptr, 4, nullptr, 1024);
+    }
+  });
+  const auto duration = [&](const std::string& op) {
+    for (const auto& e : r.events) {
+      if (e.rank == 1 && e.op == op) return e.end_s - e.start_s;
+    }
+    return -1.0;
+  };
+  CHECK(end_of(r, 1, "recv") == Approx(1.0));
+  CHECK(duration("laswp") == Approx(1024 * 4 * 4 * 1e-6 + 8e-3));
+  CHECK(duration("getrf") == Approx(8e-3));
+  CHECK(duration("trsm") == Approx(0).margin(1e-12));
+}
+
 TEST_CASE("apps: kernels on all cores at once run at the core efficiency, the integration loop does not") {
   SimPlatform p = platform(1, 2, 0, 1e9);
   p.computers[0].core_efficiency = 0.8;

@@ -5,7 +5,8 @@
 // cores); messages carry only their size. A message of at most `eager_limit_bytes` is sent eagerly
 // (the sender goes on at once, the receiver gets it after the transfer); a larger one waits for the
 // matching receive (rendezvous), and its sender goes on once all but `send_buffer_bytes` of it have
-// been streamed. Transfers cost l + s/b on a star network: the concurrent outgoing
+// been streamed. A kernel that first touches data its rank left resting while it waited pays for its
+// pages (SimComputer::page_retouch). Transfers cost l + s/b on a star network: the concurrent outgoing
 // (incoming) transfers of a computer share its bandwidth equally (DPS paper section 4), one per pair
 // of ranks at a time (a pair's messages follow each other, as on one TCP connection).
 // Several applications can run at once on one platform, each with its own ranks numbered from 0.
@@ -20,6 +21,7 @@
 
 #include "hetperf/apps/runtime.hpp"
 #include "hetperf/apps/task.hpp"
+#include "hetperf/model/profile.hpp"
 #include "hetperf/simulator/rank_world.hpp"
 
 namespace hetperf::apps {
@@ -38,6 +40,12 @@ struct KernelCall {
 // simulator/include/hetperf/simulator/rank_world.hpp), with its name.
 struct SimComputer : sim::RankComputer {
   std::string name;
+  // What a rank's first touch of a page of its data costs after the data rested (empty: nothing). The
+  // data a rank's kernels touch in an iteration rested, at least, for as long as the rank waited in
+  // its previous iteration (its operations other than kernels); each laswp (a block column's first
+  // kernel in an iteration) and getrf (the panel) pays for its block's pages, columns × ⌈rows · 8 /
+  // 4096⌉, at that age.
+  PageRetouch page_retouch = {};
 };
 
 struct SimPlatform {
