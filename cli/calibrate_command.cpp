@@ -26,9 +26,7 @@ calibrate::TraceFit fit_traces(const CalibrateArgs& a, calibrate::Calibration& c
     if (!a.trace_computer.empty()) throw InputError("--trace-computer: given without --trace");
     return trace_fit;
   }
-  calibrate::TraceFitOptions to;
-  to.computer = a.trace_computer;
-  to.eager_limit_bytes = cal.profile.network.eager_limit_bytes();
+  const calibrate::TraceFitOptions to = calibrate::trace_fit_options(cal.profile, a.trace_computer);
   std::vector<std::filesystem::path> traces(a.traces.begin(), a.traces.end());
   trace_fit = calibrate::fit_traces(traces, to);
   calibrate::apply_trace_fit(cal.profile, trace_fit);

@@ -3,7 +3,6 @@
 #include "hetperf/apps/sim/sim_runtime.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 #include <limits>
 #include <map>
@@ -114,6 +113,12 @@ class Adapter final : public sim::RankListener, public sim::Handler {
     for (std::size_t a = 0; a < apps_.size(); ++a) {
       for (int r = 0; r < apps_[a].size; ++r) colocated_.push_back(launched[{launch_of(a), apps[a].mapping[r]}]);
     }
+    // Ranks beyond the cores of a computer with a slice take turns (sim::SlicedCores): off its core a rank
+    // does not spin, and the re-touched pages, measured after spinning, are not charged there.
+    std::vector<int> mapped(computers, 0);
+    for (std::size_t c : mapping_) ++mapped[c];
+    for (std::size_t c = 0; c < computers; ++c)
+      turns_.push_back(p.computers[c].time_slice_s > 0 && mapped[c] > p.computers[c].cores);
   }
 
   double now() const { return world_.now().s(); }
@@ -147,7 +152,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   bool start(const SimRank& me, const Runtime::Request& r);
 
   void record(int rank, const TraceEvent& e) {
-    if (!is_compute(e.op)) rest_[static_cast<std::size_t>(rank)].waited_s += e.end_s - e.start_s;
+    if (!is_compute(e.op)) rest_[static_cast<std::size_t>(rank)].waited(e.end_s - e.start_s);
     AppState& s = apps_[ranks_[rank]->app()];
     SimAppResult& res = s.result;
     res.end_s = std::max(res.end_s, e.end_s);
@@ -180,13 +185,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
  private:
   using Op = Runtime::Op;
 
-  // Per global rank: its time in operations other than kernels, summed as they end, at the start of
-  // its current iteration, and over its previous iteration (how long its data rested, at least).
-  struct Rest {
-    double waited_s = 0, at_iteration_s = 0, previous_s = 0;
-    int iteration = -1;
-  };
-  double retouch_s(const SimRank& me, const KernelCall& call, Op op);
+  double retouch_s(const SimRank& me, const KernelCall& call);
 
   // The application body, then waiting for the rest of the launch group.
   Task run_rank(SimRank& r) {
@@ -203,7 +202,8 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   std::vector<std::unique_ptr<SimRank>> ranks_;
   std::vector<Task> tasks_;
   std::vector<int> last_iteration_;
-  std::vector<Rest> rest_;
+  std::vector<RestClock> rest_;  // per global rank: its waits, for its data's rest (PageRetouch)
+  std::vector<bool> turns_;      // per computer: its ranks take turns of its cores
   std::vector<AppState> apps_;
 };
 
@@ -256,24 +256,17 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
   call.colocated = colocated_[static_cast<std::size_t>(rank)];
-  const double seconds = std::max(0.0, p_.kernel_time(call, mapping_[rank])) + retouch_s(me, call, r.op);
+  const double seconds = std::max(0.0, p_.kernel_time(call, mapping_[rank])) + retouch_s(me, call);
   // A BLAS/LAPACK kernel is memory-bound work; the integration loop works in registers.
   return world_.compute(rank, seconds, r.op != Op::kIntegrate);
 }
 
-// The pages of the block a laswp or getrf is the first of its iteration to touch, at the age of the
-// rank's waits over its previous iteration (SimComputer::page_retouch).
-double Adapter::retouch_s(const SimRank& me, const KernelCall& call, Op op) {
-  Rest& rest = rest_[static_cast<std::size_t>(me.id())];
-  if (me.iteration() != rest.iteration) {
-    rest.previous_s = rest.waited_s - rest.at_iteration_s;
-    rest.at_iteration_s = rest.waited_s;
-    rest.iteration = me.iteration();
-  }
-  const PageRetouch& pages = p_.computers[mapping_[static_cast<std::size_t>(me.id())]].page_retouch;
-  if ((op != Op::kLaswp && op != Op::kGetrf) || pages.ages_s.empty()) return 0;
-  const double count = std::max(0, call.n) * std::ceil(std::max(0, call.m) * 8.0 / 4096);
-  return count * pages.cost_at(rest.previous_s);
+// The re-touched pages of the call's block at the age of its rank's rest (SimComputer::page_retouch).
+double Adapter::retouch_s(const SimRank& me, const KernelCall& call) {
+  const std::size_t c = mapping_[static_cast<std::size_t>(me.id())];
+  if (turns_[c]) return 0;
+  const PageRetouch& pages = p_.computers[c].page_retouch;
+  return rest_[static_cast<std::size_t>(me.id())].charge_s(pages, call.kernel, call.m, call.n, me.iteration());
 }
 
 }  // namespace

@@ -106,12 +106,28 @@ struct Builder {
   // Per page, the pass after each gap less the pass at gap 0, made non-decreasing with the gap (a page
   // left longer is not cheaper to touch: a lower median after a longer gap is the machine's noise).
   static PageRetouch page_retouch(const PageRetouchMeasurement& m, nlohmann::json& fit) {
+    // Each gap's pass less the pass at gap 0, over `per` (the pages, or 1 for the cap), made
+    // non-decreasing with the gap (a page left longer is not cheaper: a lower median is noise).
+    const auto extra = [](const std::vector<double>& t, double per, double most) {
+      std::vector<double> out;
+      for (double x : t)
+        out.push_back(std::max(std::clamp((x - t.front()) / per, 0.0, most), out.empty() ? 0 : out.back()));
+      return out;
+    };
     PageRetouch r;
     r.ages_s = m.gaps_s;
     const double pages = static_cast<double>(m.pages);
-    for (double t : m.touch_s) {
-      const double cost = std::clamp((t - m.touch_s.front()) / pages, 0.0, 0.01);
-      r.cost_per_page_s.push_back(std::max(cost, r.cost_per_page_s.empty() ? 0.0 : r.cost_per_page_s.back()));
+    r.cost_per_page_s = extra(m.touch_s, pages, 0.01);
+    if (m.cap_pages > 0) {
+      r.cap_s = extra(m.cap_touch_s, 1, 10);
+      // Under a cap the small buffer's pass is cap · (1 − exp(−pages · cost / cap)) (PageRetouch::charge_s):
+      // the cost per page that gives it, the pass taken at most 0.95 of the cap.
+      for (std::size_t i = 0; i < r.ages_s.size(); ++i) {
+        const double cap = r.cap_s[i], e = r.cost_per_page_s[i] * pages;
+        if (cap > 0 && e > 0) r.cost_per_page_s[i] = -cap * std::log1p(-std::min(e, 0.95 * cap) / cap) / pages;
+      }
+      for (std::size_t i = 1; i < r.ages_s.size(); ++i)
+        r.cost_per_page_s[i] = std::max(r.cost_per_page_s[i], r.cost_per_page_s[i - 1]);
     }
     fit = {{"source", "$.probes.cpu.page_retouch"},
            {"pages", m.pages},
@@ -119,6 +135,7 @@ struct Builder {
            {"gaps_s", m.gaps_s},
            {"touch_s", m.touch_s},
            {"cost_per_page_s", r.cost_per_page_s}};
+    if (m.cap_pages > 0) fit.update({{"cap_pages", m.cap_pages}, {"cap_touch_s", m.cap_touch_s}, {"cap_s", r.cap_s}});
     return r;
   }
 

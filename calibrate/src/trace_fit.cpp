@@ -299,6 +299,16 @@ void fit_computer(const std::string& computer, const ComputerData& d, const std:
 
 }  // namespace
 
+TraceFitOptions trace_fit_options(const Profile& profile, const std::string& computer) {
+  TraceFitOptions o;
+  o.computer = computer;
+  o.eager_limit_bytes = profile.network.eager_limit_bytes();
+  for (const Computer& c : profile.computers) {
+    if (c.page_retouch) o.page_retouch[c.name] = *c.page_retouch;
+  }
+  return o;
+}
+
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& o) {
   TraceFit out;
   std::map<std::string, ComputerData> data;

@@ -218,6 +218,33 @@ std::string format(const char* fmt, double a, double b, double c) {
 
 // Reads one trace into `data` (calls of ranks not outnumbering their computer's cores, with their
 // concurrency; messages within one host), its large sends across hosts and its calibrated range.
+// The rank's events with each laswp and getrf shortened by the re-touched pages' charge the simulator
+// adds back (hetperf::RestClock, retouched_pages) on its computer `h`: the operation models are fitted
+// on what is left, never less than a tenth of a call. What was left out is noted.
+std::vector<TraceEvent> without_retouch(const TraceRank& rank, const TraceFitOptions& o, const std::string& h,
+                                        const std::string& file, TraceFit& out) {
+  const auto curve = o.page_retouch.find(h);
+  if (curve == o.page_retouch.end() || curve->second.ages_s.empty()) return rank.events;
+  std::vector<TraceEvent> events = rank.events;
+  RestClock rest;
+  double left_out_s = 0;
+  for (TraceEvent& e : events) {
+    if (!is_compute(e.op)) {
+      rest.waited(std::max(0.0, e.end_s - e.start_s));
+      continue;
+    }
+    const double charge = rest.charge_s(curve->second, e.op, e.m, e.n, e.iteration);
+    const double cut = std::clamp(charge, 0.0, 0.9 * std::max(0.0, e.end_s - e.start_s));
+    e.end_s -= cut;
+    left_out_s += cut;
+  }
+  if (left_out_s > 0) {
+    out.notes.push_back(file + ": rank " + std::to_string(rank.rank) + " on " + h +
+                        format(": %.4g s of re-touched pages left out of its laswp and getrf calls", left_out_s));
+  }
+  return events;
+}
+
 void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFitOptions& o, TraceFit& out,
                 std::map<std::string, ComputerData>& data) {
   const std::string file = path.string();
@@ -254,7 +281,7 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
       continue;
     }
     add_call_gaps(rank, gaps[h]);
-    for (const auto& e : rank.events) {
+    for (const auto& e : without_retouch(rank, o, h, file, out)) {
       if (e.op == "disk_write" && e.end_s >= e.start_s) writes[h].emplace_back(e.start_s, e.end_s, e.bytes);
       if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
       if (!(e.end_s > e.start_s)) {

@@ -35,16 +35,22 @@ TimeSliceMeasurement time_slice_from_json(const JsonNode& t) {
 }
 
 nlohmann::json page_retouch_to_json(const PageRetouchMeasurement& r) {
-  return {{"pages", r.pages},
-          {"rounds", r.rounds},
-          {"gaps_s", r.gaps_s},
-          {"touch_s", r.touch_s},
-          {"samples_s", r.samples_s}};
+  nlohmann::json j = {{"pages", r.pages},
+                      {"rounds", r.rounds},
+                      {"gaps_s", r.gaps_s},
+                      {"touch_s", r.touch_s},
+                      {"samples_s", r.samples_s}};
+  if (r.cap_pages > 0) {
+    j["cap_pages"] = r.cap_pages;
+    j["cap_touch_s"] = r.cap_touch_s;
+    j["cap_samples_s"] = r.cap_samples_s;
+  }
+  return j;
 }
 
 // Up to 64 gaps of at most 10 s, ascending from 0; per gap a median and its rounds' times.
 PageRetouchMeasurement page_retouch_from_json(const JsonNode& n) {
-  n.known_fields({"pages", "rounds", "gaps_s", "touch_s", "samples_s"});
+  n.known_fields({"pages", "rounds", "gaps_s", "touch_s", "samples_s", "cap_pages", "cap_touch_s", "cap_samples_s"});
   PageRetouchMeasurement r;
   r.pages = static_cast<std::uint64_t>(n.integer("pages", 1, 1 << 24));
   r.rounds = static_cast<int>(n.integer("rounds", 1, 100000));
@@ -61,6 +67,15 @@ PageRetouchMeasurement page_retouch_from_json(const JsonNode& n) {
     for (const JsonNode& t : per.items()) r.samples_s.back().push_back(t.as_number(Range::kNonNegative));
   }
   if (r.samples_s.size() != r.gaps_s.size()) n.field("samples_s").fail("one list of times per gap");
+  if (!n.has("cap_pages")) return r;
+  r.cap_pages = static_cast<std::uint64_t>(n.integer("cap_pages", 1, 1 << 24));
+  for (const JsonNode& t : n.array("cap_touch_s")) r.cap_touch_s.push_back(t.as_number(Range::kNonNegative));
+  if (r.cap_touch_s.size() != r.gaps_s.size()) n.field("cap_touch_s").fail("one median time per gap");
+  for (const JsonNode& per : n.array("cap_samples_s")) {
+    r.cap_samples_s.emplace_back();
+    for (const JsonNode& t : per.items()) r.cap_samples_s.back().push_back(t.as_number(Range::kNonNegative));
+  }
+  if (r.cap_samples_s.size() != r.gaps_s.size()) n.field("cap_samples_s").fail("one list of times per gap");
   return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "hetperf/model/csv.hpp"
@@ -98,6 +99,12 @@ EagerLimit eager_limit_from_json(const JsonNode& e) {
   return {static_cast<std::uint64_t>(e.integer("bytes", 0, INT64_MAX)), e.string_or("source", "")};
 }
 
+nlohmann::json to_json(const PageRetouch& r) {
+  nlohmann::json j = {{"ages_s", r.ages_s}, {"cost_per_page_s", r.cost_per_page_s}};
+  if (!r.cap_s.empty()) j["cap_s"] = r.cap_s;
+  return j;
+}
+
 void communication_cpu_from_json(const JsonNode& cc, Computer& computer) {
   cc.known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
   computer.cpu_share_per_send = cc.number_or("per_send", 0, Range::kFraction);
@@ -119,7 +126,7 @@ void communication_cpu_from_json(const JsonNode& cc, Computer& computer) {
 // Ages from 0, ascending, up to an hour; costs per page non-decreasing, at most 10 ms a page (far beyond
 // a page fault from disk).
 PageRetouch page_retouch_from_json(const JsonNode& n) {
-  n.known_fields({"ages_s", "cost_per_page_s"});
+  n.known_fields({"ages_s", "cost_per_page_s", "cap_s"});
   PageRetouch r;
   for (const JsonNode& a : n.array("ages_s", 1)) {
     const double age = a.as_number(Range::kNonNegative);
@@ -134,19 +141,57 @@ PageRetouch page_retouch_from_json(const JsonNode& n) {
     r.cost_per_page_s.push_back(cost);
   }
   if (r.cost_per_page_s.size() != r.ages_s.size()) n.field("cost_per_page_s").fail("one cost per age");
+  if (!n.has("cap_s")) return r;
+  for (const JsonNode& c : n.array("cap_s")) {
+    const double cap = c.as_number(Range::kNonNegative);
+    if (cap > 10 || (!r.cap_s.empty() && cap < r.cap_s.back()))
+      c.fail("caps non-decreasing with the age, at most 10 s");
+    r.cap_s.push_back(cap);
+  }
+  if (r.cap_s.size() != r.ages_s.size()) n.field("cap_s").fail("one cap per age");
   return r;
 }
 
 }  // namespace
 
-double PageRetouch::cost_at(double age_s) const {
-  if (ages_s.empty()) return 0;
-  const auto hi = std::upper_bound(ages_s.begin(), ages_s.end(), age_s);
-  if (hi == ages_s.begin()) return cost_per_page_s.front();
-  if (hi == ages_s.end()) return cost_per_page_s.back();
-  const auto i = static_cast<std::size_t>(hi - ages_s.begin());
-  const double f = (age_s - ages_s[i - 1]) / (ages_s[i] - ages_s[i - 1]);
-  return cost_per_page_s[i - 1] + f * (cost_per_page_s[i] - cost_per_page_s[i - 1]);
+double RestClock::charge_s(const PageRetouch& r, std::string_view op, int m, int n, int iteration) {
+  if (iteration != iteration_) {
+    previous_s_ = longest_s_;
+    longest_s_ = 0;
+    iteration_ = iteration;
+    pages_ = 0;
+  }
+  if ((op != "laswp" && op != "getrf") || r.ages_s.empty()) return 0;
+  const double pages = std::max(0, n) * std::ceil(std::max(0, m) * 8.0 / 4096);
+  const double seconds = r.charge_s(previous_s_, pages_, pages);
+  pages_ += pages;
+  return seconds;
+}
+
+namespace {
+// Linear between the measured ages, held beyond the last.
+double interpolated(const std::vector<double>& x, const std::vector<double>& y, double at) {
+  if (x.empty()) return 0;
+  const auto hi = std::upper_bound(x.begin(), x.end(), at);
+  if (hi == x.begin()) return y.front();
+  if (hi == x.end()) return y.back();
+  const auto i = static_cast<std::size_t>(hi - x.begin());
+  return y[i - 1] + (at - x[i - 1]) / (x[i] - x[i - 1]) * (y[i] - y[i - 1]);
+}
+}  // namespace
+
+double PageRetouch::cost_at(double age_s) const { return interpolated(ages_s, cost_per_page_s, age_s); }
+double PageRetouch::cap_at(double age_s) const {
+  return cap_s.empty() ? std::numeric_limits<double>::infinity() : interpolated(ages_s, cap_s, age_s);
+}
+
+double PageRetouch::charge_s(double age_s, double before, double pages) const {
+  const double cost = cost_at(age_s), cap = cap_at(age_s);
+  if (!(cost > 0) || pages <= 0) return 0;
+  if (!std::isfinite(cap)) return pages * cost;
+  if (!(cap > 0)) return 0;
+  const auto f = [&](double p) { return cap * -std::expm1(-p * cost / cap); };
+  return f(before + pages) - f(before);
 }
 
 double KernelModel::time_s(double block) const {
@@ -178,8 +223,7 @@ nlohmann::json to_json(const Profile& p) {
     if (!c.group.empty()) j["group"] = c.group;
     if (c.core_efficiency != 1) j["core_efficiency"] = c.core_efficiency;
     if (!c.concurrency_speed.empty()) j["concurrency_speed"] = c.concurrency_speed;
-    if (c.page_retouch)
-      j["page_retouch"] = {{"ages_s", c.page_retouch->ages_s}, {"cost_per_page_s", c.page_retouch->cost_per_page_s}};
+    if (c.page_retouch) j["page_retouch"] = to_json(*c.page_retouch);
     if (c.slowdown) j["slowdown"] = slowdown_to_json(*c.slowdown);
     if (c.cpu_share_per_send > 0 || c.cpu_share_per_receive > 0 || c.cpu_share_waiting > 0 ||
         c.oversubscribed_handoff_s > 0 || c.handoff_slice_s > 0 || c.time_slice_s > 0) {

@@ -37,31 +37,46 @@ double touch_after(volatile unsigned char* buffer, std::uint64_t pages, double g
   return seconds_between(start, Clock::now());
 }
 
+// A buffer of `pages` pages, aligned to a page, written once.
+std::unique_ptr<unsigned char, decltype(&std::free)> page_buffer(std::uint64_t pages) {
+  std::unique_ptr<unsigned char, decltype(&std::free)> memory(
+      static_cast<unsigned char*>(std::aligned_alloc(kPage, pages * kPage)), &std::free);
+  if (!memory) throw EnvironmentError("page re-touch probe: cannot allocate its buffer");
+  volatile unsigned char* buffer = memory.get();
+  for (std::uint64_t i = 0; i < pages * kPage; ++i) buffer[i] = 0;
+  return memory;
+}
+
 }  // namespace
 
 std::optional<PageRetouchMeasurement> probe_page_retouch(const PageRetouchOptions& o) {
-  if (o.rounds < 1 || o.pages < 1 || o.gaps_s.size() < 2 || o.gaps_s.front() != 0)
+  if (o.rounds < 1 || o.pages < 1 || o.cap_pages < 1 || o.gaps_s.size() < 2 || o.gaps_s.front() != 0)
     throw InputError("page re-touch probe: at least one round, one page, and gaps from 0");
-  const std::unique_ptr<unsigned char, decltype(&std::free)> memory(
-      static_cast<unsigned char*>(std::aligned_alloc(kPage, o.pages * kPage)), &std::free);
-  if (!memory) throw EnvironmentError("page re-touch probe: cannot allocate its buffer");
-  volatile unsigned char* buffer = memory.get();
-  for (std::uint64_t i = 0; i < o.pages * kPage; ++i) buffer[i] = 0;
+  const auto small = page_buffer(o.pages), large = page_buffer(o.cap_pages);
+  const std::size_t gaps = o.gaps_s.size();
   PageRetouchMeasurement m;
   m.pages = o.pages;
+  m.cap_pages = o.cap_pages;
   m.gaps_s = o.gaps_s;
-  m.samples_s.assign(o.gaps_s.size(), {});
-  touch_after(buffer, o.pages, o.gaps_s.back());  // warm-up, discarded
+  m.samples_s.assign(gaps, {});
+  m.cap_samples_s.assign(gaps, {});
+  touch_after(small.get(), o.pages, o.gaps_s.back());  // warm-up, discarded
   Rng rng(o.seed);
-  std::vector<std::size_t> order(o.gaps_s.size());
+  std::vector<std::size_t> order(2 * gaps);  // i < gaps: the small buffer after gap i; else the large
   for (int round = 0; round < o.rounds; ++round) {
     if (interrupted()) return std::nullopt;
     std::iota(order.begin(), order.end(), 0);
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.index(i)]);
-    for (std::size_t g : order) m.samples_s[g].push_back(touch_after(buffer, o.pages, o.gaps_s[g]));
+    for (std::size_t k : order) {
+      if (k < gaps)
+        m.samples_s[k].push_back(touch_after(small.get(), o.pages, o.gaps_s[k]));
+      else
+        m.cap_samples_s[k - gaps].push_back(touch_after(large.get(), o.cap_pages, o.gaps_s[k - gaps]));
+    }
   }
   m.rounds = o.rounds;
   for (const auto& s : m.samples_s) m.touch_s.push_back(median(s));
+  for (const auto& s : m.cap_samples_s) m.cap_touch_s.push_back(median(s));
   return m;
 }
 

@@ -532,3 +532,20 @@ TEST_CASE("calibrate: re-touched pages cost, per page, each gap's pass less the 
   CHECK(c.fits["page_retouch"]["source"] == "$.probes.cpu.page_retouch");
   CHECK(c.fits["page_retouch"]["pages"] == 1000);
 }
+
+TEST_CASE("calibrate: with the large buffer's passes, re-touched pages get their cap and the cost under it") {
+  SyntheticOptions o;
+  o.machine = "h";
+  CalibrationInput in = input(o);
+  // 1000 pages: 1 ms more after 80 ms; the large buffer 2 ms more: cap 2 ms, and the cost per page that
+  // makes 1000 pages cost 1 ms under it, -2e-3 ln(1 - 1/2) / 1000.
+  PageRetouchMeasurement m{1000, 3, {0, 0.08}, {1e-5, 1.01e-3}, {{1e-5}, {1.01e-3}}};
+  m.cap_pages = 16384, m.cap_touch_s = {1e-4, 2.1e-3}, m.cap_samples_s = {{1e-4}, {2.1e-3}};
+  in.measurement.cpu->page_retouch = m;
+  const Computer c = build_profile({in}, {}).computers.at(0);
+  REQUIRE(c.page_retouch);
+  CHECK(c.page_retouch->cap_s.at(1) == Approx(2e-3));
+  CHECK(c.page_retouch->cost_per_page_s.at(1) == Approx(-2e-3 * std::log(0.5) / 1000));
+  CHECK(c.page_retouch->charge_s(0.08, 0, 1000) == Approx(1e-3));
+  CHECK(c.fits["page_retouch"]["cap_pages"] == 16384);
+}

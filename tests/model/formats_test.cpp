@@ -2,6 +2,8 @@
 // prediction): every reader names the file, the JSON path and what it expected.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "hetperf/model/json_node.hpp"
 #include "hetperf/model/measurement.hpp"
 #include "hetperf/model/prediction.hpp"
@@ -564,4 +566,36 @@ TEST_CASE("model: formats: re-touched pages round-trip in measurements and profi
   pj["computers"][0]["page_retouch"] = {{"ages_s", {0.01}}, {"cost_per_page_s", {0}}};
   CHECK(input_error([&] { profile_from_json(pj, "p.json"); }).find("page_retouch.ages_s[0]: expected ages ascending") !=
         std::string::npos);
+}
+
+TEST_CASE("model: re-touched pages under a cap cost cap (1 - exp(-P cost / cap)), charged as the pages come") {
+  const PageRetouch r{{0, 0.1}, {0, 1e-6}, {0, 2e-3}};
+  // At age 0.1 s: 1000 pages cost 2e-3 (1 - e^-0.5); the next 1000 the rest up to 2e-3 (1 - e^-1).
+  CHECK(r.charge_s(0.1, 0, 1000) == Approx(2e-3 * (1 - std::exp(-0.5))));
+  CHECK(r.charge_s(0.1, 1000, 1000) == Approx(2e-3 * (std::exp(-0.5) - std::exp(-1.0))));
+  CHECK(r.charge_s(0.1, 0, 1e9) == Approx(2e-3));
+  CHECK(r.charge_s(0, 0, 1000) == 0);
+  const PageRetouch uncapped{{0, 0.1}, {0, 1e-6}};
+  CHECK(uncapped.charge_s(0.05, 0, 1000) == Approx(5e-4));
+  // The rule: a rank that waited 0.1 s over iteration 0 pays, in iteration 1, for its laswp's and getrf's
+  // pages (4 columns of 1024 rows: 8 pages), not for its gemm's.
+  RestClock rest;
+  CHECK(rest.charge_s(uncapped, "laswp", 1024, 4, 0) == 0);  // nothing waited before
+  rest.waited(0.1);
+  CHECK(rest.charge_s(uncapped, "gemm", 1024, 4, 1) == 0);
+  CHECK(rest.charge_s(uncapped, "laswp", 1024, 4, 1) == Approx(8e-6));
+  CHECK(rest.charge_s(uncapped, "getrf", 1024, 4, 1) == Approx(8e-6));
+  CHECK(rest.charge_s(uncapped, "laswp", 1024, 4, 2) == 0);  // no wait over iteration 1
+  // Two waits of 0.05 s: the data rested 0.05 s at a time, the longest rest.
+  rest.waited(0.05);
+  rest.waited(0.05);
+  CHECK(rest.charge_s(uncapped, "laswp", 1024, 4, 3) == Approx(4e-6));
+  Profile p = sample_profile();
+  p.computers[0].page_retouch = r;
+  nlohmann::json j = to_json(p);
+  CHECK(j["computers"][0]["page_retouch"]["cap_s"] == nlohmann::json{0, 2e-3});
+  CHECK(to_json(profile_from_json(j, "p.json")) == j);
+  j["computers"][0]["page_retouch"]["cap_s"] = {0};
+  CHECK(input_error([&] { profile_from_json(j, "p.json"); }) ==
+        "p.json: $.computers[0].page_retouch.cap_s: expected one cap per age, got an array of 1");
 }

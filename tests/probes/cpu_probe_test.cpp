@@ -406,10 +406,13 @@ TEST_CASE("probes: a BLAS running kernels narrower than the CPU's vector units i
 
 TEST_CASE("probes: the page re-touch probe times a pass over the pages after each gap, per gap a median", "[cpu]") {
   PageRetouchOptions o;
-  o.pages = 64, o.rounds = 3, o.gaps_s = {0, 0.002, 0.02};
+  o.pages = 64, o.cap_pages = 256, o.rounds = 3, o.gaps_s = {0, 0.002, 0.02};
   const auto m = probe_page_retouch(o);
   REQUIRE(m);
   CHECK(m->pages == 64);
+  CHECK(m->cap_pages == 256);
+  REQUIRE(m->cap_touch_s.size() == 3);
+  for (const auto& s : m->cap_samples_s) CHECK(s.size() == 3);
   CHECK(m->rounds == 3);
   CHECK(m->gaps_s == o.gaps_s);
   REQUIRE(m->samples_s.size() == 3);

@@ -787,10 +787,9 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       if (cpu.contains("probes_only_handoff_s"))
         c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
     }
-    calibrate::TraceFitOptions to;
-    to.eager_limit_bytes = profile.network.eager_limit_bytes();
     // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
-    if (!across) to.computer = profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name;
+    const calibrate::TraceFitOptions to = calibrate::trace_fit_options(
+        profile, across ? "" : profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name);
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);
     calibrate::apply_trace_fit(profile, fit);
     if (across) use_host_local_line(replay.empty() ? out : replay, {&*probe_only, &profile});

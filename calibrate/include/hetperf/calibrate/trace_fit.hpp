@@ -31,7 +31,14 @@ struct TraceFitOptions {
   std::size_t values = 200;         // residual values kept per band (ResidualBand)
   std::size_t calls_per_band = 60;  // at least this many calls per residual band (at most 4 bands)
   std::uint64_t eager_limit_bytes = 65536;  // the simulator's (apps::SimPlatform): larger sends are kept
+  // Per computer, its re-touched pages (Computer::page_retouch), whose charge on laswp and getrf calls
+  // the simulator adds: the calls are fitted without it.
+  std::map<std::string, PageRetouch> page_retouch = {};
 };
+
+// The options for traces taken on `profile`'s computers (all on `computer` unless it is empty): its
+// eager limit and its computers' re-touched pages.
+TraceFitOptions trace_fit_options(const Profile& profile, const std::string& computer);
 
 // A blocking send to a rank on another host, larger than the simulator's eager limit (the sends the
 // network's send buffer is fitted on, calibrate/send_buffer.hpp).

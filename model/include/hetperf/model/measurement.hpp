@@ -51,13 +51,18 @@ struct TimeSliceMeasurement {
 // What touching a page of data left untouched for a while costs (probes/cpu_probe.hpp
 // probe_page_retouch): a buffer of `pages` pages is written once per page, the process spins for a
 // gap, then writes one byte in each page again, timed; per gap the median of `rounds` rounds, the gaps
-// in a seeded random order within each round.
+// in a seeded random order within each round; then the same with `cap_pages`.
 struct PageRetouchMeasurement {
   std::uint64_t pages = 0;
   int rounds = 0;
   std::vector<double> gaps_s;                  // ascending, from 0
   std::vector<double> touch_s;                 // [gap]: the median time of the pass over the pages
   std::vector<std::vector<double>> samples_s;  // [gap]: every round's
+  // The same with a buffer of `cap_pages` (0: not measured): what one rest costs at most, however
+  // many pages rested.
+  std::uint64_t cap_pages = 0;
+  std::vector<double> cap_touch_s = {};
+  std::vector<std::vector<double>> cap_samples_s = {};
 };
 
 struct CpuMeasurement {

@@ -3,10 +3,12 @@
 // function, and the network model t = l + s/b (DPS paper section 4). Produced by `hetperf calibrate`.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -48,7 +50,32 @@ struct EagerLimit {
 struct PageRetouch {
   std::vector<double> ages_s;           // ascending, from 0
   std::vector<double> cost_per_page_s;  // non-decreasing, >= 0
+  // "cap_s" (optional): at each age, the most the pages of one rest cost however many there are (a
+  // large buffer's pass: a rest loses a bounded amount, 14-25 ms after 80-160 ms on this VM whether
+  // 16384 or 65536 pages were left); empty: no bound.
+  std::vector<double> cap_s = {};
   double cost_at(double age_s) const;
+  double cap_at(double age_s) const;  // +inf without caps
+  // What `pages` more pages cost after `before` were touched since the rest: F(before + pages) −
+  // F(before), F(P) = cap · (1 − exp(−P · cost / cap)), P · cost without a cap.
+  double charge_s(double age_s, double before, double pages) const;
+};
+
+// The rule that charges them, one for the simulator (apps/sim) and for the calibration that leaves the
+// charge out of the traces' calls (calibrate): the data a rank's kernels touch in an iteration rested
+// at least as long as the longest of the rank's waits (its operations other than kernels) over its
+// previous iteration; a laswp (a block column's first kernel in an iteration) and a getrf (the panel)
+// first touch their block's pages, n · ⌈m · 8 / 4096⌉ of m rows and n columns. Feed a rank's operations
+// in order.
+class RestClock {
+ public:
+  void waited(double seconds) { longest_s_ = std::max(longest_s_, seconds); }
+  // The seconds a kernel `op` (m x n) of `iteration` pays.
+  double charge_s(const PageRetouch& r, std::string_view op, int m, int n, int iteration);
+
+ private:
+  double longest_s_ = 0, previous_s_ = 0, pages_ = 0;
+  int iteration_ = -1;
 };
 
 struct Computer {

@@ -13,11 +13,12 @@
 
 namespace hetperf::probes {
 
-// The page re-touch probe: a buffer of `pages` pages, each round one pass per gap in a seeded random
-// order (PageRetouchMeasurement).
+// The page re-touch probe: buffers of `pages` and `cap_pages` pages, each round one pass of each per
+// gap, all in a seeded random order (PageRetouchMeasurement).
 struct PageRetouchOptions {
-  std::uint64_t pages = 1024;  // 4 MiB
-  int rounds = 9;              // 0: none
+  std::uint64_t pages = 1024;       // 4 MiB: the cost per page
+  std::uint64_t cap_pages = 16384;  // 64 MiB: the most one rest costs
+  int rounds = 9;                   // 0: none
   std::vector<double> gaps_s = {0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16};
   std::uint64_t seed = 1;
 };

@@ -40,11 +40,8 @@ struct KernelCall {
 // simulator/include/hetperf/simulator/rank_world.hpp), with its name.
 struct SimComputer : sim::RankComputer {
   std::string name;
-  // What a rank's first touch of a page of its data costs after the data rested (empty: nothing). The
-  // data a rank's kernels touch in an iteration rested, at least, for as long as the rank waited in
-  // its previous iteration (its operations other than kernels); each laswp (a block column's first
-  // kernel in an iteration) and getrf (the panel) pays for its block's pages, columns × ⌈rows · 8 /
-  // 4096⌉, at that age.
+  // What a rank's first touch of a page of its data costs after the data rested (empty: nothing),
+  // charged to its laswp and getrf calls by the rule of hetperf::RestClock and retouched_pages.
   PageRetouch page_retouch = {};
 };
 
