@@ -99,12 +99,6 @@ EagerLimit eager_limit_from_json(const JsonNode& e) {
   return {static_cast<std::uint64_t>(e.integer("bytes", 0, INT64_MAX)), e.string_or("source", "")};
 }
 
-nlohmann::json to_json(const PageRetouch& r) {
-  nlohmann::json j = {{"ages_s", r.ages_s}, {"cost_per_page_s", r.cost_per_page_s}};
-  if (!r.cap_s.empty()) j["cap_s"] = r.cap_s;
-  return j;
-}
-
 void communication_cpu_from_json(const JsonNode& cc, Computer& computer) {
   cc.known_fields({"per_send", "per_receive", "waiting", "handoff_s", "handoff_slice_s", "time_slice_s"});
   computer.cpu_share_per_send = cc.number_or("per_send", 0, Range::kFraction);
@@ -153,6 +147,12 @@ PageRetouch page_retouch_from_json(const JsonNode& n) {
 }
 
 }  // namespace
+
+nlohmann::json to_json(const PageRetouch& r) {
+  nlohmann::json j = {{"ages_s", r.ages_s}, {"cost_per_page_s", r.cost_per_page_s}};
+  if (!r.cap_s.empty()) j["cap_s"] = r.cap_s;
+  return j;
+}
 
 double RestClock::charge_s(const PageRetouch& r, std::string_view op, int m, int n, int iteration) {
   if (iteration != iteration_) {

@@ -521,16 +521,20 @@ TEST_CASE("calibrate: re-touched pages cost, per page, each gap's pass less the 
   in.measurement.cpu->page_retouch = PageRetouchMeasurement{
       1000, 5, {0, 0.01, 0.02, 0.08}, {1e-5, 5e-4, 4e-4, 3e-3}, {{1e-5}, {5e-4}, {4e-4}, {3e-3}}};
   const Computer c = build_profile({in}, {}).computers.at(0);
-  REQUIRE(c.page_retouch);
-  CHECK(c.page_retouch->ages_s == std::vector<double>{0, 0.01, 0.02, 0.08});
-  const std::vector<double>& cost = c.page_retouch->cost_per_page_s;
+  CHECK_FALSE(c.page_retouch);  // recorded, not applied
+  CHECK(c.fits["page_retouch"]["applied"] == false);
+  const nlohmann::json& fit = c.fits["page_retouch"];
+  const PageRetouch r{fit["ages_s"], fit["cost_per_page_s"]};
+  CHECK_FALSE(fit.contains("cap_s"));
+  CHECK(r.ages_s == std::vector<double>{0, 0.01, 0.02, 0.08});
+  const std::vector<double>& cost = r.cost_per_page_s;
   REQUIRE(cost.size() == 4);
   CHECK(cost[0] == 0);
   CHECK(cost[1] == Approx(4.9e-7));
   CHECK(cost[2] == Approx(4.9e-7));  // held: a page left longer is not cheaper to touch
   CHECK(cost[3] == Approx(2.99e-6));
-  CHECK(c.fits["page_retouch"]["source"] == "$.probes.cpu.page_retouch");
-  CHECK(c.fits["page_retouch"]["pages"] == 1000);
+  CHECK(fit["source"] == "$.probes.cpu.page_retouch");
+  CHECK(fit["pages"] == 1000);
 }
 
 TEST_CASE("calibrate: with the large buffer's passes, re-touched pages get their cap and the cost under it") {
@@ -543,9 +547,10 @@ TEST_CASE("calibrate: with the large buffer's passes, re-touched pages get their
   m.cap_pages = 16384, m.cap_touch_s = {1e-4, 2.1e-3}, m.cap_samples_s = {{1e-4}, {2.1e-3}};
   in.measurement.cpu->page_retouch = m;
   const Computer c = build_profile({in}, {}).computers.at(0);
-  REQUIRE(c.page_retouch);
-  CHECK(c.page_retouch->cap_s.at(1) == Approx(2e-3));
-  CHECK(c.page_retouch->cost_per_page_s.at(1) == Approx(-2e-3 * std::log(0.5) / 1000));
-  CHECK(c.page_retouch->charge_s(0.08, 0, 1000) == Approx(1e-3));
+  const nlohmann::json& fit = c.fits["page_retouch"];
+  PageRetouch r{fit["ages_s"], fit["cost_per_page_s"], fit["cap_s"]};
+  CHECK(r.cap_s.at(1) == Approx(2e-3));
+  CHECK(r.cost_per_page_s.at(1) == Approx(-2e-3 * std::log(0.5) / 1000));
+  CHECK(r.charge_s(0.08, 0, 1000) == Approx(1e-3));
   CHECK(c.fits["page_retouch"]["cap_pages"] == 16384);
 }

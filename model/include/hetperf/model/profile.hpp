@@ -61,6 +61,8 @@ struct PageRetouch {
   double charge_s(double age_s, double before, double pages) const;
 };
 
+nlohmann::json to_json(const PageRetouch& r);  // {"ages_s", "cost_per_page_s"[, "cap_s"]}
+
 // The rule that charges them, one for the simulator (apps/sim) and for the calibration that leaves the
 // charge out of the traces' calls (calibrate): the data a rank's kernels touch in an iteration rested
 // at least as long as the longest of the rank's waits (its operations other than kernels) over its
