@@ -45,6 +45,9 @@ void add_bounds_and_testbed_options(CLI::App* cmd, validate::ValidateOptions* o)
 
 void add_validate_options(CLI::App* cmd, validate::ValidateOptions* o) {
   cmd->add_flag("--quick", o->quick, "A small matrix of a few minutes (for CI)");
+  cmd->add_flag("--page-retouch", o->page_retouch,
+                "Apply the cpu probe's re-touched pages (recorded in the profile's fits, not applied by calibrate) "
+                "before fitting the traces and predicting");
   cmd->add_option("-p,--profile", o->profile,
                   "Platform profile to predict with (default: probe and calibrate this machine into --out)");
   cmd->add_option("-o,--out", o->out, "Directory for the results, e.g. results/<host>")->required();

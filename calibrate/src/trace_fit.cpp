@@ -8,6 +8,7 @@
 
 #include <Eigen/Dense>
 
+#include "hetperf/model/json_node.hpp"
 #include "hetperf/model/statistics.hpp"
 #include "trace_data.hpp"
 
@@ -307,6 +308,22 @@ TraceFitOptions trace_fit_options(const Profile& profile, const std::string& com
     if (c.page_retouch) o.page_retouch[c.name] = *c.page_retouch;
   }
   return o;
+}
+
+nlohmann::json apply_recorded_page_retouch(Profile& profile) {
+  nlohmann::json applied = nlohmann::json::object();
+  for (Computer& c : profile.computers) {
+    if (!c.fits.contains("page_retouch") || !c.fits["page_retouch"].contains("cost_per_page_s")) continue;
+    nlohmann::json& fit = c.fits["page_retouch"];
+    nlohmann::json curve = nlohmann::json::object();
+    for (const char* key : {"ages_s", "cost_per_page_s", "cap_s"}) {
+      if (fit.contains(key)) curve[key] = fit[key];
+    }
+    c.page_retouch = page_retouch_from_json(JsonNode(curve, profile.file, c.json_path + ".fits.page_retouch"));
+    fit["applied"] = true;
+    applied[c.name] = to_json(*c.page_retouch);
+  }
+  return applied;
 }
 
 TraceFit fit_traces(const std::vector<std::filesystem::path>& files, const TraceFitOptions& o) {

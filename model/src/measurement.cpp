@@ -48,6 +48,18 @@ nlohmann::json page_retouch_to_json(const PageRetouchMeasurement& r) {
   return j;
 }
 
+// One buffer's passes: per gap its median (`touch`) and its rounds' times (`samples`).
+void passes_from_json(const JsonNode& n, const char* touch, const char* samples, std::size_t gaps,
+                      std::vector<double>& medians, std::vector<std::vector<double>>& rounds) {
+  for (const JsonNode& t : n.array(touch)) medians.push_back(t.as_number(Range::kNonNegative));
+  if (medians.size() != gaps) n.field(touch).fail("one median time per gap");
+  for (const JsonNode& per : n.array(samples)) {
+    rounds.emplace_back();
+    for (const JsonNode& t : per.items()) rounds.back().push_back(t.as_number(Range::kNonNegative));
+  }
+  if (rounds.size() != gaps) n.field(samples).fail("one list of times per gap");
+}
+
 // Up to 64 gaps of at most 10 s, ascending from 0; per gap a median and its rounds' times.
 PageRetouchMeasurement page_retouch_from_json(const JsonNode& n) {
   n.known_fields({"pages", "rounds", "gaps_s", "touch_s", "samples_s", "cap_pages", "cap_touch_s", "cap_samples_s"});
@@ -60,22 +72,10 @@ PageRetouchMeasurement page_retouch_from_json(const JsonNode& n) {
     if (!ascending || gap > 10 || r.gaps_s.size() == 64) g.fail("up to 64 gaps ascending from 0 to at most 10 s");
     r.gaps_s.push_back(gap);
   }
-  for (const JsonNode& t : n.array("touch_s")) r.touch_s.push_back(t.as_number(Range::kNonNegative));
-  if (r.touch_s.size() != r.gaps_s.size()) n.field("touch_s").fail("one median time per gap");
-  for (const JsonNode& per : n.array("samples_s")) {
-    r.samples_s.emplace_back();
-    for (const JsonNode& t : per.items()) r.samples_s.back().push_back(t.as_number(Range::kNonNegative));
-  }
-  if (r.samples_s.size() != r.gaps_s.size()) n.field("samples_s").fail("one list of times per gap");
+  passes_from_json(n, "touch_s", "samples_s", r.gaps_s.size(), r.touch_s, r.samples_s);
   if (!n.has("cap_pages")) return r;
   r.cap_pages = static_cast<std::uint64_t>(n.integer("cap_pages", 1, 1 << 24));
-  for (const JsonNode& t : n.array("cap_touch_s")) r.cap_touch_s.push_back(t.as_number(Range::kNonNegative));
-  if (r.cap_touch_s.size() != r.gaps_s.size()) n.field("cap_touch_s").fail("one median time per gap");
-  for (const JsonNode& per : n.array("cap_samples_s")) {
-    r.cap_samples_s.emplace_back();
-    for (const JsonNode& t : per.items()) r.cap_samples_s.back().push_back(t.as_number(Range::kNonNegative));
-  }
-  if (r.cap_samples_s.size() != r.gaps_s.size()) n.field("cap_samples_s").fail("one list of times per gap");
+  passes_from_json(n, "cap_touch_s", "cap_samples_s", r.gaps_s.size(), r.cap_touch_s, r.cap_samples_s);
   return r;
 }
 

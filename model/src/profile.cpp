@@ -117,6 +117,8 @@ void communication_cpu_from_json(const JsonNode& cc, Computer& computer) {
   slice("time_slice_s", computer.time_slice_s);
 }
 
+}  // namespace
+
 // Ages from 0, ascending, up to an hour; costs per page non-decreasing, at most 10 ms a page (far beyond
 // a page fault from disk).
 PageRetouch page_retouch_from_json(const JsonNode& n) {
@@ -145,8 +147,6 @@ PageRetouch page_retouch_from_json(const JsonNode& n) {
   if (r.cap_s.size() != r.ages_s.size()) n.field("cap_s").fail("one cap per age");
   return r;
 }
-
-}  // namespace
 
 nlohmann::json to_json(const PageRetouch& r) {
   nlohmann::json j = {{"ages_s", r.ages_s}, {"cost_per_page_s", r.cost_per_page_s}};

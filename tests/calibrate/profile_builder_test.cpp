@@ -7,10 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include "hetperf/calibrate/profile_builder.hpp"
+#include "hetperf/calibrate/trace_fit.hpp"
 #include "hetperf/model/bind.hpp"
 #include "hetperf/model/error.hpp"
 #include "hetperf/model/file_io.hpp"
 #include "synthetic_measurement.hpp"
+#include "test_support.hpp"
 
 using namespace hetperf;
 using namespace hetperf::calibrate;
@@ -553,4 +555,24 @@ TEST_CASE("calibrate: with the large buffer's passes, re-touched pages get their
   CHECK(r.cost_per_page_s.at(1) == Approx(-2e-3 * std::log(0.5) / 1000));
   CHECK(r.charge_s(0.08, 0, 1000) == Approx(1e-3));
   CHECK(c.fits["page_retouch"]["cap_pages"] == 16384);
+}
+
+TEST_CASE("calibrate: re-touched pages recorded in the fits are applied on request, checked as the profile's") {
+  SyntheticOptions o;
+  o.machine = "h";
+  CalibrationInput in = input(o);
+  in.measurement.cpu->page_retouch = PageRetouchMeasurement{1000, 3, {0, 0.08}, {1e-5, 1.01e-3}, {{1e-5}, {1.01e-3}}};
+  Profile p = build_profile({in}, {});
+  CHECK_FALSE(p.computers.at(0).page_retouch);
+  const nlohmann::json applied = apply_recorded_page_retouch(p);
+  REQUIRE(p.computers.at(0).page_retouch);
+  CHECK(p.computers.at(0).page_retouch->cost_per_page_s.at(1) == Approx(1e-6));
+  CHECK(applied["h"]["cost_per_page_s"][1].get<double>() == Approx(1e-6));
+  CHECK(p.computers.at(0).fits["page_retouch"]["applied"] == true);
+  p.computers.at(0).fits["page_retouch"]["cost_per_page_s"] = {1e-6, 0};
+  p.file = "p.json";
+  p.computers.at(0).json_path = "$.computers[0]";
+  CHECK(hetperf::test::input_error([&] {
+          apply_recorded_page_retouch(p);
+        }).find("p.json: $.computers[0].fits.page_retouch.cost_per_page_s") != std::string::npos);
 }

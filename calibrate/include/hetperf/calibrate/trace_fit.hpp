@@ -40,6 +40,10 @@ struct TraceFitOptions {
 // eager limit and its computers' re-touched pages.
 TraceFitOptions trace_fit_options(const Profile& profile, const std::string& computer);
 
+// Applies each computer's re-touched pages recorded by calibrate but not applied (fits.page_retouch,
+// docs/calibration.md "Re-touched pages"); returns what it applied, computer name -> curve.
+nlohmann::json apply_recorded_page_retouch(Profile& profile);
+
 // A blocking send to a rank on another host, larger than the simulator's eager limit (the sends the
 // network's send buffer is fitted on, calibrate/send_buffer.hpp).
 struct NetworkSend {

@@ -62,6 +62,8 @@ struct PageRetouch {
 };
 
 nlohmann::json to_json(const PageRetouch& r);  // {"ages_s", "cost_per_page_s"[, "cap_s"]}
+class JsonNode;
+PageRetouch page_retouch_from_json(const JsonNode& node);  // checked; the error names node's path
 
 // The rule that charges them, one for the simulator (apps/sim) and for the calibration that leaves the
 // charge out of the traces' calls (calibrate): the data a rank's kernels touch in an iteration rested

@@ -59,6 +59,9 @@ struct ValidateOptions {
   // machine. With --replay: the recorded testbed validation's matrix.
   std::string testbed;
   std::string testbed_state_dir = "/run/hetperf-testbed";  // as `hetperf testbed --state-dir`
+  // Apply the computers' re-touched pages, which calibrate records but does not apply (their probe's
+  // fits.page_retouch), to the profile the validation predicts with.
+  bool page_retouch = false;
 
   // False with the offending option, its value and the rule in `error` (Ceres' Options::IsValid).
   bool is_valid(std::string* error) const;
