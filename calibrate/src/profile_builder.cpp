@@ -96,10 +96,9 @@ struct Builder {
       c.fits["communication_cpu"]["time_slice_s"] = source;
       c.fits["communication_cpu"]["time_slice_s"]["applied"] = true;
     }
-    // Recorded, not applied: on the testbed it took the jobs across computers from -11.1% to -7.7%
-    // (replayed), on this VM it moved the held-out rank counts from -4.8% to -5.5% and the calibrated
-    // runs within ±5% from 71% to 57% (docs/calibration.md, "Re-touched pages"). Its fit holds the
-    // profile's page_retouch fields (ages_s, cost_per_page_s, cap_s) for a user to apply.
+    // Recorded, not applied: on the duo testbed it took the jobs across computers from -9.7% to -5.0%,
+    // on this VM's quick matrix from -4.6% to -5.2% (docs/calibration.md, "Re-touched pages"). Its fit
+    // holds the profile's page_retouch fields (ages_s, cost_per_page_s, cap_s), to apply.
     if (cpu.page_retouch) c.fits["page_retouch"] = page_retouch_fit(*cpu.page_retouch);
     if (cpu.integration_step_s) {
       c.integration_step_s = checked_central(in.file, "$.probes.cpu.integration_step_s", *cpu.integration_step_s);

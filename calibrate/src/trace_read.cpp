@@ -216,13 +216,11 @@ std::string format(const char* fmt, double a, double b, double c) {
   return buf;
 }
 
-// Reads one trace into `data` (calls of ranks not outnumbering their computer's cores, with their
-// concurrency; messages within one host), its large sends across hosts and its calibrated range.
 // The rank's events with each laswp and getrf shortened by the re-touched pages' charge the simulator
-// adds back (hetperf::RestClock, retouched_pages) on its computer `h`: the operation models are fitted
+// adds back (hetperf::RestClock) on its computer `h`: the operation models are fitted
 // on what is left, never less than a tenth of a call. What was left out is noted.
-std::vector<TraceEvent> without_retouch(const TraceRank& rank, const TraceFitOptions& o, const std::string& h,
-                                        const std::string& file, TraceFit& out) {
+static std::vector<TraceEvent> without_retouch(const TraceRank& rank, const TraceFitOptions& o, const std::string& h,
+                                               const std::string& file, TraceFit& out) {
   const auto curve = o.page_retouch.find(h);
   if (curve == o.page_retouch.end() || curve->second.ages_s.empty()) return rank.events;
   std::vector<TraceEvent> events = rank.events;
@@ -245,6 +243,8 @@ std::vector<TraceEvent> without_retouch(const TraceRank& rank, const TraceFitOpt
   return events;
 }
 
+// Reads one trace into `data` (calls of ranks not outnumbering their computer's cores, with their
+// concurrency; messages within one host), its large sends across hosts and its calibrated range.
 void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFitOptions& o, TraceFit& out,
                 std::map<std::string, ComputerData>& data) {
   const std::string file = path.string();

@@ -1,4 +1,5 @@
 // The cost of touching pages a process left untouched for a while (cpu_probe.hpp probe_page_retouch).
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -6,7 +7,9 @@
 
 #include "hetperf/model/distribution.hpp"
 #include "hetperf/model/error.hpp"
+#include "hetperf/model/host.hpp"
 #include "hetperf/model/statistics.hpp"
+#include "hetperf/probes/cgroup.hpp"
 #include "hetperf/probes/cleanup.hpp"
 #include "hetperf/probes/cpu_probe.hpp"
 
@@ -22,7 +25,10 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 // One byte written in each page at `offset`, with `volatile` so that no pass is elided.
 void touch_pages(volatile unsigned char* buffer, std::uint64_t pages, std::size_t offset) {
-  for (std::uint64_t p = 0; p < pages; ++p) buffer[p * kPage + offset] += 1;
+  for (std::uint64_t p = 0; p < pages; ++p) {
+    volatile unsigned char& byte = buffer[p * kPage + offset];
+    byte = static_cast<unsigned char>(byte + 1);
+  }
 }
 
 // Every page written, a spin of `gap_s` (the process stays on its core, as a rank polling in MPI
@@ -52,6 +58,13 @@ std::unique_ptr<unsigned char, decltype(&std::free)> page_buffer(std::uint64_t p
 std::optional<PageRetouchMeasurement> probe_page_retouch(const PageRetouchOptions& o) {
   if (o.rounds < 1 || o.pages < 1 || o.cap_pages < 1 || o.gaps_s.size() < 2 || o.gaps_s.front() != 0)
     throw InputError("page re-touch probe: at least one round, one page, and gaps from 0");
+  // Not measured where the buffers would take more than half of what this process may still use
+  // (MemAvailable, its memory cgroup's headroom): a probe never meets the OOM killer.
+  std::optional<std::uint64_t> available = available_memory_bytes();
+  if (const auto headroom = memory_headroom_of_this_process())
+    available = available ? std::min(*available, *headroom) : *headroom;
+  if (available && static_cast<double>((o.pages + o.cap_pages) * kPage) > 0.5 * static_cast<double>(*available))
+    return std::nullopt;
   const auto small = page_buffer(o.pages), large = page_buffer(o.cap_pages);
   const std::size_t gaps = o.gaps_s.size();
   PageRetouchMeasurement m;

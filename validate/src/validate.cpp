@@ -787,8 +787,8 @@ ValidateSummary run_validation(const ValidateOptions& o) {
       if (cpu.contains("probes_only_handoff_s"))
         c.oversubscribed_handoff_s = cpu["probes_only_handoff_s"].get<double>();
     }
-    // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
     if (o.page_retouch) summary.facts["re-touched pages applied"] = calibrate::apply_recorded_page_retouch(profile);
+    // Across a testbed every rank's calls go under the computer it ran on (its hostname there).
     const calibrate::TraceFitOptions to = calibrate::trace_fit_options(
         profile, across ? "" : profile.computers[o.computer.empty() ? 0 : *profile.find(o.computer)].name);
     calibrate::TraceFit fit = calibrate::fit_traces(traces, to);

@@ -55,7 +55,7 @@ std::optional<double> slice_from_gaps(std::vector<double> gaps);
 // written again, timed; per gap the median over the rounds. On this 2-core VM a pass over 1024 pages
 // took 6 us at gap 0, 0.15-0.4 ms after 10 ms and 1.8-2.9 ms after 80 ms in two runs: what keeps a
 // page cheap to touch is lost as other guests run (docs/calibration.md, "Re-touched pages"). nullopt
-// when interrupted.
+// when interrupted, or when the buffers would take more than half of the memory this process may use.
 std::optional<PageRetouchMeasurement> probe_page_retouch(const PageRetouchOptions& options);
 // The settings block recorded with the measurement.
 nlohmann::json probe_cpu_settings(const CpuProbeOptions& options);

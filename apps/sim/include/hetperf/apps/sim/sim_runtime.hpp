@@ -41,7 +41,7 @@ struct KernelCall {
 struct SimComputer : sim::RankComputer {
   std::string name;
   // What a rank's first touch of a page of its data costs after the data rested (empty: nothing),
-  // charged to its laswp and getrf calls by the rule of hetperf::RestClock and retouched_pages.
+  // charged to its laswp and getrf calls by the rule of hetperf::RestClock (none where ranks take turns).
   PageRetouch page_retouch = {};
 };
 
