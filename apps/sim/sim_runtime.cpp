@@ -117,8 +117,10 @@ class Adapter final : public sim::RankListener, public sim::Handler {
     // does not spin, and the re-touched pages, measured after spinning, are not charged there.
     std::vector<int> mapped(computers, 0);
     for (std::size_t c : mapping_) ++mapped[c];
-    for (std::size_t c = 0; c < computers; ++c)
+    for (std::size_t c = 0; c < computers; ++c) {
       turns_.push_back(p.computers[c].time_slice_s > 0 && mapped[c] > p.computers[c].cores);
+      retouch_ = retouch_ || (!turns_.back() && !p.computers[c].page_retouch.ages_s.empty());
+    }
   }
 
   double now() const { return world_.now().s(); }
@@ -152,7 +154,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   bool start(const SimRank& me, const Runtime::Request& r);
 
   void record(int rank, const TraceEvent& e) {
-    if (!is_compute(e.op)) rest_[static_cast<std::size_t>(rank)].waited(e.end_s - e.start_s);
+    if (retouch_ && !is_compute(e.op)) rest_[static_cast<std::size_t>(rank)].waited(e.end_s - e.start_s);
     AppState& s = apps_[ranks_[rank]->app()];
     SimAppResult& res = s.result;
     res.end_s = std::max(res.end_s, e.end_s);
@@ -204,6 +206,7 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   std::vector<int> last_iteration_;
   std::vector<RestClock> rest_;  // per global rank: its waits, for its data's rest (PageRetouch)
   std::vector<bool> turns_;      // per computer: its ranks take turns of its cores
+  bool retouch_ = false;         // some computer charges re-touched pages
   std::vector<AppState> apps_;
 };
 
@@ -256,7 +259,7 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
   }
   call.m = r.m, call.n = r.n, call.k = r.op == Op::kLaswp ? r.k2 - r.k1 + 1 : r.k, call.steps = r.steps;
   call.colocated = colocated_[static_cast<std::size_t>(rank)];
-  const double seconds = std::max(0.0, p_.kernel_time(call, mapping_[rank])) + retouch_s(me, call);
+  const double seconds = std::max(0.0, p_.kernel_time(call, mapping_[rank])) + (retouch_ ? retouch_s(me, call) : 0);
   // A BLAS/LAPACK kernel is memory-bound work; the integration loop works in registers.
   return world_.compute(rank, seconds, r.op != Op::kIntegrate);
 }
