@@ -113,14 +113,10 @@ class Adapter final : public sim::RankListener, public sim::Handler {
     for (std::size_t a = 0; a < apps_.size(); ++a) {
       for (int r = 0; r < apps_[a].size; ++r) colocated_.push_back(launched[{launch_of(a), apps[a].mapping[r]}]);
     }
-    // Ranks beyond the cores of a computer with a slice take turns (sim::SlicedCores): off its core a rank
-    // does not spin, and the re-touched pages, measured after spinning, are not charged there.
-    std::vector<int> mapped(computers, 0);
-    for (std::size_t c : mapping_) ++mapped[c];
-    for (std::size_t c = 0; c < computers; ++c) {
-      turns_.push_back(p.computers[c].time_slice_s > 0 && mapped[c] > p.computers[c].cores);
-      retouch_ = retouch_ || (!turns_.back() && !p.computers[c].page_retouch.ages_s.empty());
-    }
+    // Where ranks take turns of a core (sim::SlicedCores), off its core a rank does not spin, and the
+    // re-touched pages, measured after spinning, are not charged.
+    for (std::size_t c = 0; c < computers; ++c)
+      retouch_ = retouch_ || (!world_.takes_turns(c) && !p.computers[c].page_retouch.ages_s.empty());
   }
 
   double now() const { return world_.now().s(); }
@@ -205,7 +201,6 @@ class Adapter final : public sim::RankListener, public sim::Handler {
   std::vector<Task> tasks_;
   std::vector<int> last_iteration_;
   std::vector<RestClock> rest_;  // per global rank: its waits, for its data's rest (PageRetouch)
-  std::vector<bool> turns_;      // per computer: its ranks take turns of its cores
   bool retouch_ = false;         // some computer charges re-touched pages
   std::vector<AppState> apps_;
 };
@@ -267,7 +262,7 @@ bool Adapter::start(const SimRank& me, const Runtime::Request& r) {
 // The re-touched pages of the call's block at the age of its rank's rest (SimComputer::page_retouch).
 double Adapter::retouch_s(const SimRank& me, const KernelCall& call) {
   const std::size_t c = mapping_[static_cast<std::size_t>(me.id())];
-  if (turns_[c]) return 0;
+  if (world_.takes_turns(c)) return 0;
   const PageRetouch& pages = p_.computers[c].page_retouch;
   return rest_[static_cast<std::size_t>(me.id())].charge_s(pages, call.kernel, call.m, call.n, me.iteration());
 }

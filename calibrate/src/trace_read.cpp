@@ -218,12 +218,14 @@ std::string format(const char* fmt, double a, double b, double c) {
 
 // The rank's events with each laswp and getrf shortened by the re-touched pages' charge the simulator
 // adds back (hetperf::RestClock) on its computer `h`: the operation models are fitted
-// on what is left, never less than a tenth of a call. What was left out is noted.
-static std::vector<TraceEvent> without_retouch(const TraceRank& rank, const TraceFitOptions& o, const std::string& h,
-                                               const std::string& file, TraceFit& out) {
+// on what is left, never less than a tenth of a call. What was left out is noted. Without a curve
+// there, the rank's own events; else `events`, filled.
+static const std::vector<TraceEvent>& without_retouch(const TraceRank& rank, const TraceFitOptions& o,
+                                                      const std::string& h, const std::string& file, TraceFit& out,
+                                                      std::vector<TraceEvent>& events) {
   const auto curve = o.page_retouch.find(h);
   if (curve == o.page_retouch.end() || curve->second.ages_s.empty()) return rank.events;
-  std::vector<TraceEvent> events = rank.events;
+  events = rank.events;
   RestClock rest;
   double left_out_s = 0;
   for (TraceEvent& e : events) {
@@ -281,7 +283,8 @@ void read_trace(const std::filesystem::path& path, std::size_t f, const TraceFit
       continue;
     }
     add_call_gaps(rank, gaps[h]);
-    for (const auto& e : without_retouch(rank, o, h, file, out)) {
+    std::vector<TraceEvent> corrected;
+    for (const auto& e : without_retouch(rank, o, h, file, out, corrected)) {
       if (e.op == "disk_write" && e.end_s >= e.start_s) writes[h].emplace_back(e.start_s, e.end_s, e.bytes);
       if (operation_features(e.op).empty()) continue;  // messages, barriers, disk
       if (!(e.end_s > e.start_s)) {

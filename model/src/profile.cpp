@@ -130,21 +130,21 @@ PageRetouch page_retouch_from_json(const JsonNode& n) {
     if (!ascending || age > 3600) a.fail("ages ascending from 0 to at most 3600 s");
     r.ages_s.push_back(age);
   }
-  for (const JsonNode& c : n.array("cost_per_page_s", 1)) {
-    const double cost = c.as_number(Range::kNonNegative);
-    if (cost > 0.01 || (!r.cost_per_page_s.empty() && cost < r.cost_per_page_s.back()))
-      c.fail("costs per page non-decreasing with the age, at most 0.01 s");
-    r.cost_per_page_s.push_back(cost);
-  }
-  if (r.cost_per_page_s.size() != r.ages_s.size()) n.field("cost_per_page_s").fail("one cost per age");
-  if (!n.has("cap_s")) return r;
-  for (const JsonNode& c : n.array("cap_s")) {
-    const double cap = c.as_number(Range::kNonNegative);
-    if (cap > 10 || (!r.cap_s.empty() && cap < r.cap_s.back()))
-      c.fail("caps non-decreasing with the age, at most 10 s");
-    r.cap_s.push_back(cap);
-  }
-  if (r.cap_s.size() != r.ages_s.size()) n.field("cap_s").fail("one cap per age");
+  // One value per age, non-decreasing with it, at most `most`.
+  const auto per_age = [&](const char* key, std::size_t min_size, double most, const char* values, const char* one) {
+    std::vector<double> out;
+    for (const JsonNode& v : n.array(key, min_size)) {
+      const double x = v.as_number(Range::kNonNegative);
+      if (x > most || (!out.empty() && x < out.back())) v.fail(values);
+      out.push_back(x);
+    }
+    if (out.size() != r.ages_s.size()) n.field(key).fail(one);
+    return out;
+  };
+  r.cost_per_page_s = per_age("cost_per_page_s", 1, 0.01, "costs per page non-decreasing with the age, at most 0.01 s",
+                              "one cost per age");
+  if (n.has("cap_s"))
+    r.cap_s = per_age("cap_s", 0, 10, "caps non-decreasing with the age, at most 10 s", "one cap per age");
   return r;
 }
 

@@ -152,6 +152,8 @@ class RankWorld final : public ProcessorListener,
   int add_rank(int app, std::size_t computer);
 
   Engine& engine() { return engine_; }
+  // Whether the ranks of `computer` take turns of its cores (time-sliced cores, RankComputer::time_slice_s).
+  bool takes_turns(std::size_t computer) const { return sliced_[computer] != nullptr; }
   Time now() const { return engine_.now(); }
 
   // The operations. Each returns true when it completed at once; otherwise `completed(rank)` follows.
